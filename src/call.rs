@@ -1,0 +1,103 @@
+//! Tool calls and decisions: what goes into the engine and what comes out.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use crate::policy::ast::{Action, Risk};
+
+/// A tool call as an agent makes it: `{"name": "bash", "arguments": {"command": "ls"}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Map<String, Value>,
+}
+
+/// The tools whose primary argument is a path.
+pub const FILE_TOOLS: [&str; 4] = ["read_file", "write_file", "edit_file", "list_dir"];
+/// The tools that change files.
+pub const WRITE_TOOLS: [&str; 2] = ["write_file", "edit_file"];
+/// Argument names that hold a path, checked against the hard protections for every tool.
+pub const PATH_ARGUMENTS: [&str; 5] = ["path", "file_path", "filepath", "directory", "dir"];
+
+impl ToolCall {
+    pub fn new(name: impl Into<String>, arguments: Map<String, Value>) -> Self {
+        ToolCall {
+            id: None,
+            name: name.into(),
+            arguments,
+        }
+    }
+
+    /// A call from a tool name and its primary argument (`bash` + command, file tool + path).
+    pub fn primary(name: impl Into<String>, arg: impl Into<String>) -> Self {
+        let name = name.into();
+        let mut arguments = Map::new();
+        if let Some(key) = primary_key(&name) {
+            arguments.insert(key.to_string(), Value::String(arg.into()));
+        }
+        ToolCall {
+            id: None,
+            name,
+            arguments,
+        }
+    }
+
+    /// The primary argument's value, when the tool has one and it is a string.
+    pub fn primary_arg(&self) -> Option<&str> {
+        match self.name.as_str() {
+            "bash" => self.arguments.get("command").and_then(Value::as_str),
+            n if is_file_tool(n) => ["path", "file_path"]
+                .iter()
+                .find_map(|k| self.arguments.get(*k).and_then(Value::as_str)),
+            _ => None,
+        }
+    }
+}
+
+/// The name of a tool's primary argument.
+pub fn primary_key(tool: &str) -> Option<&'static str> {
+    match tool {
+        "bash" => Some("command"),
+        t if is_file_tool(t) => Some("path"),
+        _ => None,
+    }
+}
+
+pub fn is_file_tool(tool: &str) -> bool {
+    FILE_TOOLS.contains(&tool)
+}
+
+/// What the engine decided about a call, with why and which rule said so.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    #[serde(rename = "decision")]
+    pub action: Action,
+    pub risk: Risk,
+    pub reason: String,
+    /// `file:line` of the deciding rule, `builtin.policy:12`, `protected:~/.ssh`, or `default`.
+    pub rule: String,
+}
+
+impl Decision {
+    pub fn new(
+        action: Action,
+        risk: Risk,
+        reason: impl Into<String>,
+        rule: impl Into<String>,
+    ) -> Self {
+        Decision {
+            action,
+            risk,
+            reason: reason.into(),
+            rule: rule.into(),
+        }
+    }
+
+    /// Orders decisions by strictness: deny > ask > allow, then by risk.
+    pub fn strictness(&self) -> (Action, Risk) {
+        (self.action, self.risk)
+    }
+}

@@ -1,0 +1,280 @@
+//! `harness9 check` and `harness9 explain`.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use serde_json::{json, Map, Value};
+
+use super::{parse_mode, PolicyArgs, EXIT_USAGE};
+use harness9::{Decision, Engine, Explanation, Mode, ToolCall};
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// Permission mode: default, auto-approve, read-only, bypass.
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// All arguments of the call, as a JSON object.
+    #[arg(long, value_name = "JSON")]
+    args: Option<String>,
+    /// Decide a JSONL file of tool calls (`-` for stdin); one JSON decision per line, in order.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "args"])]
+    batch: Option<PathBuf>,
+    /// The tool name (`bash`, `read_file`, `mcp__github__create_issue`, …).
+    #[arg(required_unless_present = "batch")]
+    tool: Option<String>,
+    /// The primary argument: the command for bash, the path for file tools.
+    arg: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    policy: PolicyArgs,
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    #[arg(long, value_name = "JSON")]
+    args: Option<String>,
+    tool: String,
+    arg: Option<String>,
+}
+
+/// Builds the call from the command line, or explains what is wrong.
+fn call_from(tool: &str, arg: Option<&str>, args: Option<&str>) -> Result<ToolCall, String> {
+    let mut call = match args {
+        Some(json) => match serde_json::from_str::<Value>(json) {
+            Ok(Value::Object(m)) => ToolCall::new(tool, m),
+            Ok(_) => return Err("--args must be a JSON object".into()),
+            Err(e) => return Err(format!("--args is not valid JSON: {e}")),
+        },
+        None => ToolCall::new(tool, Map::new()),
+    };
+    if let Some(a) = arg {
+        match harness9::call::primary_key(tool) {
+            Some(key) => {
+                call.arguments.insert(key.to_string(), Value::String(a.to_string()));
+            }
+            None => {
+                return Err(format!(
+                    "`{tool}` has no primary argument; give its arguments with --args '{{\"name\": \"value\"}}'"
+                ))
+            }
+        }
+    }
+    Ok(call)
+}
+
+fn decision_json(d: &Decision, id: Option<&Value>) -> Value {
+    let mut v = json!({"decision": d.action, "risk": d.risk, "reason": d.reason, "rule": d.rule});
+    if let (Some(id), Value::Object(m)) = (id, &mut v) {
+        m.insert("id".into(), id.clone());
+    }
+    v
+}
+
+pub fn check(a: CheckArgs) -> i32 {
+    let engine = match a.policy.engine() {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    if let Some(batch) = &a.batch {
+        return run_batch(&engine, batch, a.mode);
+    }
+    let Some(tool) = a.tool.as_deref() else {
+        eprintln!("error: give a TOOL, or --batch FILE");
+        return EXIT_USAGE;
+    };
+    let call = match call_from(tool, a.arg.as_deref(), a.args.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let d = engine.decide_in_mode(&call, a.mode);
+    match a.format {
+        Format::Json => println!("{}", decision_json(&d, None)),
+        Format::Text => {
+            println!("{} ({} risk)", d.action, d.risk);
+            println!("reason: {}", d.reason);
+            println!("rule:   {}", d.rule);
+        }
+    }
+    0
+}
+
+fn run_batch(engine: &Engine, path: &PathBuf, mode: Mode) -> i32 {
+    let reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        match std::fs::File::open(path) {
+            Ok(f) => Box::new(std::io::BufReader::new(f)),
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", path.display());
+                return EXIT_USAGE;
+            }
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (i, line) in reader.split(b'\n').enumerate() {
+        let n = i + 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: reading line {n}: {e}");
+                return EXIT_USAGE;
+            }
+        };
+        let text = String::from_utf8_lossy(&line);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let v = match batch_line(&text) {
+            Ok((call, id)) => decision_json(&engine.decide_in_mode(&call, mode), id.as_ref()),
+            Err(e) => json!({"error": format!("line {n}: {e}"), "line": n}),
+        };
+        if writeln!(out, "{v}").is_err() {
+            return 0; // stdout closed: nobody is reading any more.
+        }
+    }
+    let _ = out.flush();
+    0
+}
+
+/// One batch line: `{"name": …, "arguments": {…}, "id": …}`; unknown fields are ignored.
+fn batch_line(text: &str) -> Result<(ToolCall, Option<Value>), String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let Value::Object(mut m) = v else {
+        return Err("a tool call must be a JSON object".into());
+    };
+    let id = m.remove("id");
+    let name = match m.remove("name") {
+        Some(Value::String(s)) if !s.is_empty() => s,
+        Some(_) => return Err("`name` must be a non-empty string".into()),
+        None => return Err("missing `name`".into()),
+    };
+    let arguments = match m.remove("arguments") {
+        Some(Value::Object(a)) => a,
+        None | Some(Value::Null) => Map::new(),
+        // Some agents send arguments as a JSON string.
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(&s) {
+            Ok(Value::Object(a)) => a,
+            _ => return Err("`arguments` must be a JSON object".into()),
+        },
+        Some(_) => return Err("`arguments` must be a JSON object".into()),
+    };
+    Ok((ToolCall::new(name, arguments), id))
+}
+
+pub fn explain(a: ExplainArgs) -> i32 {
+    let engine = match a.policy.engine() {
+        Ok(e) => e,
+        Err(code) => return code,
+    };
+    let call = match call_from(&a.tool, a.arg.as_deref(), a.args.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let ex = engine.explain(&call);
+    let final_decision = engine.decide_in_mode(&call, a.mode);
+    match a.format {
+        Format::Json => println!("{}", explanation_json(&ex, &final_decision, a.mode)),
+        Format::Text => print!("{}", explanation_text(&call, &ex, &final_decision, a.mode)),
+    }
+    0
+}
+
+fn explanation_json(ex: &Explanation, d: &Decision, mode: Mode) -> Value {
+    json!({
+        "failure": ex.failure,
+        "parts": ex.parts.iter().map(|p| json!({
+            "subject": p.subject,
+            "origin": p.origin,
+            "matches": p.hits.iter().map(|h| json!({
+                "layer": h.layer.as_str(),
+                "rule": h.decision.rule,
+                "text": h.text,
+                "decision": h.decision.action,
+                "risk": h.decision.risk,
+                "deciding": h.deciding,
+            })).collect::<Vec<_>>(),
+            "decision": decision_json(&p.decision, None),
+        })).collect::<Vec<_>>(),
+        "mode": mode.as_str(),
+        "decision": decision_json(d, None),
+    })
+}
+
+fn explanation_text(call: &ToolCall, ex: &Explanation, d: &Decision, mode: Mode) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let arg = call
+        .primary_arg()
+        .map(|a| format!(" {}", serde_json::to_string(a).unwrap_or_default()))
+        .unwrap_or_default();
+    let _ = writeln!(out, "call: {}{}", call.name, arg);
+    if let Some(f) = &ex.failure {
+        let _ = writeln!(
+            out,
+            "analysis: {f}; judging the words as written, at least ask (high)"
+        );
+    }
+    if call.name == "bash" {
+        let _ = writeln!(out, "parts: {}", ex.parts.len());
+    }
+    for (i, p) in ex.parts.iter().enumerate() {
+        let origin = p.origin.map(|o| format!("  ({o})")).unwrap_or_default();
+        let _ = writeln!(out, "{}. {}{}", i + 1, p.subject, origin);
+        for h in &p.hits {
+            let mark = if h.deciding {
+                "  <- decides its layer"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "   {:<15} {:<5} {:<6} {:<24} {}{}",
+                h.layer.as_str(),
+                h.decision.action,
+                h.decision.risk,
+                h.decision.rule,
+                h.text,
+                mark
+            );
+        }
+        let _ = writeln!(
+            out,
+            "   => {} ({} risk): {}",
+            p.decision.action, p.decision.risk, p.decision.reason
+        );
+    }
+    if ex.parts.len() > 1 {
+        let _ = writeln!(
+            out,
+            "combined: the strictest part wins (deny > ask > allow, then higher risk)"
+        );
+    }
+    if mode != Mode::Default {
+        let _ = writeln!(out, "mode: {mode}");
+    }
+    let _ = writeln!(out, "decision: {} ({} risk)", d.action, d.risk);
+    let _ = writeln!(out, "reason:   {}", d.reason);
+    let _ = writeln!(out, "rule:     {}", d.rule);
+    out
+}

@@ -1,0 +1,159 @@
+//! Command-line interface: thin layers over the library's engine.
+
+mod check;
+mod lint;
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use harness9::diag::{self, Diagnostic};
+use harness9::settings::SETTINGS_PATH;
+use harness9::{Engine, LoadError, Mode, PathContext};
+
+/// Exit code for bad usage or a policy that does not load.
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "harness9",
+    version,
+    about = "Human-in-the-loop permission engine for AI coding agents"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Decide one tool call (or a JSONL batch of them).
+    Check(check::CheckArgs),
+    /// Show why a call gets its decision: the shell split, every matching rule, the winner.
+    Explain(check::ExplainArgs),
+    /// Check policy files: syntax, invalid patterns, shadowed and duplicate rules, expects.
+    Lint(lint::LintArgs),
+    /// Run the `expect` statements of policy files.
+    Test(lint::TestArgs),
+}
+
+/// Where the policy comes from; shared by `check` and `explain`.
+#[derive(Args, Debug, Clone)]
+pub struct PolicyArgs {
+    /// A policy file (repeatable). Without one, the shipped default policy is used.
+    #[arg(long = "policy", value_name = "FILE")]
+    policies: Vec<PathBuf>,
+    /// A settings.json (default: .harness9/settings.json of the working folder, when present).
+    #[arg(long, value_name = "FILE")]
+    settings: Option<PathBuf>,
+    /// Leave out the built-in danger rules (the hard protections always apply).
+    #[arg(long)]
+    no_builtin: bool,
+    /// The working folder relative paths and the settings file are resolved against.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+}
+
+impl PolicyArgs {
+    /// Builds the engine, or prints every problem and returns the exit code.
+    pub fn engine(&self) -> Result<Engine, i32> {
+        let ctx = match &self.cwd {
+            Some(dir) => {
+                let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+                PathContext::new(
+                    base.join(dir),
+                    std::env::var_os("HOME")
+                        .filter(|h| !h.is_empty())
+                        .map(PathBuf::from),
+                )
+            }
+            None => PathContext::from_env(),
+        };
+        let mut b = Engine::builder()
+            .context(ctx.clone())
+            .builtin(!self.no_builtin);
+        if self.policies.is_empty() {
+            b = b.default_policy();
+        }
+        for p in &self.policies {
+            b = b.policy_file(p);
+        }
+        match &self.settings {
+            Some(s) => b = b.settings_file(s),
+            None => {
+                let auto = ctx.cwd.join(SETTINGS_PATH);
+                if auto.is_file() {
+                    b = b.settings_file(auto);
+                }
+            }
+        }
+        match b.build() {
+            Ok(e) => {
+                print_diags(
+                    e.warnings()
+                        .iter()
+                        .filter(|d| !d.source.name.ends_with("builtin.policy")),
+                );
+                Ok(e)
+            }
+            Err(e) => {
+                report_load_error(&e);
+                Err(EXIT_USAGE)
+            }
+        }
+    }
+}
+
+pub fn report_load_error(e: &LoadError) {
+    for m in &e.messages {
+        eprintln!("error: {m}");
+    }
+    print_diags(e.diagnostics.iter());
+    eprintln!("error: the policy did not load; nothing was decided");
+}
+
+/// Renders diagnostics to stderr (colours only on a terminal, and never with NO_COLOR).
+pub fn print_diags<'a>(diags: impl Iterator<Item = &'a Diagnostic>) {
+    let diags: Vec<Diagnostic> = diags.cloned().collect();
+    if diags.is_empty() {
+        return;
+    }
+    eprint!("{}", diag::render(&diags, plain_output(false)));
+}
+
+/// Whether to print without colours.
+pub fn plain_output(stdout: bool) -> bool {
+    let tty = if stdout {
+        std::io::stdout().is_terminal()
+    } else {
+        std::io::stderr().is_terminal()
+    };
+    !tty || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+pub fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
+}
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Some(Command::Check(a)) => check::check(a),
+        Some(Command::Explain(a)) => check::explain(a),
+        Some(Command::Lint(a)) => lint::lint(a),
+        Some(Command::Test(a)) => lint::test(a),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            0
+        }
+    }
+}

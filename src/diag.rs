@@ -1,0 +1,236 @@
+//! Diagnostics about text a person wrote: a policy file or a settings.json. Each one carries the
+//! source, a labelled span, and usually a help line; miette renders them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{LabeledSpan, NamedSource, SourceCode};
+
+use crate::policy::ast::Span;
+
+/// A named source text (a file, or an embedded policy).
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub name: Arc<str>,
+    pub text: Arc<str>,
+    named: NamedSource<Arc<str>>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Arc<Source> {
+        let name = name.into();
+        let text = text.into();
+        let named = NamedSource::new(&*name, text.clone());
+        Arc::new(Source { name, text, named })
+    }
+
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(&self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let col = before
+            .rfind('\n')
+            .map_or(before.len(), |nl| before.len() - nl - 1)
+            + 1;
+        (line, col)
+    }
+
+    /// The text under a span.
+    pub fn slice(&self, span: Span) -> &str {
+        let start = floor_char_boundary(&self.text, span.start.min(self.text.len()));
+        let end = floor_char_boundary(&self.text, span.end.min(self.text.len()));
+        &self.text[start..end.max(start)]
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One problem in a source, with where it is and what to do about it.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A stable code, e.g. `syntax`, `unknown-risk`, `shadowed-rule`.
+    pub code: &'static str,
+    /// Short, lowercase, no trailing period; the user's text in backticks.
+    pub message: String,
+    /// The first label is the primary one.
+    pub labels: Vec<(Span, String)>,
+    pub help: Option<String>,
+    pub source: Arc<Source>,
+}
+
+impl Diagnostic {
+    pub fn error(
+        source: &Arc<Source>,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            labels: vec![(span, String::new())],
+            help: None,
+            source: source.clone(),
+        }
+    }
+
+    pub fn warning(
+        source: &Arc<Source>,
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(source, code, span, message)
+        }
+    }
+
+    /// Sets the primary label's text.
+    pub fn label(mut self, text: impl Into<String>) -> Self {
+        if let Some(first) = self.labels.first_mut() {
+            first.1 = text.into();
+        }
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn also(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.push((span, text.into()));
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The primary span.
+    pub fn span(&self) -> Span {
+        self.labels.first().map(|l| l.0).unwrap_or_default()
+    }
+
+    /// `file:line:column`, for one-line summaries.
+    pub fn location(&self) -> String {
+        let (line, col) = self.source.line_col(self.span().start);
+        format!("{}:{}:{}", self.source.name, line, col)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+impl miette::Diagnostic for Diagnostic {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!("harness9::{}", self.code)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source.named)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().enumerate().map(
+            |(i, (span, text))| {
+                let label = (!text.is_empty()).then(|| text.clone());
+                if i == 0 {
+                    LabeledSpan::new_primary_with_span(label, *span)
+                } else {
+                    LabeledSpan::new_with_span(label, *span)
+                }
+            },
+        )))
+    }
+}
+
+/// Renders diagnostics the way the command line prints them (no colours when `plain`).
+pub fn render(diags: &[Diagnostic], plain: bool) -> String {
+    use miette::{GraphicalReportHandler, GraphicalTheme};
+    let handler = if plain {
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+    } else {
+        GraphicalReportHandler::new()
+    }
+    .with_width(100);
+    let mut out = String::new();
+    for d in diags {
+        if handler.render_report(&mut out, d).is_err() {
+            out.push_str(&format!("{}: {}\n", d.location(), d.message));
+        }
+    }
+    out
+}
+
+/// The closest candidate to a misspelled word, when it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::damerau_levenshtein(word, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3) && *d < c.len())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_from_one() {
+        let s = Source::new("x", "ab\ncd");
+        assert_eq!(s.line_col(0), (1, 1));
+        assert_eq!(s.line_col(4), (2, 2));
+    }
+
+    #[test]
+    fn did_you_mean_finds_close_words_only() {
+        assert_eq!(
+            did_you_mean("alow", ["allow", "deny", "ask"]),
+            Some("allow")
+        );
+        assert_eq!(
+            did_you_mean("hgih", ["high", "medium", "low"]),
+            Some("high")
+        );
+        assert_eq!(did_you_mean("banana", ["allow", "deny", "ask"]), None);
+    }
+}

@@ -1,0 +1,261 @@
+//! The index of one rule chain. A decision looks up the few rules that can match a subject —
+//! by tool name, by the command's first word, by exact text, by the literal substrings of
+//! patterns (one Aho-Corasick pass), by the folders of path patterns — and checks only those,
+//! in rule order. Rules no index can narrow (regexes, flag-only rules) are always checked.
+//!
+//! The index only ever proposes candidates; the rule itself decides, so an index can be wrong
+//! only by proposing too many, never by hiding a match.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::paths::has_meta;
+use super::pattern::Pattern;
+use super::rule::{CMatcher, CommandView, CompiledRule, Target, Test, TextTest, ToolPattern};
+
+pub type RuleId = u32;
+
+#[derive(Debug, Default)]
+pub struct ChainIndex {
+    by_tool: HashMap<String, Bucket>,
+    /// Rules whose tool is a glob, grouped by the glob.
+    by_tool_glob: Vec<(Pattern, Bucket)>,
+}
+
+#[derive(Debug, Default)]
+struct Bucket {
+    cmd_always: Vec<RuleId>,
+    first_word: HashMap<String, Vec<RuleId>>,
+    exact: HashMap<String, Vec<RuleId>>,
+    substr_keys: Vec<String>,
+    substr_rules: Vec<Vec<RuleId>>,
+    substr_slot: HashMap<String, usize>,
+    substr: Option<AhoCorasick>,
+    path_always: Vec<RuleId>,
+    path_dirs: HashMap<PathBuf, Vec<RuleId>>,
+    other: Vec<RuleId>,
+}
+
+enum CmdKeys {
+    FirstWord(Vec<String>),
+    Exact(Vec<String>),
+    Substr(Vec<String>),
+}
+
+impl ChainIndex {
+    pub fn build(rules: &[CompiledRule]) -> ChainIndex {
+        let mut idx = ChainIndex::default();
+        let mut glob_slots: HashMap<String, usize> = HashMap::new();
+        for (i, r) in rules.iter().enumerate() {
+            let id = i as RuleId;
+            let bucket = match &r.tool {
+                ToolPattern::Name(n) => idx.by_tool.entry(n.clone()).or_default(),
+                ToolPattern::Glob(g) => {
+                    let slot = *glob_slots.entry(g.text.clone()).or_insert_with(|| {
+                        let p = Pattern::command(&g.text).unwrap_or_else(|_| unreachable_pattern());
+                        idx.by_tool_glob.push((p, Bucket::default()));
+                        idx.by_tool_glob.len() - 1
+                    });
+                    &mut idx.by_tool_glob[slot].1
+                }
+            };
+            bucket.insert(id, r);
+        }
+        for b in idx
+            .by_tool
+            .values_mut()
+            .chain(idx.by_tool_glob.iter_mut().map(|(_, b)| b))
+        {
+            b.finish();
+        }
+        idx
+    }
+
+    /// Candidate rule ids for a subject, sorted, without duplicates.
+    pub fn candidates(&self, tool: &str, target: &Target, out: &mut Vec<RuleId>) {
+        out.clear();
+        if let Some(b) = self.by_tool.get(tool) {
+            b.candidates(target, out);
+        }
+        for (g, b) in &self.by_tool_glob {
+            if g.is_match(tool) {
+                b.candidates(target, out);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+/// A tool glob that compiled once compiles again; this keeps `build` total without `unwrap`.
+fn unreachable_pattern() -> Pattern {
+    match Pattern::command("*") {
+        Ok(p) => p,
+        Err(_) => unreachable!("`*` is a valid glob"),
+    }
+}
+
+impl Bucket {
+    fn insert(&mut self, id: RuleId, r: &CompiledRule) {
+        self.other.push(id);
+        match r.matchers.iter().find_map(cmd_keys) {
+            Some(CmdKeys::FirstWord(ws)) => {
+                for w in ws {
+                    self.first_word.entry(w).or_default().push(id);
+                }
+            }
+            Some(CmdKeys::Exact(xs)) => {
+                for x in xs {
+                    self.exact.entry(x).or_default().push(id);
+                }
+            }
+            Some(CmdKeys::Substr(ks)) => {
+                for k in ks {
+                    let slot = match self.substr_slot.get(&k) {
+                        Some(s) => *s,
+                        None => {
+                            self.substr_keys.push(k.clone());
+                            self.substr_rules.push(Vec::new());
+                            self.substr_slot.insert(k, self.substr_keys.len() - 1);
+                            self.substr_keys.len() - 1
+                        }
+                    };
+                    self.substr_rules[slot].push(id);
+                }
+            }
+            None => self.cmd_always.push(id),
+        }
+        match r.matchers.iter().find_map(path_keys) {
+            Some(dirs) => {
+                for d in dirs {
+                    self.path_dirs.entry(d).or_default().push(id);
+                }
+            }
+            None => self.path_always.push(id),
+        }
+    }
+
+    fn finish(&mut self) {
+        self.substr_slot = HashMap::new();
+        if !self.substr_keys.is_empty() {
+            self.substr = AhoCorasickBuilder::new()
+                .match_kind(MatchKind::Standard)
+                .build(&self.substr_keys)
+                .ok();
+            if self.substr.is_none() {
+                // Could not build the automaton (too large): check those rules always.
+                for rules in self.substr_rules.drain(..) {
+                    self.cmd_always.extend(rules);
+                }
+                self.substr_keys.clear();
+            }
+        }
+    }
+
+    fn candidates(&self, target: &Target, out: &mut Vec<RuleId>) {
+        match target {
+            Target::Command(c) => self.command_candidates(c, out),
+            Target::File(p) => {
+                out.extend_from_slice(&self.path_always);
+                for a in p.ancestors() {
+                    if let Some(ids) = self.path_dirs.get(a) {
+                        out.extend_from_slice(ids);
+                    }
+                }
+            }
+            Target::Other => out.extend_from_slice(&self.other),
+        }
+    }
+
+    fn command_candidates(&self, c: &CommandView, out: &mut Vec<RuleId>) {
+        out.extend_from_slice(&self.cmd_always);
+        let texts: &[&str] = if c.literal == c.canonical {
+            &[c.literal.as_str()]
+        } else {
+            &[c.literal.as_str(), c.canonical.as_str()]
+        };
+        let firsts = [c.literal_words.first(), c.canonical_words.first()];
+        for (i, w) in firsts.iter().enumerate() {
+            if let Some(w) = w {
+                if i == 1 && firsts[0] == firsts[1] {
+                    break;
+                }
+                if let Some(ids) = self.first_word.get(**w) {
+                    out.extend_from_slice(ids);
+                }
+            }
+        }
+        for t in texts {
+            if let Some(ids) = self.exact.get(*t) {
+                out.extend_from_slice(ids);
+            }
+            if let Some(ac) = &self.substr {
+                for m in ac.find_overlapping_iter(*t) {
+                    out.extend_from_slice(&self.substr_rules[m.pattern().as_usize()]);
+                }
+            }
+        }
+    }
+}
+
+/// Index keys for commands from one matcher, if it narrows by the primary argument.
+fn cmd_keys(m: &CMatcher) -> Option<CmdKeys> {
+    if m.arg.is_some() {
+        return None;
+    }
+    match &m.test {
+        Test::Shorthand(vs) | Test::Glob(vs) => {
+            let mut exact = Vec::new();
+            let mut substr = Vec::new();
+            for v in vs {
+                match &v.text {
+                    TextTest::Contains(c) => substr.push(c.clone()),
+                    TextTest::Glob(p) => match (p.exact(), p.required_literal()) {
+                        (Some(x), _) => exact.push(x.to_string()),
+                        (None, Some(lit)) => substr.push(lit.to_string()),
+                        (None, None) => return None,
+                    },
+                }
+            }
+            if substr.is_empty() {
+                Some(CmdKeys::Exact(exact))
+            } else {
+                // Mixed lists index everything by substring: an exact value contains itself.
+                substr.extend(exact);
+                Some(CmdKeys::Substr(substr))
+            }
+        }
+        Test::Prefix(vs) => {
+            let firsts: Option<Vec<String>> =
+                vs.iter().map(|(toks, _)| toks.first().cloned()).collect();
+            firsts.map(CmdKeys::FirstWord)
+        }
+        Test::Program(vs) => Some(CmdKeys::FirstWord(vs.clone())),
+        Test::Contains(vs) if vs.iter().all(|v| !v.is_empty()) => Some(CmdKeys::Substr(vs.clone())),
+        Test::Exact(vs) => Some(CmdKeys::Exact(vs.iter().map(|(v, _)| v.clone()).collect())),
+        _ => None,
+    }
+}
+
+/// Index keys for paths: the literal folder each pattern is confined to.
+fn path_keys(m: &CMatcher) -> Option<Vec<PathBuf>> {
+    if m.arg.is_some() {
+        return None;
+    }
+    let from_glob = |g: &super::paths::PathGlob| -> Option<PathBuf> {
+        if !has_meta(&g.anchored) {
+            Some(PathBuf::from(&g.anchored))
+        } else {
+            g.literal_prefix.clone()
+        }
+    };
+    match &m.test {
+        Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().map(|v| from_glob(&v.path)).collect(),
+        Test::Path(vs) => vs.iter().map(from_glob).collect(),
+        Test::Prefix(vs) => Some(vs.iter().map(|(_, p)| p.clone()).collect()),
+        Test::Exact(vs) => Some(vs.iter().map(|(_, p)| p.clone()).collect()),
+        _ => None,
+    }
+}

@@ -1,0 +1,808 @@
+//! The one decision structure. Policy files, settings.json and the built-in protections compile
+//! into an [`Engine`]; every caller (the CLI, hooks, the TUI) asks it.
+//!
+//! Precedence, first layer that decides wins:
+//! 1. hard protections (`protect` statements): deny, nothing lifts them;
+//! 2. user policy files and settings.json: each file is a chain where the first matching rule
+//!    wins; when several files match, the strictest answer wins (deny > ask > allow);
+//! 3. the built-in danger rules (`policies/builtin.policy`);
+//! 4. the default (`default …;`, or ask with low risk).
+//!
+//! A bash call is split into the simple commands it runs; each is decided on its own and the
+//! strictest decision stands. A command that cannot be analysed is asked about with high risk.
+
+pub mod index;
+pub mod mode;
+pub mod paths;
+pub mod pattern;
+pub mod rule;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall, PATH_ARGUMENTS};
+use crate::diag::{Diagnostic, Source};
+use crate::policy::ast::{DefaultStmt, Expect, Statement};
+use crate::policy::{self, Origin};
+use crate::settings;
+use crate::shell::{self, SimpleCommand, Word};
+use index::{ChainIndex, RuleId};
+pub use mode::Mode;
+pub use paths::PathContext;
+use paths::{has_meta, wildcard_may_reach};
+use rule::{CommandView, CompiledRule, Compiler, Subject, Target};
+
+/// An ordered list of rules from one file (with its includes), indexed.
+#[derive(Debug)]
+pub struct Chain {
+    /// The file's name as given.
+    pub name: String,
+    pub rules: Vec<CompiledRule>,
+    index: ChainIndex,
+}
+
+impl Chain {
+    pub fn new(name: impl Into<String>, rules: Vec<CompiledRule>) -> Chain {
+        let index = ChainIndex::build(&rules);
+        Chain {
+            name: name.into(),
+            rules,
+            index,
+        }
+    }
+
+    /// The first rule, in file order, that matches.
+    pub fn first_match(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<&CompiledRule> {
+        self.index.candidates(s.tool, &s.target, scratch);
+        scratch
+            .iter()
+            .map(|&id| &self.rules[id as usize])
+            .find(|r| r.matches(s))
+    }
+
+    /// Every rule that matches, in file order (for `explain`).
+    pub fn all_matches(&self, s: &Subject) -> Vec<&CompiledRule> {
+        let mut scratch = Vec::new();
+        self.index.candidates(s.tool, &s.target, &mut scratch);
+        scratch
+            .iter()
+            .map(|&id| &self.rules[id as usize])
+            .filter(|r| r.matches(s))
+            .collect()
+    }
+
+    /// Reference scan over every rule, ignoring the index: for tests of the index.
+    pub fn first_match_linear(&self, s: &Subject) -> Option<&CompiledRule> {
+        self.rules.iter().find(|r| r.matches(s))
+    }
+}
+
+/// A hard-protected path.
+#[derive(Debug, Clone)]
+pub struct Protection {
+    /// As written (`~/.ssh`).
+    pub written: String,
+    pub resolved: PathBuf,
+    /// With symlinks followed, when that differs.
+    pub canonical: Option<PathBuf>,
+    pub reason: String,
+}
+
+/// Which layer produced a match, for `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layer {
+    Protected,
+    User,
+    Builtin,
+    Analysis,
+    Default,
+}
+
+impl Layer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Protected => "hard protection",
+            Layer::User => "policy",
+            Layer::Builtin => "built-in",
+            Layer::Analysis => "analysis",
+            Layer::Default => "default",
+        }
+    }
+}
+
+/// One rule that matched a subject, for `explain`.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub layer: Layer,
+    pub decision: Decision,
+    /// The rule as text (canonical form), or a description.
+    pub text: String,
+    /// Whether this hit is the one its layer decided by.
+    pub deciding: bool,
+}
+
+/// How one subject (a simple command, a file, a call) was decided.
+#[derive(Debug, Clone)]
+pub struct Part {
+    /// The command text or the path.
+    pub subject: String,
+    /// Where in the command line it came from.
+    pub origin: Option<&'static str>,
+    pub hits: Vec<Hit>,
+    pub decision: Decision,
+}
+
+/// Everything `explain` shows.
+#[derive(Debug, Clone)]
+pub struct Explanation {
+    pub parts: Vec<Part>,
+    /// Why the command could not be analysed, if it could not.
+    pub failure: Option<String>,
+    pub decision: Decision,
+}
+
+/// The compiled policy: ask it about tool calls.
+#[derive(Debug)]
+pub struct Engine {
+    ctx: PathContext,
+    protections: Vec<Protection>,
+    user: Vec<Chain>,
+    builtin: Option<Chain>,
+    readonly: Chain,
+    default: Decision,
+    expects: Vec<(Arc<Source>, Expect)>,
+    warnings: Vec<Diagnostic>,
+}
+
+/// Problems that stop a policy from loading.
+#[derive(Debug)]
+pub struct LoadError {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Problems without a place in a file (a file that cannot be read).
+    pub messages: Vec<String>,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let errors = self.diagnostics.iter().filter(|d| d.is_error()).count() + self.messages.len();
+        write!(f, "the policy did not load: {errors} error(s)")?;
+        for m in &self.messages {
+            write!(f, "\n{m}")?;
+        }
+        for d in self.diagnostics.iter().filter(|d| d.is_error()) {
+            write!(f, "\n{}: {}", d.location(), d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Collects the sources of an engine.
+#[derive(Debug, Clone)]
+pub struct EngineBuilder {
+    ctx: PathContext,
+    policies: Vec<Origin>,
+    settings: Vec<Settings>,
+    builtin: bool,
+}
+
+#[derive(Debug, Clone)]
+enum Settings {
+    File(PathBuf),
+    Text(String, String),
+}
+
+impl Default for EngineBuilder {
+    fn default() -> Self {
+        EngineBuilder {
+            ctx: PathContext::from_env(),
+            policies: Vec::new(),
+            settings: Vec::new(),
+            builtin: true,
+        }
+    }
+}
+
+impl EngineBuilder {
+    /// Where relative paths start and what `~` is (default: the process's).
+    pub fn context(mut self, ctx: PathContext) -> Self {
+        self.ctx = ctx;
+        self
+    }
+
+    pub fn policy_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.policies.push(Origin::File(path.into()));
+        self
+    }
+
+    pub fn policy_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.policies.push(Origin::Text {
+            name: name.into(),
+            text: text.into(),
+        });
+        self
+    }
+
+    /// The shipped `default.policy` (read-only tools and commands allowed, the rest asked).
+    pub fn default_policy(self) -> Self {
+        self.embedded_policy("default.policy")
+    }
+
+    /// A policy compiled into the binary (see [`policy::EMBEDDED`]), as a user policy.
+    pub fn embedded_policy(mut self, name: &'static str) -> Self {
+        self.policies.push(Origin::Embedded(name));
+        self
+    }
+
+    pub fn settings_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.settings.push(Settings::File(path.into()));
+        self
+    }
+
+    pub fn settings_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.settings.push(Settings::Text(name.into(), text.into()));
+        self
+    }
+
+    /// Whether the built-in danger rules apply (the hard protections always do).
+    pub fn builtin(mut self, on: bool) -> Self {
+        self.builtin = on;
+        self
+    }
+
+    pub fn build(self) -> Result<Engine, LoadError> {
+        let mut diags = Vec::new();
+        let mut messages = Vec::new();
+        let mut compiler = Compiler::new(&self.ctx);
+        let mut protections = Vec::new();
+        let mut expects = Vec::new();
+        let mut default: Option<(Arc<Source>, DefaultStmt)> = None;
+        let mut user = Vec::new();
+
+        // The built-in policy: its protections always hold; its rules unless switched off.
+        let builtin_loaded = load_embedded("builtin.policy", &mut messages);
+        let mut builtin_rules = Vec::new();
+        for (src, stmt) in &builtin_loaded.statements {
+            match stmt {
+                Statement::Protect(p) => protections.push(protection(
+                    &self.ctx,
+                    &p.path.value,
+                    p.reason.as_ref().map(|r| r.value.clone()),
+                )),
+                Statement::Rule(r) if self.builtin => builtin_rules.extend(compiler.rule(src, r)),
+                _ => {}
+            }
+        }
+        diags.extend(builtin_loaded.diags);
+
+        for origin in &self.policies {
+            let loaded = match policy::load(origin) {
+                Ok(l) => l,
+                Err(e) => {
+                    messages.push(e);
+                    continue;
+                }
+            };
+            diags.extend(loaded.diags);
+            let mut rules = Vec::new();
+            for (src, stmt) in loaded.statements {
+                match stmt {
+                    Statement::Rule(r) => rules.extend(compiler.rule(&src, &r)),
+                    Statement::Protect(p) => protections.push(protection(
+                        &self.ctx,
+                        &p.path.value,
+                        p.reason.map(|r| r.value),
+                    )),
+                    Statement::Expect(e) => expects.push((src, e)),
+                    Statement::Default(d) => match &default {
+                        None => default = Some((src, d)),
+                        Some((first_src, first)) => diags.push(
+                            Diagnostic::warning(
+                                &src,
+                                "duplicate-default",
+                                d.span,
+                                "a default is already set; this one is ignored",
+                            )
+                            .also(
+                                first.span,
+                                format!("the default in force ({})", first_src.name),
+                            )
+                            .help("keep one `default` statement"),
+                        ),
+                    },
+                    Statement::Include(_) => {}
+                }
+            }
+            let name = match origin {
+                Origin::File(p) => p.to_string_lossy().into_owned(),
+                Origin::Embedded(n) => n.to_string(),
+                Origin::Text { name, .. } => name.clone(),
+            };
+            user.push(Chain::new(name, rules));
+        }
+
+        for s in &self.settings {
+            let source = match s {
+                Settings::File(p) => match std::fs::read(p) {
+                    Ok(bytes) => match String::from_utf8(bytes) {
+                        Ok(text) => Source::new(p.to_string_lossy(), text),
+                        Err(_) => {
+                            messages.push(format!("`{}` is not UTF-8 text", p.display()));
+                            continue;
+                        }
+                    },
+                    Err(e) => {
+                        messages.push(format!("cannot read `{}`: {e}", p.display()));
+                        continue;
+                    }
+                },
+                Settings::Text(name, text) => Source::new(name.as_str(), text.as_str()),
+            };
+            let (rules, d) = settings::parse_settings(&source);
+            diags.extend(d);
+            let compiled = rules
+                .iter()
+                .filter_map(|r| compiler.rule(&source, r))
+                .collect();
+            user.push(Chain::new(source.name.to_string(), compiled));
+        }
+
+        let readonly_loaded = load_embedded("readonly.policy", &mut messages);
+        let readonly_rules = readonly_loaded
+            .statements
+            .iter()
+            .filter_map(|(src, s)| match s {
+                Statement::Rule(r) => compiler.rule(src, r),
+                _ => None,
+            })
+            .collect();
+        diags.extend(readonly_loaded.diags);
+        diags.append(&mut compiler.diags);
+
+        if !messages.is_empty() || diags.iter().any(Diagnostic::is_error) {
+            return Err(LoadError {
+                diagnostics: diags,
+                messages,
+            });
+        }
+        let default = match default {
+            Some((src, d)) => {
+                let risk = d
+                    .risk
+                    .map(|r| r.value)
+                    .unwrap_or(rule::default_risk(d.action.value));
+                let (line, _) = src.line_col(d.span.start);
+                let reason = d.reason.map(|r| r.value).unwrap_or_else(|| {
+                    format!("no rule matched (the default, {}:{line})", src.name)
+                });
+                Decision::new(d.action.value, risk, reason, "default")
+            }
+            None => Decision::new(Action::Ask, Risk::Low, "no rule matched", "default"),
+        };
+        Ok(Engine {
+            ctx: self.ctx,
+            protections,
+            user,
+            builtin: self
+                .builtin
+                .then(|| Chain::new("builtin.policy", builtin_rules)),
+            readonly: Chain::new("readonly.policy", readonly_rules),
+            default,
+            expects,
+            warnings: diags,
+        })
+    }
+}
+
+fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {
+    match policy::load(&Origin::Embedded(name)) {
+        Ok(l) => l,
+        Err(e) => {
+            messages.push(e);
+            policy::Loaded::default()
+        }
+    }
+}
+
+fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Protection {
+    let resolved = ctx.resolve(written);
+    let canonical = ctx.canonical(&resolved).filter(|c| *c != resolved);
+    let reason = reason.unwrap_or_else(|| format!("`{written}` is a protected path"));
+    Protection {
+        written: written.to_string(),
+        resolved,
+        canonical,
+        reason,
+    }
+}
+
+impl Engine {
+    pub fn builder() -> EngineBuilder {
+        EngineBuilder::default()
+    }
+
+    /// Warnings found while loading (a second `default`, a misspelled settings list, …).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// The `expect` statements of the user policies, with their sources.
+    pub fn expects(&self) -> &[(Arc<Source>, Expect)] {
+        &self.expects
+    }
+
+    pub fn context(&self) -> &PathContext {
+        &self.ctx
+    }
+
+    pub fn protections(&self) -> &[Protection] {
+        &self.protections
+    }
+
+    pub fn user_chains(&self) -> &[Chain] {
+        &self.user
+    }
+
+    /// Decides a call under the default mode.
+    pub fn decide(&self, call: &ToolCall) -> Decision {
+        self.evaluate(call, None)
+    }
+
+    /// Decides a call under a permission mode (see [`Mode`]).
+    pub fn decide_in_mode(&self, call: &ToolCall, mode: Mode) -> Decision {
+        let d = self.decide(call);
+        mode::apply(self, call, d, mode)
+    }
+
+    /// Decides a call and records why: the command's parts, every rule that matched each.
+    pub fn explain(&self, call: &ToolCall) -> Explanation {
+        let mut ex = Explanation {
+            parts: Vec::new(),
+            failure: None,
+            decision: self.default.clone(),
+        };
+        ex.decision = self.evaluate(call, Some(&mut ex));
+        ex
+    }
+
+    fn evaluate(&self, call: &ToolCall, mut trace: Option<&mut Explanation>) -> Decision {
+        let mut scratch = Vec::new();
+        match call.name.as_str() {
+            "bash" => {
+                let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
+                    return malformed("`bash` needs a string argument `command`");
+                };
+                self.evaluate_command(call, command, &mut scratch, trace)
+            }
+            tool if is_file_tool(tool) => {
+                let Some(raw) = call.primary_arg() else {
+                    return malformed(&format!("`{tool}` needs a string argument `path`"));
+                };
+                let resolved = self.ctx.resolve(raw);
+                let subject = Subject {
+                    tool,
+                    args: &call.arguments,
+                    target: Target::File(resolved),
+                };
+                let d = self.decide_subject(&subject, &mut scratch, trace.as_deref_mut(), raw);
+                if let Some(t) = trace {
+                    t.decision = d.clone();
+                }
+                d
+            }
+            tool => {
+                let subject = Subject {
+                    tool,
+                    args: &call.arguments,
+                    target: Target::Other,
+                };
+                self.decide_subject(&subject, &mut scratch, trace, tool)
+            }
+        }
+    }
+
+    fn evaluate_command(
+        &self,
+        call: &ToolCall,
+        command: &str,
+        scratch: &mut Vec<RuleId>,
+        mut trace: Option<&mut Explanation>,
+    ) -> Decision {
+        let analysis = shell::analyse(command);
+        let mut parts: Vec<SimpleCommand> = analysis.commands;
+        let mut floor = None;
+        if let Some(why) = &analysis.failure {
+            // Still judge the words we can see, so a deny rule or a protected path holds.
+            parts = vec![pseudo_command(command)];
+            floor = Some(Decision::new(
+                Action::Ask,
+                Risk::High,
+                why.clone(),
+                "analysis",
+            ));
+            if let Some(t) = trace.as_deref_mut() {
+                t.failure = Some(why.clone());
+            }
+        } else if parts.is_empty() {
+            floor = Some(Decision::new(
+                Action::Ask,
+                Risk::Low,
+                "the command is empty",
+                "analysis",
+            ));
+        }
+        let several = parts.len() > 1;
+        let mut best: Option<Decision> = floor;
+        for cmd in &parts {
+            let view = CommandView::new(cmd, &self.ctx);
+            let label = if view.canonical.is_empty() {
+                describe_redirects(cmd)
+            } else {
+                view.canonical.clone()
+            };
+            let subject = Subject {
+                tool: "bash",
+                args: &call.arguments,
+                target: Target::Command(view),
+            };
+            let mut d = self.decide_subject(&subject, scratch, trace.as_deref_mut(), &label);
+            if let Some(t) = trace.as_deref_mut() {
+                if let Some(p) = t.parts.last_mut() {
+                    p.origin = Some(cmd.origin.as_str());
+                }
+            }
+            if several {
+                d.reason = format!("{} (in `{}`)", d.reason, label);
+            }
+            best = Some(stricter(best, d));
+        }
+        let d = best.unwrap_or_else(|| self.default.clone());
+        if let Some(t) = trace {
+            t.decision = d.clone();
+        }
+        d
+    }
+
+    /// Decides one subject through the layers.
+    fn decide_subject(
+        &self,
+        s: &Subject,
+        scratch: &mut Vec<RuleId>,
+        trace: Option<&mut Explanation>,
+        label: &str,
+    ) -> Decision {
+        let mut hits = Vec::new();
+        let tracing = trace.is_some();
+        let d = self.layers(s, scratch, tracing.then_some(&mut hits));
+        if let Some(t) = trace {
+            t.parts.push(Part {
+                subject: label.to_string(),
+                origin: None,
+                hits,
+                decision: d.clone(),
+            });
+        }
+        d
+    }
+
+    fn layers(
+        &self,
+        s: &Subject,
+        scratch: &mut Vec<RuleId>,
+        mut hits: Option<&mut Vec<Hit>>,
+    ) -> Decision {
+        if let Some(p) = self.protection_hit(s) {
+            let d = Decision::new(
+                Action::Deny,
+                Risk::High,
+                p.reason.clone(),
+                format!("protected:{}", p.written),
+            );
+            if let Some(h) = hits {
+                h.push(Hit {
+                    layer: Layer::Protected,
+                    decision: d.clone(),
+                    text: format!("protect \"{}\"", p.written),
+                    deciding: true,
+                });
+            }
+            return d;
+        }
+        let mut user: Option<Decision> = None;
+        for chain in &self.user {
+            if let Some(h) = hits.as_deref_mut() {
+                let first = chain
+                    .first_match(s, scratch)
+                    .map(|r| r as *const CompiledRule);
+                for r in chain.all_matches(s) {
+                    h.push(Hit {
+                        layer: Layer::User,
+                        decision: rule_decision(r),
+                        text: r.text.clone(),
+                        deciding: Some(r as *const CompiledRule) == first,
+                    });
+                }
+            }
+            if let Some(r) = chain.first_match(s, scratch) {
+                user = Some(stricter(user, rule_decision(r)));
+            }
+        }
+        if let Some(d) = user {
+            return d;
+        }
+        let mut found: Option<Decision> = None;
+        if let Some(chain) = &self.builtin {
+            if let Some(h) = hits.as_deref_mut() {
+                let first = chain
+                    .first_match(s, scratch)
+                    .map(|r| r as *const CompiledRule);
+                for r in chain.all_matches(s) {
+                    h.push(Hit {
+                        layer: Layer::Builtin,
+                        decision: rule_decision(r),
+                        text: r.text.clone(),
+                        deciding: Some(r as *const CompiledRule) == first,
+                    });
+                }
+            }
+            found = chain.first_match(s, scratch).map(rule_decision);
+        }
+        if let Target::Command(c) = &s.target {
+            if c.cmd.computed_program() {
+                let d = Decision::new(
+                    Action::Ask,
+                    Risk::High,
+                    "the program's name is computed when the command runs, so it cannot be judged",
+                    "analysis",
+                );
+                if let Some(h) = hits.as_deref_mut() {
+                    h.push(Hit {
+                        layer: Layer::Analysis,
+                        decision: d.clone(),
+                        text: "computed program name".into(),
+                        deciding: true,
+                    });
+                }
+                found = Some(stricter(found, d));
+            }
+        }
+        if let Some(d) = found {
+            return d;
+        }
+        if let Some(h) = hits {
+            h.push(Hit {
+                layer: Layer::Default,
+                decision: self.default.clone(),
+                text: "default".into(),
+                deciding: true,
+            });
+        }
+        self.default.clone()
+    }
+
+    /// The protection a subject touches, if any.
+    fn protection_hit(&self, s: &Subject) -> Option<&Protection> {
+        if self.protections.is_empty() {
+            return None;
+        }
+        let check = |p: &Path| self.protected(p);
+        match &s.target {
+            Target::File(p) => check(p).or_else(|| self.extra_path_args(s)),
+            Target::Command(c) => c.paths.iter().find_map(|p| check(p)),
+            Target::Other => self.extra_path_args(s),
+        }
+    }
+
+    /// Path-like arguments of any tool (`file_path`, `directory`, …).
+    fn extra_path_args(&self, s: &Subject) -> Option<&Protection> {
+        PATH_ARGUMENTS.iter().find_map(|k| match s.args.get(*k) {
+            Some(Value::String(raw)) => self.protected(&self.ctx.resolve(raw)),
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .find_map(|raw| self.protected(&self.ctx.resolve(raw))),
+            _ => None,
+        })
+    }
+
+    fn protected(&self, p: &Path) -> Option<&Protection> {
+        let wild = has_meta(&p.to_string_lossy());
+        let lexical = self.protections.iter().find(|prot| {
+            p.starts_with(&prot.resolved)
+                || prot.canonical.as_deref().is_some_and(|c| p.starts_with(c))
+                || (wild && wildcard_may_reach(p, &prot.resolved))
+        });
+        if lexical.is_some() {
+            return lexical;
+        }
+        let canonical = self.ctx.canonical(p)?;
+        if canonical == p {
+            return None;
+        }
+        self.protections.iter().find(|prot| {
+            canonical.starts_with(&prot.resolved)
+                || prot
+                    .canonical
+                    .as_deref()
+                    .is_some_and(|c| canonical.starts_with(c))
+        })
+    }
+
+    /// Whether a call is known not to change anything: read-only tools, and bash commands
+    /// whose every part an allow rule of `readonly.policy` matches.
+    pub fn is_read_only(&self, call: &ToolCall) -> bool {
+        match call.name.as_str() {
+            "read_file" | "list_dir" => true,
+            "bash" => {
+                let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
+                    return false;
+                };
+                let analysis = shell::analyse(command);
+                if analysis.failure.is_some() || analysis.commands.is_empty() {
+                    return false;
+                }
+                let mut scratch = Vec::new();
+                analysis.commands.iter().all(|cmd| {
+                    let s = Subject {
+                        tool: "bash",
+                        args: &call.arguments,
+                        target: Target::Command(CommandView::new(cmd, &self.ctx)),
+                    };
+                    self.readonly
+                        .first_match(&s, &mut scratch)
+                        .is_some_and(|r| r.action == Action::Allow)
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+fn rule_decision(r: &CompiledRule) -> Decision {
+    Decision::new(r.action, r.risk, r.reason.clone(), r.origin.label.clone())
+}
+
+/// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.
+pub fn stricter(a: Option<Decision>, b: Decision) -> Decision {
+    match a {
+        Some(a) if a.strictness() >= b.strictness() => a,
+        _ => b,
+    }
+}
+
+fn malformed(why: &str) -> Decision {
+    Decision::new(
+        Action::Deny,
+        Risk::High,
+        format!("malformed call: {why}"),
+        "analysis",
+    )
+}
+
+/// A stand-in for a command that could not be parsed: its blank-separated words.
+fn pseudo_command(command: &str) -> SimpleCommand {
+    SimpleCommand {
+        argv: command
+            .split_whitespace()
+            .map(|w| Word {
+                value: w.to_string(),
+                dynamic: false,
+                path: Some(w.to_string()),
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+fn describe_redirects(cmd: &SimpleCommand) -> String {
+    let mut out: Vec<String> = cmd.assignments.clone();
+    out.extend(
+        cmd.redirects
+            .iter()
+            .map(|r| format!("{} {}", r.op, r.target.value)),
+    );
+    out.join(" ")
+}

@@ -1,0 +1,91 @@
+//! Permission modes: how a decision is adjusted for the session's mode. Modes never turn a deny
+//! into an allow, and never lift a hard protection.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::Engine;
+use crate::call::{Action, Decision, Risk, ToolCall};
+
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Asks reach the human.
+    #[default]
+    Default,
+    /// Asks of low and medium risk are approved; high risk still asks.
+    AutoApprove,
+    /// Every call that may change something is denied.
+    ReadOnly,
+    /// Every ask is approved; denies and hard protections still hold.
+    Bypass,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [
+        Mode::Default,
+        Mode::AutoApprove,
+        Mode::ReadOnly,
+        Mode::Bypass,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Default => "default",
+            Mode::AutoApprove => "auto-approve",
+            Mode::ReadOnly => "read-only",
+            Mode::Bypass => "bypass",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                format!("unknown mode `{s}` (modes: default, auto-approve, read-only, bypass)")
+            })
+    }
+}
+
+/// Adjusts a decision for a mode.
+pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decision {
+    match mode {
+        Mode::Default => d,
+        Mode::AutoApprove if d.action == Action::Ask && d.risk <= Risk::Medium => Decision {
+            action: Action::Allow,
+            reason: format!(
+                "auto-approved ({} risk, auto-approve mode): {}",
+                d.risk, d.reason
+            ),
+            ..d
+        },
+        Mode::AutoApprove => d,
+        Mode::Bypass if d.action == Action::Ask => Decision {
+            action: Action::Allow,
+            reason: format!("approved by bypass mode: {}", d.reason),
+            ..d
+        },
+        Mode::Bypass => d,
+        Mode::ReadOnly if d.action == Action::Deny => d,
+        Mode::ReadOnly if engine.is_read_only(call) => d,
+        Mode::ReadOnly => Decision::new(
+            Action::Deny,
+            d.risk.max(Risk::Medium),
+            format!("read-only mode: `{}` may change something", call.name),
+            "mode:read-only",
+        ),
+    }
+}

@@ -1,0 +1,311 @@
+//! Paths as the engine sees them: absolute, with `~`, `$HOME`, `.` and `..` resolved, and, for
+//! the hard protections, symlinks followed.
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::GlobBuilder;
+
+use super::pattern::Pattern;
+
+/// Where relative paths start and what `~` means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathContext {
+    pub cwd: PathBuf,
+    pub home: Option<PathBuf>,
+}
+
+impl PathContext {
+    pub fn new(cwd: impl Into<PathBuf>, home: Option<PathBuf>) -> Self {
+        PathContext {
+            cwd: normalize(&cwd.into()),
+            home: home.map(|h| normalize(&h)),
+        }
+    }
+
+    /// The current process's working folder and `$HOME`.
+    pub fn from_env() -> Self {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
+        PathContext::new(cwd, home)
+    }
+
+    /// Expands a leading `~`, `$HOME` or `${HOME}`, joins relative paths to the working folder
+    /// and removes `.` and `..` (never above the root). Without a known home, `~` stays a
+    /// folder named `~` under the root, which matches nothing real.
+    pub fn resolve(&self, raw: &str) -> PathBuf {
+        let home = self.home.as_deref().unwrap_or(Path::new("/~"));
+        let rest = strip_home(raw);
+        let joined = match rest {
+            Some(rest) => home.join(rest.trim_start_matches('/')),
+            None if raw.starts_with('/') => PathBuf::from(raw),
+            None => self.cwd.join(raw),
+        };
+        normalize(&joined)
+    }
+
+    /// The resolved path with symlinks followed as far as the path exists.
+    pub fn canonical(&self, resolved: &Path) -> Option<PathBuf> {
+        let mut existing = resolved.to_path_buf();
+        let mut rest = Vec::new();
+        loop {
+            if let Ok(c) = existing.canonicalize() {
+                let mut out = c;
+                for part in rest.iter().rev() {
+                    out.push(part);
+                }
+                return Some(normalize(&out));
+            }
+            let name = existing.file_name()?.to_os_string();
+            rest.push(name);
+            if !existing.pop() {
+                return None;
+            }
+        }
+    }
+}
+
+/// The part after a leading home reference (`~`, `~/…`, `$HOME…`, `${HOME}…`), if any.
+fn strip_home(raw: &str) -> Option<&str> {
+    for prefix in ["${HOME}", "$HOME", "~"] {
+        if let Some(rest) = raw.strip_prefix(prefix) {
+            if rest.is_empty() || rest.starts_with('/') {
+                return Some(rest);
+            }
+        }
+    }
+    None
+}
+
+/// Lexical normalisation: drops `.`, resolves `..` against the path so far (never above `/`).
+pub fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for c in p.components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(n) => out.push(n),
+            Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+        }
+    }
+    out
+}
+
+/// A compiled path pattern: a glob over absolute, normalised paths.
+#[derive(Debug)]
+pub struct PathGlob {
+    /// The absolute pattern the written one was anchored to.
+    pub anchored: String,
+    matcher: Pattern,
+    /// `dir/**` also matches `dir` itself.
+    base: Option<PathBuf>,
+    /// The literal folder the pattern is confined to (before its first wildcard), for indexing.
+    pub literal_prefix: Option<PathBuf>,
+}
+
+impl PathGlob {
+    /// Anchors a written pattern: `~/…` and `$HOME/…` under home, `/…` as is, a pattern
+    /// without `/` (`*.pem`) or starting with `**/` anywhere, other relative patterns under the
+    /// working folder (like .gitignore). A trailing `/` means the folder and all below it.
+    ///
+    /// `within_cwd` anchors a pattern without `/` under the working folder instead of anywhere:
+    /// allow rules use it, so that `allow write_file("*.md")` never reaches outside the project
+    /// while `deny read_file("*.pem")` catches every key file.
+    pub fn new(
+        pattern: &str,
+        ctx: &PathContext,
+        within_cwd: bool,
+    ) -> Result<PathGlob, globset::Error> {
+        let mut p = pattern.to_string();
+        if p.ends_with('/') && p.len() > 1 {
+            p.push_str("**");
+        }
+        let anchored = if let Some(rest) = strip_home(&p) {
+            let home = ctx.home.as_deref().unwrap_or(Path::new("/~"));
+            join_pattern(&home.to_string_lossy(), rest)
+        } else if p.starts_with('/') {
+            p.clone()
+        } else if p.starts_with("**") {
+            format!("**/{}", p.trim_start_matches("**/"))
+        } else if !p.trim_end_matches('/').contains('/') {
+            if within_cwd {
+                join_pattern(&ctx.cwd.to_string_lossy(), &format!("**/{p}"))
+            } else {
+                format!("**/{p}")
+            }
+        } else {
+            join_pattern(&ctx.cwd.to_string_lossy(), p.trim_start_matches("./"))
+        };
+        let anchored = normalize_pattern(&anchored);
+        let matcher = Pattern::path(&anchored)?;
+        let base = anchored
+            .strip_suffix("/**")
+            .filter(|b| !has_meta(b) && !b.is_empty())
+            .map(PathBuf::from);
+        let literal_prefix = literal_dir_prefix(&anchored);
+        Ok(PathGlob {
+            anchored,
+            matcher,
+            base,
+            literal_prefix,
+        })
+    }
+
+    pub fn is_match(&self, path: &Path) -> bool {
+        self.matcher.is_match_path(path) || self.base.as_deref() == Some(path)
+    }
+}
+
+fn join_pattern(base: &str, rest: &str) -> String {
+    let rest = rest.trim_start_matches('/');
+    if rest.is_empty() {
+        base.to_string()
+    } else if base.ends_with('/') {
+        format!("{base}{rest}")
+    } else {
+        format!("{base}/{rest}")
+    }
+}
+
+pub(crate) fn has_meta(s: &str) -> bool {
+    s.contains(['*', '?', '[', '{', '\\'])
+}
+
+/// Resolves `.` and `..` in the literal components that come before the first wildcard.
+fn normalize_pattern(p: &str) -> String {
+    if !p.starts_with('/') {
+        return p.to_string();
+    }
+    let parts: Vec<&str> = p.split('/').collect();
+    let first_meta = parts
+        .iter()
+        .position(|c| has_meta(c))
+        .unwrap_or(parts.len());
+    let literal = normalize(Path::new(&parts[..first_meta].join("/")));
+    let mut out = literal.to_string_lossy().into_owned();
+    for c in &parts[first_meta..] {
+        if !out.ends_with('/') {
+            out.push('/');
+        }
+        out.push_str(c);
+    }
+    out
+}
+
+/// `/work/p/secrets/**` → `/work/p/secrets`; `**/*.pem` → none.
+fn literal_dir_prefix(anchored: &str) -> Option<PathBuf> {
+    if !anchored.starts_with('/') {
+        return None;
+    }
+    let parts: Vec<&str> = anchored.split('/').collect();
+    let first_meta = parts.iter().position(|c| has_meta(c))?;
+    let prefix = parts[..first_meta].join("/");
+    Some(PathBuf::from(if prefix.is_empty() {
+        "/".to_string()
+    } else {
+        prefix
+    }))
+}
+
+/// Whether a path written with shell wildcards (`~/.s*/id_*`) may name `target` or a path below
+/// it: every component of the written path matches the corresponding component of `target`,
+/// as far as both go, and the written path is at least as deep. `**` may match anything.
+pub fn wildcard_may_reach(written: &Path, target: &Path) -> bool {
+    let w: Vec<_> = written.components().collect();
+    let t: Vec<_> = target.components().collect();
+    for (i, tc) in t.iter().enumerate() {
+        let Some(wc) = w.get(i) else {
+            return false;
+        };
+        let ws = wc.as_os_str().to_string_lossy();
+        if ws == "**" {
+            return true;
+        }
+        let ts = tc.as_os_str().to_string_lossy();
+        if !has_meta(&ws) {
+            if ws != ts {
+                return false;
+            }
+            continue;
+        }
+        // Like bash without `dotglob`: a wildcard never matches a leading dot.
+        if ts.starts_with('.') && !ws.starts_with('.') {
+            return false;
+        }
+        let ok = GlobBuilder::new(&ws)
+            .literal_separator(true)
+            .build()
+            .map(|g| g.compile_matcher().is_match(&*ts))
+            .unwrap_or(true);
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> PathContext {
+        PathContext::new("/work/proj", Some(PathBuf::from("/home/u")))
+    }
+
+    #[test]
+    fn resolve_expands_home_and_dotdot() {
+        let c = ctx();
+        assert_eq!(
+            c.resolve("~/.ssh/id_rsa"),
+            PathBuf::from("/home/u/.ssh/id_rsa")
+        );
+        assert_eq!(c.resolve("$HOME/.aws"), PathBuf::from("/home/u/.aws"));
+        assert_eq!(c.resolve("${HOME}"), PathBuf::from("/home/u"));
+        assert_eq!(
+            c.resolve("src/../../../home/u/.ssh"),
+            PathBuf::from("/home/u/.ssh")
+        );
+        assert_eq!(c.resolve("/../../etc/passwd"), PathBuf::from("/etc/passwd"));
+        assert_eq!(c.resolve("./~/x"), PathBuf::from("/work/proj/~/x"));
+        assert_eq!(c.resolve("~user/x"), PathBuf::from("/work/proj/~user/x"));
+    }
+
+    #[test]
+    fn path_globs_anchor_like_gitignore() {
+        let c = ctx();
+        let g = PathGlob::new("secrets/**", &c, false).unwrap();
+        assert!(g.is_match(Path::new("/work/proj/secrets/a/b.txt")));
+        assert!(g.is_match(Path::new("/work/proj/secrets")));
+        assert!(!g.is_match(Path::new("/work/other/secrets/a")));
+        let g = PathGlob::new("*.pem", &c, false).unwrap();
+        assert!(g.is_match(Path::new("/anywhere/deep/key.pem")));
+        let g = PathGlob::new("*.md", &c, true).unwrap();
+        assert!(g.is_match(Path::new("/work/proj/docs/a.md")));
+        assert!(
+            !g.is_match(Path::new("/etc/a.md")),
+            "allow patterns stay in the project"
+        );
+        let g = PathGlob::new("~/.ssh/**", &c, false).unwrap();
+        assert!(g.is_match(Path::new("/home/u/.ssh/id_rsa")));
+        assert_eq!(g.literal_prefix.as_deref(), Some(Path::new("/home/u/.ssh")));
+        let g = PathGlob::new("src/*.rs", &c, false).unwrap();
+        assert!(g.is_match(Path::new("/work/proj/src/a.rs")));
+        assert!(!g.is_match(Path::new("/work/proj/src/x/a.rs")));
+    }
+
+    #[test]
+    fn wildcards_that_may_reach_a_protected_folder_are_seen() {
+        let t = Path::new("/home/u/.ssh");
+        assert!(wildcard_may_reach(Path::new("/home/u/.s*/id_rsa"), t));
+        assert!(wildcard_may_reach(Path::new("/home/u/.ss?"), t));
+        assert!(wildcard_may_reach(Path::new("/home/**"), t));
+        assert!(!wildcard_may_reach(Path::new("/home/u/*.txt"), t));
+        assert!(!wildcard_may_reach(Path::new("/home/u"), t));
+        assert!(
+            !wildcard_may_reach(Path::new("/home/u/*"), t),
+            "bash globs skip dotfiles"
+        );
+    }
+}

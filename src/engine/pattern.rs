@@ -1,0 +1,243 @@
+//! Glob patterns compiled to the cheapest strategy that gives the same answer: equality, prefix,
+//! suffix, substring, or (only for what is left) a glob matcher from `globset`, built on first use
+//! so that loading a large policy never compiles thousands of regexes up front.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use globset::{Glob, GlobBuilder, GlobMatcher};
+
+use super::paths::has_meta;
+
+/// A compiled glob. `paths` globs keep `*` inside one path component; command globs let `*`
+/// match anything, `/` included (`git *` matches `git add src/x`).
+#[derive(Debug)]
+pub struct Pattern {
+    pub text: String,
+    fast: Fast,
+    glob: Option<Glob>,
+    slow: OnceLock<GlobMatcher>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Fast {
+    Exact(String),
+    Prefix(String),
+    Suffix(String),
+    Contains(String),
+    Any,
+    Slow,
+}
+
+impl Pattern {
+    /// A glob over command text.
+    pub fn command(text: &str) -> Result<Pattern, globset::Error> {
+        Pattern::new(text, false)
+    }
+
+    /// A glob over absolute paths (already anchored, see `PathGlob`).
+    pub fn path(text: &str) -> Result<Pattern, globset::Error> {
+        Pattern::new(text, true)
+    }
+
+    fn new(text: &str, paths: bool) -> Result<Pattern, globset::Error> {
+        let fast = classify(text, paths);
+        let glob = if fast == Fast::Slow {
+            Some(
+                GlobBuilder::new(text)
+                    .literal_separator(paths)
+                    .backslash_escape(true)
+                    .build()?,
+            )
+        } else {
+            // Still parse it, so that an invalid pattern is an error whatever its strategy.
+            GlobBuilder::new(text).literal_separator(paths).build()?;
+            None
+        };
+        Ok(Pattern {
+            text: text.to_string(),
+            fast,
+            glob,
+            slow: OnceLock::new(),
+        })
+    }
+
+    pub fn is_match(&self, s: &str) -> bool {
+        match &self.fast {
+            Fast::Exact(x) => s == x,
+            Fast::Prefix(x) => s.starts_with(x.as_str()),
+            Fast::Suffix(x) => s.ends_with(x.as_str()),
+            Fast::Contains(x) => s.contains(x.as_str()),
+            Fast::Any => true,
+            Fast::Slow => match &self.glob {
+                Some(g) => self.slow.get_or_init(|| g.compile_matcher()).is_match(s),
+                None => false,
+            },
+        }
+    }
+
+    pub fn is_match_path(&self, p: &Path) -> bool {
+        self.is_match(&p.to_string_lossy())
+    }
+
+    /// Literal text every match must contain (the longest run), for the substring index.
+    pub fn required_literal(&self) -> Option<&str> {
+        match &self.fast {
+            Fast::Exact(x) | Fast::Prefix(x) | Fast::Suffix(x) | Fast::Contains(x) => {
+                Some(x.as_str())
+            }
+            Fast::Any => None,
+            Fast::Slow => longest_literal(&self.text),
+        }
+    }
+
+    /// Whether this pattern matches a whole string exactly (no wildcards).
+    pub fn exact(&self) -> Option<&str> {
+        match &self.fast {
+            Fast::Exact(x) => Some(x.as_str()),
+            _ => None,
+        }
+    }
+
+    /// Whether it is a plain prefix (`lit*`), and the prefix.
+    pub fn prefix(&self) -> Option<&str> {
+        match &self.fast {
+            Fast::Prefix(x) => Some(x.as_str()),
+            _ => None,
+        }
+    }
+}
+
+fn classify(text: &str, paths: bool) -> Fast {
+    if !has_meta(text) {
+        return Fast::Exact(text.to_string());
+    }
+    if text.contains(['?', '[', '{', '\\']) {
+        return Fast::Slow;
+    }
+    if paths {
+        // `dir/**`: everything below a literal folder.
+        if let Some(base) = text.strip_suffix("/**") {
+            if !has_meta(base) {
+                return Fast::Prefix(format!("{base}/"));
+            }
+        }
+        // `**/name` and `**/*.ext`: a literal last component or file-name suffix, anywhere.
+        if let Some(last) = text.strip_prefix("**/") {
+            if !has_meta(last) {
+                return Fast::Suffix(format!("/{last}"));
+            }
+            if let Some(ext) = last.strip_prefix('*') {
+                if !has_meta(ext) && !ext.contains('/') {
+                    return Fast::Suffix(ext.to_string());
+                }
+            }
+        }
+        return Fast::Slow;
+    }
+    let inner = text.trim_matches('*');
+    if inner.is_empty() {
+        return Fast::Any;
+    }
+    if has_meta(inner) {
+        return Fast::Slow;
+    }
+    match (text.starts_with('*'), text.ends_with('*')) {
+        (false, true) => Fast::Prefix(inner.to_string()),
+        (true, false) => Fast::Suffix(inner.to_string()),
+        (true, true) => Fast::Contains(inner.to_string()),
+        (false, false) => Fast::Exact(inner.to_string()),
+    }
+}
+
+/// The longest run of text without glob syntax (only outside `[...]` and `{...}`).
+fn longest_literal(text: &str) -> Option<&str> {
+    let mut best: Option<&str> = None;
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut prev_escape = false;
+    for (i, c) in text.char_indices() {
+        let meta =
+            matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',') || depth > 0 || prev_escape;
+        prev_escape = c == '\\' && !prev_escape;
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if meta {
+            let run = &text[start..i];
+            if best.is_none_or(|b| run.len() > b.len()) && !run.is_empty() {
+                best = Some(run);
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    let run = &text[start..];
+    if best.is_none_or(|b| run.len() > b.len()) && !run.is_empty() {
+        best = Some(run);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_globs_use_cheap_strategies_with_glob_meaning() {
+        for (pat, yes, no) in [
+            ("git *", "git add src/x.rs", "gitx status"),
+            ("*go test*", "cd x && go test ./...", "go build"),
+            ("*.sh", "run.sh", "run.shx"),
+            ("ls", "ls", "ls -la"),
+            ("git [cp]*", "git commit", "git status"),
+            ("a*b*c", "a--b--c", "a--c"),
+            ("*", "", "\u{0}never-fails"),
+        ] {
+            let p = Pattern::command(pat).unwrap();
+            let g = GlobBuilder::new(pat)
+                .literal_separator(false)
+                .build()
+                .unwrap()
+                .compile_matcher();
+            assert!(p.is_match(yes), "{pat} should match {yes}");
+            assert_eq!(p.is_match(yes), g.is_match(yes), "{pat} vs {yes}");
+            assert_eq!(p.is_match(no), g.is_match(no), "{pat} vs {no}");
+        }
+    }
+
+    #[test]
+    fn path_globs_keep_star_in_one_component() {
+        let p = Pattern::path("/w/src/*.rs").unwrap();
+        assert!(p.is_match("/w/src/a.rs"));
+        assert!(!p.is_match("/w/src/x/a.rs"));
+        let p = Pattern::path("/w/secrets/**").unwrap();
+        assert!(p.is_match("/w/secrets/a/b"));
+        assert!(!p.is_match("/w/secretsx/a"));
+        let p = Pattern::path("**/*.pem").unwrap();
+        assert!(p.is_match("/a/b/key.pem"));
+        assert!(!p.is_match("/a/b.pem/key"));
+    }
+
+    #[test]
+    fn invalid_globs_are_errors_whatever_the_strategy() {
+        assert!(Pattern::command("a[").is_err());
+        assert!(Pattern::path("/x/{a,b").is_err());
+    }
+
+    #[test]
+    fn required_literal_is_the_longest_plain_run() {
+        assert_eq!(
+            Pattern::command("a*terraform?x")
+                .unwrap()
+                .required_literal(),
+            Some("terraform")
+        );
+        assert_eq!(
+            Pattern::command("git *").unwrap().required_literal(),
+            Some("git ")
+        );
+        assert_eq!(Pattern::command("*").unwrap().required_literal(), None);
+    }
+}

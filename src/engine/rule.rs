@@ -1,0 +1,681 @@
+//! Rules compiled for matching, and the subjects they are matched against.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use regex::Regex;
+use serde_json::{Map, Value};
+
+use super::paths::{PathContext, PathGlob};
+use super::pattern::Pattern;
+use crate::diag::{Diagnostic, Source};
+use crate::policy::ast::{self, Action, MatcherKind, Risk, Span};
+use crate::policy::print;
+use crate::shell::{SimpleCommand, View};
+
+/// Where a rule was written: for decisions (`team.policy:12`), `explain` and lints.
+#[derive(Debug, Clone)]
+pub struct RuleOrigin {
+    pub source: Arc<Source>,
+    pub span: Span,
+    /// `file:line`.
+    pub label: String,
+}
+
+impl RuleOrigin {
+    pub fn new(source: &Arc<Source>, span: Span) -> Self {
+        let (line, _) = source.line_col(span.start);
+        RuleOrigin {
+            source: source.clone(),
+            span,
+            label: format!("{}:{}", source.name, line),
+        }
+    }
+}
+
+/// A rule ready to match.
+#[derive(Debug)]
+pub struct CompiledRule {
+    pub action: Action,
+    pub risk: Risk,
+    pub reason: String,
+    pub origin: RuleOrigin,
+    pub tool: ToolPattern,
+    pub matchers: Vec<CMatcher>,
+    pub unless: Vec<Vec<CMatcher>>,
+    /// The rule in canonical form, for messages.
+    pub text: String,
+}
+
+#[derive(Debug)]
+pub enum ToolPattern {
+    Name(String),
+    Glob(Pattern),
+}
+
+impl ToolPattern {
+    pub fn matches(&self, tool: &str) -> bool {
+        match self {
+            ToolPattern::Name(n) => n == tool,
+            ToolPattern::Glob(g) => g.is_match(tool),
+        }
+    }
+}
+
+/// One compiled matcher: which value it looks at and the test.
+#[derive(Debug)]
+pub struct CMatcher {
+    /// `arg a.b …`: the path into the JSON arguments.
+    pub arg: Option<Vec<String>>,
+    pub test: Test,
+}
+
+/// A value of a shorthand or glob matcher, compiled for each kind of subject.
+#[derive(Debug)]
+pub struct Either {
+    /// Over command text or a JSON string.
+    pub text: TextTest,
+    /// Over a resolved path (file tools, path-like values).
+    pub path: PathGlob,
+}
+
+#[derive(Debug)]
+pub enum TextTest {
+    Glob(Pattern),
+    Contains(String),
+}
+
+impl TextTest {
+    fn is_match(&self, s: &str) -> bool {
+        match self {
+            TextTest::Glob(p) => p.is_match(s),
+            TextTest::Contains(c) => s.contains(c.as_str()),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum Test {
+    Shorthand(Vec<Either>),
+    Glob(Vec<Either>),
+    Prefix(Vec<(Vec<String>, PathBuf)>),
+    Contains(Vec<String>),
+    Regex(Vec<Regex>),
+    Exact(Vec<(String, PathBuf)>),
+    Path(Vec<PathGlob>),
+    Program(Vec<String>),
+    Flag(Vec<String>),
+    Argument(Vec<Pattern>),
+    Redirect(Vec<PathGlob>),
+    Piped,
+    SelfCall,
+    Host(Vec<Pattern>),
+}
+
+/// What a rule is matched against: one call, or one simple command of a bash call.
+pub struct Subject<'a> {
+    pub tool: &'a str,
+    pub args: &'a Map<String, Value>,
+    pub target: Target<'a>,
+}
+
+pub enum Target<'a> {
+    Command(CommandView<'a>),
+    File(PathBuf),
+    /// A tool without a known primary argument: its top-level string arguments.
+    Other,
+}
+
+/// A simple command with everything the matchers need computed once.
+pub struct CommandView<'a> {
+    pub cmd: &'a SimpleCommand,
+    pub literal: String,
+    pub canonical: String,
+    pub literal_words: Vec<&'a str>,
+    pub canonical_words: Vec<&'a str>,
+    /// Resolved paths of the arguments and redirection targets.
+    pub paths: Vec<PathBuf>,
+    /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
+    pub redirects: Vec<PathBuf>,
+}
+
+impl<'a> CommandView<'a> {
+    pub fn new(cmd: &'a SimpleCommand, ctx: &PathContext) -> Self {
+        let mut paths = Vec::new();
+        for w in cmd.argv.iter().skip(1) {
+            if let Some(p) = &w.path {
+                let candidate = match p.split_once('=') {
+                    Some((flag, value)) if flag.starts_with("--") => value,
+                    _ => p.as_str(),
+                };
+                if !candidate.is_empty() && !(candidate.starts_with('-') && candidate.len() > 1) {
+                    paths.push(ctx.resolve(candidate));
+                }
+            }
+        }
+        let mut redirects = Vec::new();
+        for r in &cmd.redirects {
+            let Some(p) = &r.target.path else { continue };
+            // Heredocs and here-strings carry text, `>&2` duplicates a descriptor.
+            let fd_dup = r.op.ends_with('&') && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
+            if r.op.starts_with("<<") || fd_dup {
+                continue;
+            }
+            let resolved = ctx.resolve(p);
+            if r.writes() && !harmless_device(&resolved) {
+                redirects.push(resolved.clone());
+            }
+            paths.push(resolved);
+        }
+        CommandView {
+            cmd,
+            literal: cmd.text(View::Literal),
+            canonical: cmd.text(View::Canonical),
+            literal_words: cmd.words(View::Literal),
+            canonical_words: cmd.words(View::Canonical),
+            paths,
+            redirects,
+        }
+    }
+
+    fn text(&self, view: View) -> &str {
+        match view {
+            View::Literal => &self.literal,
+            View::Canonical => &self.canonical,
+        }
+    }
+
+    fn words(&self, view: View) -> &[&'a str] {
+        match view {
+            View::Literal => &self.literal_words,
+            View::Canonical => &self.canonical_words,
+        }
+    }
+}
+
+/// Devices that only discard or show output: writing to them changes nothing.
+fn harmless_device(p: &Path) -> bool {
+    ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]
+        .iter()
+        .any(|d| p == Path::new(d))
+        || p.starts_with("/dev/fd")
+}
+
+/// Allow rules read commands literally, deny and ask rules canonically (see [`View`]).
+pub fn view_for(action: Action) -> View {
+    match action {
+        Action::Allow => View::Literal,
+        Action::Deny | Action::Ask => View::Canonical,
+    }
+}
+
+impl CompiledRule {
+    /// Whether the rule decides this subject: its tool, all its matchers, and none of its
+    /// `unless` groups.
+    pub fn matches(&self, s: &Subject) -> bool {
+        let view = view_for(self.action);
+        self.tool.matches(s.tool)
+            && self.matchers.iter().all(|m| m.matches(s, view))
+            && !self
+                .unless
+                .iter()
+                .any(|g| g.iter().all(|m| m.matches(s, view)))
+    }
+}
+
+impl CMatcher {
+    pub fn matches(&self, s: &Subject, view: View) -> bool {
+        match &self.arg {
+            Some(path) => json_values(s.args, path)
+                .iter()
+                .any(|v| self.test.matches_str(v)),
+            None => match &s.target {
+                Target::Command(c) => self.test.matches_command(c, view),
+                Target::File(p) => self.test.matches_path(p),
+                Target::Other => string_args(s.args).any(|v| self.test.matches_str(v)),
+            },
+        }
+    }
+}
+
+impl Test {
+    fn matches_command(&self, c: &CommandView, view: View) -> bool {
+        let text = c.text(view);
+        let words = c.words(view);
+        match self {
+            Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().any(|v| v.text.is_match(text)),
+            Test::Prefix(vs) => vs.iter().any(|(toks, _)| {
+                toks.len() <= words.len() && toks.iter().zip(words.iter()).all(|(a, b)| a == b)
+            }),
+            Test::Contains(vs) => vs.iter().any(|v| text.contains(v.as_str())),
+            Test::Regex(vs) => vs.iter().any(|r| r.is_match(text)),
+            Test::Exact(vs) => vs.iter().any(|(v, _)| v == text),
+            Test::Path(vs) => c.paths.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
+            Test::Program(vs) => words.first().is_some_and(|w| vs.iter().any(|v| v == w)),
+            Test::Flag(vs) => vs.iter().any(|f| has_flag(c.cmd, f)),
+            Test::Argument(vs) => c
+                .cmd
+                .argv
+                .iter()
+                .skip(1)
+                .any(|w| vs.iter().any(|p| p.is_match(&w.value))),
+            Test::Redirect(vs) => c.redirects.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
+            Test::Piped => c.cmd.piped,
+            Test::SelfCall => c.cmd.self_call,
+            Test::Host(_) => false,
+        }
+    }
+
+    fn matches_path(&self, p: &Path) -> bool {
+        let s = p.to_string_lossy();
+        match self {
+            Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().any(|v| v.path.is_match(p)),
+            Test::Path(vs) => vs.iter().any(|g| g.is_match(p)),
+            Test::Prefix(vs) => vs.iter().any(|(_, base)| p.starts_with(base)),
+            Test::Exact(vs) => vs.iter().any(|(_, resolved)| resolved == p),
+            Test::Contains(vs) => vs.iter().any(|v| s.contains(v.as_str())),
+            Test::Regex(vs) => vs.iter().any(|r| r.is_match(&s)),
+            Test::Program(_)
+            | Test::Flag(_)
+            | Test::Argument(_)
+            | Test::Redirect(_)
+            | Test::Piped
+            | Test::SelfCall
+            | Test::Host(_) => false,
+        }
+    }
+
+    /// Over one string: a JSON argument, or a string argument of a tool without a primary one.
+    fn matches_str(&self, s: &str) -> bool {
+        match self {
+            Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().any(|v| v.text.is_match(s)),
+            Test::Prefix(vs) => vs.iter().any(|(toks, _)| {
+                let joined = toks.join(" ");
+                s == joined || s.starts_with(&format!("{joined} "))
+            }),
+            Test::Contains(vs) => vs.iter().any(|v| s.contains(v.as_str())),
+            Test::Regex(vs) => vs.iter().any(|r| r.is_match(s)),
+            Test::Exact(vs) => vs.iter().any(|(v, _)| v == s),
+            Test::Path(_) => false,
+            Test::Host(vs) => url_host(s).is_some_and(|h| vs.iter().any(|p| p.is_match(&h))),
+            Test::Program(_)
+            | Test::Flag(_)
+            | Test::Argument(_)
+            | Test::Redirect(_)
+            | Test::Piped
+            | Test::SelfCall => false,
+        }
+    }
+}
+
+/// `-r` matches `-r`, `-rf`, `-fr` (short flags combine); `--recursive` matches `--recursive`
+/// and `--recursive=…`. Options end at `--`.
+fn has_flag(cmd: &SimpleCommand, flag: &str) -> bool {
+    let long = flag.starts_with("--");
+    let short = flag
+        .strip_prefix('-')
+        .filter(|f| !long && f.chars().count() == 1);
+    for w in cmd.argv.iter().skip(1) {
+        let a = w.value.as_str();
+        if a == "--" {
+            break;
+        }
+        if long {
+            if a == flag
+                || a.strip_prefix(flag)
+                    .is_some_and(|rest| rest.starts_with('='))
+            {
+                return true;
+            }
+        } else if let Some(c) = short {
+            if a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c) {
+                return true;
+            }
+        } else if a == flag {
+            return true;
+        }
+    }
+    false
+}
+
+/// The values at a dotted path into the arguments; arrays give each element. Numbers and
+/// booleans are compared as their JSON text.
+fn json_values<'a>(
+    args: &'a Map<String, Value>,
+    path: &[String],
+) -> Vec<std::borrow::Cow<'a, str>> {
+    let mut current: Vec<&Value> = match path.first().and_then(|k| args.get(k)) {
+        Some(v) => vec![v],
+        None => return Vec::new(),
+    };
+    for key in &path[1..] {
+        current = current
+            .into_iter()
+            .flat_map(|v| match v {
+                Value::Array(items) => items.iter().filter_map(|i| i.get(key)).collect::<Vec<_>>(),
+                other => other.get(key).into_iter().collect(),
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for v in current {
+        match v {
+            Value::String(s) => out.push(std::borrow::Cow::Borrowed(s.as_str())),
+            Value::Array(items) => {
+                for i in items {
+                    match i {
+                        Value::String(s) => out.push(std::borrow::Cow::Borrowed(s.as_str())),
+                        other => out.push(std::borrow::Cow::Owned(other.to_string())),
+                    }
+                }
+            }
+            other => out.push(std::borrow::Cow::Owned(other.to_string())),
+        }
+    }
+    out
+}
+
+fn string_args(args: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    args.values().filter_map(Value::as_str)
+}
+
+/// The host of a URL, lowercased; `None` when the text is not a URL with a host.
+pub fn url_host(s: &str) -> Option<String> {
+    url::Url::parse(s)
+        .ok()?
+        .host_str()
+        .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+}
+
+/// Compiles rules, reporting every invalid pattern at its string.
+pub struct Compiler<'a> {
+    pub ctx: &'a PathContext,
+    pub diags: Vec<Diagnostic>,
+    /// The action of the rule being compiled: allow rules anchor bare file names in the project.
+    within_cwd: bool,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(ctx: &'a PathContext) -> Self {
+        Compiler {
+            ctx,
+            diags: Vec::new(),
+            within_cwd: false,
+        }
+    }
+
+    /// Compiles one rule; `None` (with diagnostics) when any part of it is invalid.
+    pub fn rule(&mut self, source: &Arc<Source>, r: &ast::Rule) -> Option<CompiledRule> {
+        let tool = if r.tool.value.contains(['*', '?']) {
+            match Pattern::command(&r.tool.value) {
+                Ok(p) => ToolPattern::Glob(p),
+                Err(e) => {
+                    self.bad_pattern(source, r.tool.span, &r.tool.value, &e);
+                    return None;
+                }
+            }
+        } else {
+            ToolPattern::Name(r.tool.value.clone())
+        };
+        self.within_cwd = r.action.value == Action::Allow;
+        let mut ok = true;
+        let mut matchers = Vec::new();
+        for m in r.matchers.iter().flatten() {
+            match self.matcher(source, m) {
+                Some(c) => matchers.push(c),
+                None => ok = false,
+            }
+        }
+        let mut unless = Vec::new();
+        for group in &r.unless {
+            let mut g = Vec::new();
+            for m in group {
+                match self.matcher(source, m) {
+                    Some(c) => g.push(c),
+                    None => ok = false,
+                }
+            }
+            unless.push(g);
+        }
+        if !ok {
+            return None;
+        }
+        let action = r.action.value;
+        let risk = r
+            .risk
+            .as_ref()
+            .map(|r| r.value)
+            .unwrap_or(default_risk(action));
+        let text = print::print_statement(&ast::Statement::Rule(r.clone()));
+        let text = text.trim_end_matches(';').to_string();
+        let reason = match &r.reason {
+            Some(reason) => reason.value.clone(),
+            None => {
+                let head = rule_head(r);
+                if head.chars().count() <= 60 {
+                    format!("{} by `{head}`", past_tense(action))
+                } else {
+                    let short: String = head.chars().take(57).collect();
+                    format!("{} by `{short}…`", past_tense(action))
+                }
+            }
+        };
+        Some(CompiledRule {
+            action,
+            risk,
+            reason,
+            origin: RuleOrigin::new(source, r.span),
+            tool,
+            matchers,
+            unless,
+            text,
+        })
+    }
+
+    fn bad_pattern(
+        &mut self,
+        source: &Arc<Source>,
+        span: Span,
+        text: &str,
+        e: &dyn std::fmt::Display,
+    ) {
+        self.diags.push(
+            Diagnostic::error(
+                source,
+                "invalid-glob",
+                span,
+                format!("invalid glob `{text}`"),
+            )
+            .label(e.to_string())
+            .help("globs use `*`, `?`, `[abc]`, `{a,b}` and `**`; escape a literal with `\\`"),
+        );
+    }
+
+    pub fn matcher(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<CMatcher> {
+        let arg = m
+            .arg
+            .as_ref()
+            .map(|a| a.value.split('.').map(str::to_string).collect());
+        let mut ok = true;
+        let test = match m.kind {
+            MatcherKind::Shorthand | MatcherKind::Glob => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    let text = if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
+                        Some(TextTest::Contains(v.value.clone()))
+                    } else {
+                        match Pattern::command(&v.value) {
+                            Ok(p) => Some(TextTest::Glob(p)),
+                            Err(e) => {
+                                self.bad_pattern(source, v.span, &v.value, &e);
+                                None
+                            }
+                        }
+                    };
+                    let path = match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                        Ok(p) => Some(p),
+                        Err(e) => {
+                            if text.is_some() {
+                                self.bad_pattern(source, v.span, &v.value, &e);
+                            }
+                            None
+                        }
+                    };
+                    match (text, path) {
+                        (Some(text), Some(path)) => vs.push(Either { text, path }),
+                        _ => ok = false,
+                    }
+                }
+                if m.kind == MatcherKind::Shorthand {
+                    Test::Shorthand(vs)
+                } else {
+                    Test::Glob(vs)
+                }
+            }
+            MatcherKind::Prefix => Test::Prefix(
+                m.values
+                    .iter()
+                    .map(|v| {
+                        (
+                            v.value.split_whitespace().map(str::to_string).collect(),
+                            self.ctx.resolve(&v.value),
+                        )
+                    })
+                    .collect(),
+            ),
+            MatcherKind::Contains => {
+                Test::Contains(m.values.iter().map(|v| v.value.clone()).collect())
+            }
+            MatcherKind::Exact => Test::Exact(
+                m.values
+                    .iter()
+                    .map(|v| (v.value.clone(), self.ctx.resolve(&v.value)))
+                    .collect(),
+            ),
+            MatcherKind::Regex => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    match regex::RegexBuilder::new(&v.value)
+                        .size_limit(1 << 20)
+                        .build()
+                    {
+                        Ok(r) => vs.push(r),
+                        Err(e) => {
+                            ok = false;
+                            self.diags.push(
+                                Diagnostic::error(source, "invalid-regex", v.span, format!("invalid regex `{}`", v.value))
+                                    .label(first_line(&e.to_string()))
+                                    .help("regexes use Rust `regex` syntax; write them in 'single quotes' to keep backslashes"),
+                            );
+                        }
+                    }
+                }
+                Test::Regex(vs)
+            }
+            MatcherKind::Path | MatcherKind::Redirect => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                        Ok(p) => vs.push(p),
+                        Err(e) => {
+                            ok = false;
+                            self.bad_pattern(source, v.span, &v.value, &e);
+                        }
+                    }
+                }
+                if m.kind == MatcherKind::Path {
+                    Test::Path(vs)
+                } else {
+                    Test::Redirect(vs)
+                }
+            }
+            MatcherKind::Program => {
+                Test::Program(m.values.iter().map(|v| v.value.clone()).collect())
+            }
+            MatcherKind::Flag => {
+                for v in &m.values {
+                    if !v.value.starts_with('-') || v.value == "-" || v.value == "--" {
+                        ok = false;
+                        self.diags.push(
+                            Diagnostic::error(
+                                source,
+                                "bad-matcher",
+                                v.span,
+                                format!("`{}` is not a flag", v.value),
+                            )
+                            .help("write a flag with its dashes: `-r` or `--recursive`"),
+                        );
+                    }
+                }
+                Test::Flag(m.values.iter().map(|v| v.value.clone()).collect())
+            }
+            MatcherKind::Argument | MatcherKind::Host => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    let text = if m.kind == MatcherKind::Host {
+                        v.value.to_ascii_lowercase()
+                    } else {
+                        v.value.clone()
+                    };
+                    match Pattern::command(&text) {
+                        Ok(p) => vs.push(p),
+                        Err(e) => {
+                            ok = false;
+                            self.bad_pattern(source, v.span, &v.value, &e);
+                        }
+                    }
+                }
+                if m.kind == MatcherKind::Host {
+                    Test::Host(vs)
+                } else {
+                    Test::Argument(vs)
+                }
+            }
+            MatcherKind::Piped => Test::Piped,
+            MatcherKind::SelfCall => Test::SelfCall,
+        };
+        ok.then_some(CMatcher { arg, test })
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(s)
+        .trim()
+        .to_string()
+}
+
+/// Allow is low risk, ask medium (the seed's orange), deny high, unless a rule says otherwise.
+pub fn default_risk(action: Action) -> Risk {
+    match action {
+        Action::Allow => Risk::Low,
+        Action::Ask => Risk::Medium,
+        Action::Deny => Risk::High,
+    }
+}
+
+fn past_tense(a: Action) -> &'static str {
+    match a {
+        Action::Allow => "allowed",
+        Action::Deny => "denied",
+        Action::Ask => "asked",
+    }
+}
+
+/// `bash("git *")`: the part of a rule that says what it matches.
+fn rule_head(r: &ast::Rule) -> String {
+    let mut out = r.tool.value.clone();
+    if let Some(ms) = &r.matchers {
+        out.push('(');
+        out.push_str(
+            &ms.iter()
+                .map(print::print_matcher)
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        out.push(')');
+    }
+    out
+}

@@ -1,0 +1,485 @@
+//! `harness9 lint` and `harness9 test`: what is wrong or doubtful in a policy file.
+//!
+//! Each lint is a small function over the file's rules, listed in [`LINTS`] with its code and
+//! what it means. Errors (syntax, unknown words, invalid patterns, failing `expect`s) make `lint`
+//! exit 1; warnings do not, unless `--deny-warnings`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::call::ToolCall;
+use crate::diag::{Diagnostic, Source};
+use crate::engine::{Engine, PathContext};
+use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Rule, Statement};
+use crate::policy::{self, print, Origin};
+
+/// Every lint: code and what it reports. The codes appear in diagnostics as `harness9::CODE`.
+pub const LINTS: [(&str, &str); 5] = [
+    ("duplicate-rule", "a rule that repeats an earlier rule of the same file"),
+    ("shadowed-rule", "a rule that can never decide, because an earlier rule matches every call it matches"),
+    ("allow-swallows", "an allow rule that matches every call a later deny or ask rule matches, so the later rule decides only re-spelled commands"),
+    ("broad-allow", "an allow rule for every bash command, or for every tool"),
+    ("expect-failed", "an `expect` statement whose call the policy decides differently"),
+];
+
+/// Options for linting and testing.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub builtin: bool,
+    pub ctx: PathContext,
+}
+
+/// The result of linting one file.
+#[derive(Debug)]
+pub struct Report {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether the file loaded (no errors before the lints ran).
+    pub loaded: bool,
+}
+
+/// Lints one policy file: load errors, the rule lints, and its `expect` statements.
+pub fn lint_file(path: &Path, opts: &Options) -> Report {
+    let loaded = match policy::load(&Origin::File(path.to_path_buf())) {
+        Ok(l) => l,
+        Err(e) => {
+            let src = Source::new(path.to_string_lossy(), "");
+            return Report {
+                diagnostics: vec![Diagnostic::error(&src, "io", Default::default(), e)],
+                loaded: false,
+            };
+        }
+    };
+    let engine = Engine::builder()
+        .context(opts.ctx.clone())
+        .builtin(opts.builtin)
+        .policy_file(path)
+        .build();
+    let mut diagnostics = Vec::new();
+    let ok = match &engine {
+        Ok(e) => {
+            diagnostics.extend(
+                e.warnings()
+                    .iter()
+                    .filter(|d| !is_builtin(&d.source))
+                    .cloned(),
+            );
+            true
+        }
+        Err(e) => {
+            diagnostics.extend(e.diagnostics.iter().cloned());
+            let src = Source::new(path.to_string_lossy(), "");
+            diagnostics.extend(
+                e.messages
+                    .iter()
+                    .map(|m| Diagnostic::error(&src, "io", Default::default(), m.clone())),
+            );
+            false
+        }
+    };
+    let rules: Vec<(Arc<Source>, &Rule)> = loaded
+        .statements
+        .iter()
+        .filter_map(|(s, st)| match st {
+            Statement::Rule(r) => Some((s.clone(), r)),
+            _ => None,
+        })
+        .collect();
+    diagnostics.extend(rule_lints(&rules));
+    if let Ok(engine) = &engine {
+        for (src, e) in engine.expects() {
+            if let Some(d) = check_expect(engine, src, e) {
+                diagnostics.push(d);
+            }
+        }
+    }
+    diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
+    Report {
+        diagnostics,
+        loaded: ok,
+    }
+}
+
+fn is_builtin(src: &Source) -> bool {
+    policy::EMBEDDED.iter().any(|(n, _)| *n == &*src.name)
+}
+
+/// The outcome of one `expect`.
+pub struct ExpectResult {
+    pub source: Arc<Source>,
+    pub expect: Expect,
+    /// `None` when it passed; the diagnostic when it failed.
+    pub failure: Option<Diagnostic>,
+}
+
+/// Runs every `expect` of an engine's user policies.
+pub fn run_expects(engine: &Engine) -> Vec<ExpectResult> {
+    engine
+        .expects()
+        .iter()
+        .map(|(src, e)| ExpectResult {
+            source: src.clone(),
+            expect: e.clone(),
+            failure: check_expect(engine, src, e),
+        })
+        .collect()
+}
+
+/// The tool call an `expect` names.
+pub fn expect_call(e: &Expect) -> ToolCall {
+    let c = &e.call.value;
+    match &c.arg {
+        ExpectArg::None => ToolCall::new(c.tool.clone(), Default::default()),
+        ExpectArg::Primary(p) => ToolCall::primary(c.tool.clone(), p.clone()),
+        ExpectArg::Json(m) => ToolCall::new(c.tool.clone(), m.clone()),
+    }
+}
+
+fn check_expect(engine: &Engine, src: &Arc<Source>, e: &Expect) -> Option<Diagnostic> {
+    let got = engine.decide(&expect_call(e));
+    let risk_ok = e.risk.as_ref().is_none_or(|r| r.value == got.risk);
+    if got.action == e.action.value && risk_ok {
+        return None;
+    }
+    let wanted = match &e.risk {
+        Some(r) => format!("{} with {} risk", e.action.value, r.value),
+        None => e.action.value.to_string(),
+    };
+    Some(
+        Diagnostic::error(
+            src,
+            "expect-failed",
+            e.span,
+            format!(
+                "expected {wanted}, got {} with {} risk",
+                got.action, got.risk
+            ),
+        )
+        .label(format!("decided by {}", got.rule))
+        .help(format!("reason: {}", got.reason)),
+    )
+}
+
+/// The lints over a file's rules, in order.
+pub fn rule_lints(rules: &[(Arc<Source>, &Rule)]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (i, (src, r)) in rules.iter().enumerate() {
+        if let Some(d) = broad_allow(src, r) {
+            out.push(d);
+        }
+        for (esrc, earlier) in &rules[..i] {
+            if let Some(d) = against_earlier(src, r, esrc, earlier) {
+                out.push(d);
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn head(r: &Rule) -> String {
+    let mut text = print::print_statement(&Statement::Rule(Rule {
+        risk: None,
+        reason: None,
+        ..r.clone()
+    }));
+    text.pop();
+    text
+}
+
+fn against_earlier(
+    src: &Arc<Source>,
+    r: &Rule,
+    esrc: &Arc<Source>,
+    earlier: &Rule,
+) -> Option<Diagnostic> {
+    if !covers(earlier, r) {
+        return None;
+    }
+    let (line, _) = esrc.line_col(earlier.span.start);
+    let where_ = if Arc::ptr_eq(src, esrc) {
+        format!("line {line}")
+    } else {
+        format!("{}:{line}", esrc.name)
+    };
+    let same_view = (earlier.action.value == Action::Allow) == (r.action.value == Action::Allow);
+    let body = |x: &Rule| {
+        let h = head(x);
+        h.split_once(' ').map(|(_, b)| b.to_string()).unwrap_or(h)
+    };
+    if earlier.action.value == r.action.value && body(earlier) == body(r) {
+        return Some(
+            Diagnostic::warning(
+                src,
+                "duplicate-rule",
+                r.span,
+                format!("duplicate of the rule at {where_}"),
+            )
+            .also(earlier.span, "first written here")
+            .help("remove one of them"),
+        );
+    }
+    if same_view {
+        return Some(
+            Diagnostic::warning(
+                src,
+                "shadowed-rule",
+                r.span,
+                format!(
+                    "this rule never decides: the rule at {where_} matches every call it matches"
+                ),
+            )
+            .label("never reached")
+            .also(earlier.span, "matches first")
+            .help("move it above the broader rule, or remove it"),
+        );
+    }
+    if earlier.action.value == Action::Allow {
+        return Some(
+            Diagnostic::warning(
+                src,
+                "allow-swallows",
+                earlier.span,
+                format!(
+                    "this allow matches every call that the later `{}` rule matches",
+                    r.action.value
+                ),
+            )
+            .label("allows first")
+            .also(r.span, "decides only re-spelled commands")
+            .help(format!(
+                "put the `{}` rule first, or add `unless` to the allow",
+                r.action.value
+            )),
+        );
+    }
+    None
+}
+
+fn broad_allow(src: &Arc<Source>, r: &Rule) -> Option<Diagnostic> {
+    if r.action.value != Action::Allow || !r.unless.is_empty() {
+        return None;
+    }
+    let tool = r.tool.value.as_str();
+    let any_tool = tool.chars().all(|c| c == '*');
+    let bashy = tool == "bash"
+        || (tool.contains('*')
+            && crate::engine::pattern::Pattern::command(tool).is_ok_and(|p| p.is_match("bash")));
+    let everything = match &r.matchers {
+        None => true,
+        Some(ms) => ms.is_empty() || ms.iter().all(matches_everything),
+    };
+    if !(everything && (bashy || any_tool)) {
+        return None;
+    }
+    let what = if any_tool {
+        "every call of every tool"
+    } else {
+        "every bash command"
+    };
+    Some(
+        Diagnostic::warning(src, "broad-allow", r.span, format!("this rule allows {what}"))
+            .label("overly broad")
+            .help("allow what you need, e.g. `allow bash(prefix \"git status\");`, or use the bypass mode for a session"),
+    )
+}
+
+fn matches_everything(m: &Matcher) -> bool {
+    m.arg.is_none()
+        && m.values.iter().any(|v| match m.kind {
+            MatcherKind::Shorthand | MatcherKind::Glob => {
+                v.value.chars().all(|c| c == '*') && !v.value.is_empty()
+            }
+            MatcherKind::Contains => v.value.is_empty(),
+            MatcherKind::Regex => matches!(v.value.as_str(), "" | ".*" | "^.*" | "^.*$" | ".*$"),
+            MatcherKind::Prefix => v.value.trim().is_empty(),
+            _ => false,
+        })
+}
+
+/// Whether every call rule `b` matches, rule `a` matches too. Conservative: `false` when unsure,
+/// so a lint built on it never claims what is not so.
+pub fn covers(a: &Rule, b: &Rule) -> bool {
+    if !a.unless.is_empty() {
+        return false;
+    }
+    let tool_ok = a.tool.value == b.tool.value
+        || (a.tool.value.contains(['*', '?'])
+            && !b.tool.value.contains(['*', '?'])
+            && crate::engine::pattern::Pattern::command(&a.tool.value)
+                .is_ok_and(|p| p.is_match(&b.tool.value)));
+    if !tool_ok {
+        return false;
+    }
+    let am = a.matchers.as_deref().unwrap_or(&[]);
+    if am.is_empty() {
+        return true;
+    }
+    let bm = b.matchers.as_deref().unwrap_or(&[]);
+    am.iter()
+        .all(|ma| bm.iter().any(|mb| matcher_covers(ma, mb)))
+}
+
+fn matcher_covers(a: &Matcher, b: &Matcher) -> bool {
+    if a.arg.as_ref().map(|x| &x.value) != b.arg.as_ref().map(|x| &x.value) {
+        return false;
+    }
+    if !a.kind.takes_value() || !b.kind.takes_value() {
+        return a.kind == b.kind;
+    }
+    b.values.iter().all(|vb| {
+        a.values
+            .iter()
+            .any(|va| value_covers(a.kind, &va.value, b.kind, &vb.value))
+    })
+}
+
+/// The literal text before the first wildcard of a glob.
+fn literal_prefix(g: &str) -> &str {
+    g.find(['*', '?', '[', '{', '\\']).map_or(g, |i| &g[..i])
+}
+
+fn value_covers(ka: MatcherKind, va: &str, kb: MatcherKind, vb: &str) -> bool {
+    use MatcherKind::*;
+    let glob_like = |k: MatcherKind, v: &str| k == Glob || (k == Shorthand && v.contains('*'));
+    let contains_like =
+        |k: MatcherKind, v: &str| k == Contains || (k == Shorthand && !v.contains('*'));
+    if ka == kb && va == vb {
+        return true;
+    }
+    // What every string matched by `b` is known to start with / contain.
+    let b_prefix: Option<&str> = if glob_like(kb, vb) {
+        Some(literal_prefix(vb))
+    } else if kb == Exact {
+        Some(vb)
+    } else {
+        None
+    };
+    let b_contains: Option<&str> = if contains_like(kb, vb) {
+        Some(vb)
+    } else {
+        b_prefix
+    };
+    if glob_like(ka, va) {
+        if va.chars().all(|c| c == '*') {
+            return true;
+        }
+        if let Some(p) = va
+            .strip_suffix('*')
+            .filter(|p| !crate::engine::paths::has_meta(p))
+        {
+            return b_prefix.is_some_and(|bp| bp.starts_with(p));
+        }
+        if let Some(inner) = va
+            .strip_prefix('*')
+            .and_then(|v| v.strip_suffix('*'))
+            .filter(|i| !crate::engine::paths::has_meta(i))
+        {
+            return b_contains.is_some_and(|bc| bc.contains(inner));
+        }
+        return kb == Exact
+            && crate::engine::pattern::Pattern::command(va).is_ok_and(|p| p.is_match(vb));
+    }
+    if contains_like(ka, va) {
+        return b_contains.is_some_and(|bc| bc.contains(va));
+    }
+    match (ka, kb) {
+        (Prefix, Prefix) | (Prefix, Exact) => {
+            let ta: Vec<&str> = va.split_whitespace().collect();
+            let tb: Vec<&str> = vb.split_whitespace().collect();
+            ta.len() <= tb.len() && ta.iter().zip(&tb).all(|(x, y)| x == y)
+        }
+        (Program, Prefix) => vb.split_whitespace().next() == Some(va),
+        (Program, Program) => va == vb,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::parse_policy;
+
+    fn lints(text: &str) -> Vec<(String, String)> {
+        let src = Source::new("t.policy", text);
+        let (f, d) = parse_policy(&src);
+        assert!(
+            d.is_empty(),
+            "{:?}",
+            d.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+        let rules: Vec<_> = f
+            .statements
+            .iter()
+            .filter_map(|s| match s {
+                Statement::Rule(r) => Some((src.clone(), r)),
+                _ => None,
+            })
+            .collect();
+        rule_lints(&rules)
+            .into_iter()
+            .map(|d| (d.code.to_string(), d.source.slice(d.span()).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn duplicate_rules_are_reported_at_the_second() {
+        assert_eq!(
+            lints("allow bash(\"git *\");\nallow bash(\"git *\") reason \"again\";"),
+            [(
+                "duplicate-rule".into(),
+                "allow bash(\"git *\") reason \"again\"".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_rule_behind_a_broader_one_of_the_same_kind_is_shadowed() {
+        let l = lints("ask bash(prefix \"git\");\ndeny bash(prefix \"git push\");");
+        assert_eq!(
+            l,
+            [(
+                "shadowed-rule".into(),
+                "deny bash(prefix \"git push\")".into()
+            )]
+        );
+        let l = lints("allow bash(\"git *\");\nallow bash(\"git log*\");");
+        assert_eq!(l[0].0, "shadowed-rule");
+    }
+
+    #[test]
+    fn an_allow_before_a_narrower_deny_swallows_it() {
+        let l = lints("allow bash(\"git *\");\ndeny bash(\"git push --force*\");");
+        assert_eq!(
+            l,
+            [("allow-swallows".into(), "allow bash(\"git *\")".into())]
+        );
+    }
+
+    #[test]
+    fn rules_that_only_overlap_are_not_reported() {
+        assert!(lints(
+            "allow bash(\"git *\") unless contains \"push\";\ndeny bash(\"git push*\");"
+        )
+        .is_empty());
+        assert!(lints("deny bash(prefix \"git push\");\nallow bash(prefix \"git\");").is_empty());
+        assert!(lints("allow bash(\"*test*\");\ndeny bash(\"rm *\");").is_empty());
+        assert!(lints("allow read_file(\"src/**\");\ndeny write_file(\"src/**\");").is_empty());
+        assert!(lints(
+            "ask bash(program \"rm\", flag \"-f\");\nask bash(self_call);\nask bash(piped);"
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn allowing_every_bash_command_is_broad() {
+        for text in [
+            "allow bash;",
+            "allow bash(\"*\");",
+            "allow *;",
+            "allow bash(regex \".*\");",
+        ] {
+            assert_eq!(lints(text)[0].0, "broad-allow", "{text}");
+        }
+        assert!(lints("allow bash(\"* --help\");").is_empty());
+    }
+}

@@ -1,0 +1,7 @@
+//! The `harness9` command line.
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::run());
+}

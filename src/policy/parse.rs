@@ -1,0 +1,819 @@
+//! Text → syntax tree. A file is cut into statements at top-level `;` first, and each statement
+//! is parsed on its own, so a file with five mistakes gets five diagnostics.
+
+use std::sync::Arc;
+
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::Parser;
+
+use super::ast::*;
+use crate::diag::{did_you_mean, Diagnostic, Source};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/policy.pest"]
+struct PolicyParser;
+
+const STATEMENT_KEYWORDS: [&str; 7] = [
+    "allow", "deny", "ask", "default", "expect", "include", "protect",
+];
+const OPTION_KEYWORDS: [&str; 3] = ["risk", "reason", "unless"];
+
+/// Parses a whole policy file. Returns the statements that parsed and every problem found.
+pub fn parse_policy(source: &Arc<Source>) -> (PolicyFile, Vec<Diagnostic>) {
+    let mut file = PolicyFile::default();
+    let mut diags = Vec::new();
+    for (start, end) in split_statements(&source.text) {
+        let text = &source.text[start..end];
+        match PolicyParser::parse(Rule::statement, text) {
+            Ok(mut pairs) => {
+                let mut lower = Lower {
+                    source,
+                    offset: start,
+                    diags: &mut diags,
+                };
+                if let Some(stmt) = pairs.next().and_then(|p| lower.statement(p)) {
+                    file.statements.push(stmt);
+                }
+            }
+            Err(err) => diags.push(syntax_error(source, start, text, err)),
+        }
+    }
+    (file, diags)
+}
+
+/// Byte ranges of the statements of a file: each ends after its `;` (or at the end of the text
+/// for a last statement that lacks one). Strings and comments are skipped over; a string ends at
+/// its closing quote or, unterminated, at the end of its line. Ranges that hold only blanks and
+/// comments are dropped.
+fn split_statements(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    let mut meaningful = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                meaningful = true;
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    if q == b'"' && bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if i < bytes.len() && bytes[i] == q {
+                    i += 1;
+                } else if i < bytes.len() {
+                    // Unterminated: end the statement with its line, so the next line parses.
+                    out.push((start, i));
+                    start = i;
+                    meaningful = false;
+                }
+                continue;
+            }
+            b';' => {
+                out.push((start, i + 1));
+                start = i + 1;
+                meaningful = false;
+            }
+            b if !b.is_ascii_whitespace() => meaningful = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    if meaningful {
+        out.push((start, bytes.len()));
+    }
+    out
+}
+
+fn syntax_error(
+    source: &Arc<Source>,
+    offset: usize,
+    text: &str,
+    err: pest::error::Error<Rule>,
+) -> Diagnostic {
+    let (at, end) = match err.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    // Point at the offending token rather than at an empty position.
+    let token_len = text[at.min(text.len())..]
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace() || matches!(c, '(' | ')' | ';' | ','))
+        .map_or(text.len() - at.min(text.len()), |(i, _)| i)
+        .max(1);
+    let end = end.max(at + token_len).min(text.len()).max(at);
+    let span = Span::new(offset + at, offset + end);
+    let expected = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = &text[at.min(text.len())..end.min(text.len())];
+    let message = if found.trim().is_empty() {
+        format!("expected {expected}")
+    } else {
+        format!("expected {expected}, found `{}`", found.trim())
+    };
+    let mut d =
+        Diagnostic::error(source, "syntax", span, message).label(format!("expected {expected}"));
+    d = d.help(match &err.variant {
+        ErrorVariant::ParsingError { positives, .. }
+            if positives.contains(&Rule::EOI) || at >= text.trim_end().len() =>
+        {
+            "every statement ends with `;`".to_string()
+        }
+        _ => "a rule looks like `allow bash(\"git *\") risk low reason \"…\";`".to_string(),
+    });
+    d
+}
+
+fn describe_expected(rules: &[Rule]) -> String {
+    let mut words: Vec<&str> = rules
+        .iter()
+        .filter_map(|r| {
+            Some(match r {
+                Rule::ident => "a word",
+                Rule::tool_pattern => "a tool name",
+                Rule::string | Rule::json_string | Rule::raw_string => "a quoted string",
+                Rule::matchers => "`(`",
+                Rule::matcher => "a matcher",
+                Rule::list => "`[`",
+                Rule::group => "`(`",
+                Rule::risk_opt | Rule::kw_risk => "`risk`",
+                Rule::reason_opt | Rule::kw_reason => "`reason`",
+                Rule::unless_opt | Rule::kw_unless => "`unless`",
+                Rule::bad_option => "an option",
+                Rule::json_object => "a JSON object",
+                Rule::json_value => "a JSON value",
+                Rule::json_pair => "a JSON key",
+                Rule::call => "a tool call",
+                Rule::EOI => "`;`",
+                Rule::kw_include
+                | Rule::kw_default
+                | Rule::kw_expect
+                | Rule::kw_protect
+                | Rule::rule_stmt
+                | Rule::default_stmt
+                | Rule::expect_stmt
+                | Rule::include_stmt
+                | Rule::protect_stmt => "a statement",
+                _ => return None,
+            })
+        })
+        .collect();
+    words.dedup();
+    let mut seen = Vec::new();
+    words.retain(|w| {
+        let fresh = !seen.contains(w);
+        seen.push(*w);
+        fresh
+    });
+    match words.len() {
+        0 => "`;`".to_string(),
+        1 => words[0].to_string(),
+        n => format!("{} or {}", words[..n - 1].join(", "), words[n - 1]),
+    }
+}
+
+/// Lowers pest pairs of one statement into the syntax tree, checking the words the grammar left
+/// open (decisions, risks, options, matcher keywords).
+struct Lower<'a> {
+    source: &'a Arc<Source>,
+    offset: usize,
+    diags: &'a mut Vec<Diagnostic>,
+}
+
+impl Lower<'_> {
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span::new(self.offset + s.start(), self.offset + s.end())
+    }
+
+    fn error(&mut self, span: Span, code: &'static str, message: String, help: Option<String>) {
+        let mut d = Diagnostic::error(self.source, code, span, message);
+        if let Some(h) = help {
+            d = d.help(h);
+        }
+        self.diags.push(d);
+    }
+
+    fn statement(&mut self, pair: Pair<Rule>) -> Option<Statement> {
+        let inner = pair.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
+        match inner.as_rule() {
+            Rule::rule_stmt => self.rule(inner).map(Statement::Rule),
+            Rule::default_stmt => self.default(inner).map(Statement::Default),
+            Rule::expect_stmt => self.expect(inner).map(Statement::Expect),
+            Rule::include_stmt => {
+                let span = self.span(&inner);
+                let s = inner.into_inner().find(|p| p.as_rule() == Rule::string)?;
+                let path = self.string(s)?;
+                Some(Statement::Include(Include { path, span }))
+            }
+            Rule::protect_stmt => {
+                let span = self.span(&inner);
+                let mut it = inner
+                    .into_inner()
+                    .filter(|p| p.as_rule() != Rule::kw_protect);
+                let path = self.string(it.next()?)?;
+                let mut reason = None;
+                for opt in it {
+                    match opt.as_rule() {
+                        Rule::reason_opt => reason = self.reason(opt),
+                        _ => self.misplaced_option(&opt, "protect", &["reason"]),
+                    }
+                }
+                Some(Statement::Protect(Protect { path, reason, span }))
+            }
+            _ => None,
+        }
+    }
+
+    fn action(&mut self, p: &Pair<Rule>, statement_word: bool) -> Option<Spanned<Action>> {
+        let span = self.span(p);
+        let word = p.as_str();
+        if let Some(a) = Action::parse(word) {
+            return Some(Spanned::new(a, span));
+        }
+        let candidates: &[&str] = if statement_word {
+            &STATEMENT_KEYWORDS
+        } else {
+            &["allow", "deny", "ask"]
+        };
+        let what = if statement_word {
+            "statement"
+        } else {
+            "decision"
+        };
+        let help = match did_you_mean(word, candidates.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None if statement_word => {
+                "a statement starts with `allow`, `deny`, `ask`, `default`, `expect`, `include` or `protect`".into()
+            }
+            None => "a decision is `allow`, `deny` or `ask`".into(),
+        };
+        self.error(
+            span,
+            "unknown-decision",
+            format!("unknown {what} `{word}`"),
+            Some(help),
+        );
+        None
+    }
+
+    fn risk(&mut self, p: Pair<Rule>) -> Option<Spanned<Risk>> {
+        let word = p.into_inner().find(|p| p.as_rule() == Rule::ident)?;
+        let span = self.span(&word);
+        match Risk::parse(word.as_str()) {
+            Some(r) => Some(Spanned::new(r, span)),
+            None => {
+                let help = match did_you_mean(word.as_str(), ["high", "medium", "low"]) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "a risk is `high`, `medium` or `low`".into(),
+                };
+                self.error(
+                    span,
+                    "unknown-risk",
+                    format!("unknown risk `{}`", word.as_str()),
+                    Some(help),
+                );
+                None
+            }
+        }
+    }
+
+    fn reason(&mut self, p: Pair<Rule>) -> Option<Spanned<String>> {
+        let s = p.into_inner().find(|p| p.as_rule() == Rule::string)?;
+        self.string(s)
+    }
+
+    fn string(&mut self, p: Pair<Rule>) -> Option<Spanned<String>> {
+        let span = self.span(&p);
+        let inner = p.into_inner().next()?;
+        let text = inner.as_str();
+        match inner.as_rule() {
+            Rule::raw_string => Some(Spanned::new(text[1..text.len() - 1].to_string(), span)),
+            _ => match serde_json::from_str::<String>(text) {
+                Ok(s) => Some(Spanned::new(s, span)),
+                Err(e) => {
+                    self.error(
+                        span,
+                        "bad-string",
+                        format!("invalid escape in string: {e}"),
+                        Some("escapes are JSON's (`\\\"`, `\\\\`, `\\n`, `\\u00e9`); 'single quotes' take text as it is".into()),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    fn misplaced_option(&mut self, opt: &Pair<Rule>, statement: &str, allowed: &[&str]) {
+        let span = self.span(opt);
+        let word = opt.as_str().split_whitespace().next().unwrap_or("");
+        let help = if OPTION_KEYWORDS.contains(&word) {
+            if allowed.is_empty() {
+                format!("`{statement}` takes no options")
+            } else {
+                format!(
+                    "`{statement}` takes only {}",
+                    allowed
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        } else {
+            match did_you_mean(word, allowed.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!(
+                    "options are {}",
+                    allowed
+                        .iter()
+                        .map(|a| format!("`{a}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        };
+        let message = if OPTION_KEYWORDS.contains(&word) {
+            format!("`{word}` is not allowed here")
+        } else {
+            format!("unknown option `{word}`")
+        };
+        self.error(span, "unknown-option", message, Some(help));
+    }
+
+    fn rule(&mut self, pair: Pair<Rule>) -> Option<Rule_> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let action_pair = it.next()?;
+        let tool_pair = it.next()?;
+        let action = self.action(&action_pair, true);
+        let tool = Spanned::new(tool_pair.as_str().to_string(), self.span(&tool_pair));
+        let mut ok = action.is_some();
+        let mut matchers = None;
+        let mut unless = Vec::new();
+        let mut risk = None;
+        let mut reason = None;
+        for p in it {
+            match p.as_rule() {
+                Rule::matchers => {
+                    let mut list = Vec::new();
+                    for m in p.into_inner() {
+                        match self.matcher(m) {
+                            Some(m) => list.push(m),
+                            None => ok = false,
+                        }
+                    }
+                    matchers = Some(list);
+                }
+                Rule::risk_opt => {
+                    if risk.is_some() {
+                        self.duplicate_option(&p, "risk");
+                    }
+                    risk = self.risk(p);
+                    ok &= risk.is_some();
+                }
+                Rule::reason_opt => {
+                    if reason.is_some() {
+                        self.duplicate_option(&p, "reason");
+                    }
+                    reason = self.reason(p);
+                    ok &= reason.is_some();
+                }
+                Rule::unless_opt => {
+                    let mut group = Vec::new();
+                    for q in p.into_inner().filter(|q| q.as_rule() != Rule::kw_unless) {
+                        let ms: Vec<Pair<Rule>> = match q.as_rule() {
+                            Rule::group => q.into_inner().collect(),
+                            _ => vec![q],
+                        };
+                        for m in ms {
+                            match self.matcher(m) {
+                                Some(m) => group.push(m),
+                                None => ok = false,
+                            }
+                        }
+                    }
+                    unless.push(group);
+                }
+                Rule::bad_option => {
+                    self.misplaced_option(&p, "a rule", &OPTION_KEYWORDS);
+                    ok = false;
+                }
+                _ => {}
+            }
+        }
+        let action = action?;
+        ok.then_some(Rule_ {
+            action,
+            tool,
+            matchers,
+            unless,
+            risk,
+            reason,
+            span,
+        })
+    }
+
+    fn duplicate_option(&mut self, p: &Pair<Rule>, word: &str) {
+        let span = self.span(p);
+        self.error(
+            span,
+            "duplicate-option",
+            format!("`{word}` is given twice"),
+            Some("keep one; the last one would win".into()),
+        );
+    }
+
+    fn matcher(&mut self, pair: Pair<Rule>) -> Option<Matcher> {
+        let span = self.span(&pair);
+        let mut words = Vec::new();
+        let mut values = Vec::new();
+        let mut list = false;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident => words.push((p.as_str().to_string(), self.span(&p))),
+                Rule::string => values.push(self.string(p)?),
+                Rule::list => {
+                    list = true;
+                    for s in p.into_inner() {
+                        values.push(self.string(s)?);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let has_value = list || !values.is_empty();
+        let mut words = words.into_iter();
+        let (kind, arg) = match words.next() {
+            None => (MatcherKind::Shorthand, None),
+            Some((w, wspan)) if w == "arg" => {
+                let Some((name, nspan)) = words.next() else {
+                    self.error(
+                        wspan,
+                        "bad-matcher",
+                        "`arg` needs the name of an argument".into(),
+                        Some("for example `arg url host \"github.com\"`".into()),
+                    );
+                    return None;
+                };
+                let kind = match words.next() {
+                    None => MatcherKind::Shorthand,
+                    Some((k, kspan)) => self.matcher_kind(&k, kspan, true)?,
+                };
+                (kind, Some(Spanned::new(name, nspan)))
+            }
+            Some((w, wspan)) => (self.matcher_kind(&w, wspan, false)?, None),
+        };
+        if let Some((extra, espan)) = words.next() {
+            self.error(
+                espan,
+                "bad-matcher",
+                format!("unexpected `{extra}` in a matcher"),
+                Some("separate matchers with `,`".into()),
+            );
+            return None;
+        }
+        if kind.takes_value() && !has_value {
+            self.error(
+                span,
+                "bad-matcher",
+                format!("`{}` needs a quoted value", kind.keyword()),
+                Some(format!("for example `{} \"…\"`", kind.keyword())),
+            );
+            return None;
+        }
+        if !kind.takes_value() && has_value {
+            self.error(
+                span,
+                "bad-matcher",
+                format!("`{}` takes no value", kind.keyword()),
+                Some(format!("write `{}` alone", kind.keyword())),
+            );
+            return None;
+        }
+        if list && values.is_empty() {
+            self.error(
+                span,
+                "bad-matcher",
+                "empty list matches nothing".into(),
+                Some("give at least one value".into()),
+            );
+            return None;
+        }
+        Some(Matcher {
+            kind,
+            arg,
+            values,
+            list,
+            span,
+        })
+    }
+
+    fn matcher_kind(&mut self, word: &str, span: Span, after_arg: bool) -> Option<MatcherKind> {
+        match MatcherKind::from_keyword(word) {
+            Some(k)
+                if !after_arg
+                    || MatcherKind::TABLE
+                        .iter()
+                        .any(|(kk, _, _, a)| *kk == k && *a) =>
+            {
+                Some(k)
+            }
+            Some(k) => {
+                self.error(
+                    span,
+                    "bad-matcher",
+                    format!("`{}` does not apply to a JSON argument", k.keyword()),
+                    Some("after `arg NAME` use a string, `prefix`, `glob`, `contains`, `regex`, `exact`, `path` or `host`".into()),
+                );
+                None
+            }
+            None => {
+                let help = match did_you_mean(word, MatcherKind::keywords()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!(
+                        "matchers are a quoted string or one of {}",
+                        MatcherKind::keywords()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                self.error(
+                    span,
+                    "unknown-matcher",
+                    format!("unknown matcher `{word}`"),
+                    Some(help),
+                );
+                None
+            }
+        }
+    }
+
+    fn default(&mut self, pair: Pair<Rule>) -> Option<DefaultStmt> {
+        let span = self.span(&pair);
+        let mut it = pair
+            .into_inner()
+            .filter(|p| p.as_rule() != Rule::kw_default);
+        let action = it.next().and_then(|p| self.action(&p, false));
+        let mut risk = None;
+        let mut reason = None;
+        let mut ok = true;
+        for p in it {
+            match p.as_rule() {
+                Rule::risk_opt => {
+                    risk = self.risk(p);
+                    ok &= risk.is_some();
+                }
+                Rule::reason_opt => {
+                    reason = self.reason(p);
+                    ok &= reason.is_some();
+                }
+                _ => {
+                    self.misplaced_option(&p, "default", &["risk", "reason"]);
+                    ok = false;
+                }
+            }
+        }
+        let action = action?;
+        ok.then_some(DefaultStmt {
+            action,
+            risk,
+            reason,
+            span,
+        })
+    }
+
+    fn expect(&mut self, pair: Pair<Rule>) -> Option<Expect> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_expect);
+        let action = it.next().and_then(|p| self.action(&p, false));
+        let mut risk = None;
+        let mut call = None;
+        let mut ok = true;
+        for p in it {
+            match p.as_rule() {
+                Rule::risk_opt => {
+                    risk = self.risk(p);
+                    ok &= risk.is_some();
+                }
+                Rule::call => call = self.call(p),
+                _ => {}
+            }
+        }
+        let (action, call) = (action?, call?);
+        ok.then_some(Expect {
+            action,
+            risk,
+            call,
+            span,
+        })
+    }
+
+    fn call(&mut self, pair: Pair<Rule>) -> Option<Spanned<ExpectCall>> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let tool_pair = it.next()?;
+        let tool = tool_pair.as_str().to_string();
+        if tool.contains(['*', '?']) {
+            let s = self.span(&tool_pair);
+            self.error(
+                s,
+                "bad-expect",
+                format!("`{tool}` is a pattern, not a tool"),
+                Some("an `expect` names one tool call, e.g. `expect allow bash(\"ls\");`".into()),
+            );
+            return None;
+        }
+        let arg = match it.next() {
+            None => ExpectArg::None,
+            Some(p) if p.as_rule() == Rule::string => ExpectArg::Primary(self.string(p)?.value),
+            Some(p) => {
+                let pspan = self.span(&p);
+                match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(p.as_str())
+                {
+                    Ok(m) => ExpectArg::Json(m),
+                    Err(e) => {
+                        self.error(
+                            pspan,
+                            "bad-expect",
+                            format!("invalid JSON arguments: {e}"),
+                            None,
+                        );
+                        return None;
+                    }
+                }
+            }
+        };
+        Some(Spanned::new(ExpectCall { tool, arg }, span))
+    }
+}
+
+/// The rule node's name clashes with pest's `Rule` enum inside this module.
+type Rule_ = super::ast::Rule;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (PolicyFile, Vec<Diagnostic>) {
+        parse_policy(&Source::new("t.policy", text))
+    }
+
+    fn ok(text: &str) -> PolicyFile {
+        let (f, d) = parse(text);
+        assert!(
+            d.is_empty(),
+            "unexpected diagnostics: {:?}",
+            d.iter().map(|d| &d.message).collect::<Vec<_>>()
+        );
+        f
+    }
+
+    #[test]
+    fn parses_the_core_syntax_of_the_spec() {
+        let f = ok(r#"
+            # comment
+            allow bash("git *");
+            deny  read_file("secrets/**") reason "team secrets";
+            ask   bash("terraform apply*") risk high reason "changes production";
+            ask   bash(prefix "sudo") risk medium;
+            allow mcp__github__*;
+            default ask risk low;
+            expect allow bash("git status");
+        "#);
+        assert_eq!(f.statements.len(), 7);
+        let Statement::Rule(r) = &f.statements[2] else {
+            panic!("not a rule")
+        };
+        assert_eq!(r.action.value, Action::Ask);
+        assert_eq!(r.tool.value, "bash");
+        assert_eq!(r.risk.as_ref().map(|r| r.value), Some(Risk::High));
+        assert_eq!(
+            r.reason.as_ref().map(|r| r.value.as_str()),
+            Some("changes production")
+        );
+        let Statement::Rule(r) = &f.statements[4] else {
+            panic!("not a rule")
+        };
+        assert_eq!(r.tool.value, "mcp__github__*");
+        assert!(r.matchers.is_none());
+    }
+
+    #[test]
+    fn spans_point_at_the_written_text() {
+        let src = "allow bash(prefix \"git log\") risk low;";
+        let f = ok(src);
+        let Statement::Rule(r) = &f.statements[0] else {
+            panic!("not a rule")
+        };
+        let m = &r.matchers.as_ref().unwrap()[0];
+        assert_eq!(&src[m.span.start..m.span.end], "prefix \"git log\"");
+        assert_eq!(
+            &src[m.values[0].span.start..m.values[0].span.end],
+            "\"git log\""
+        );
+        let risk = r.risk.as_ref().unwrap();
+        assert_eq!(&src[risk.span.start..risk.span.end], "low");
+    }
+
+    #[test]
+    fn unless_groups_and_arg_matchers_parse() {
+        let f = ok(
+            r#"allow bash("git *") unless contains "--force" unless (prefix "git push", flag "-f");
+                      allow mcp__fetch__fetch(arg url host ["github.com", "*.github.com"]);
+                      ask bash(piped, program ["bash", "sh"]) risk high;"#,
+        );
+        let Statement::Rule(r) = &f.statements[0] else {
+            panic!("not a rule")
+        };
+        assert_eq!(r.unless.len(), 2);
+        assert_eq!(r.unless[1].len(), 2);
+        let Statement::Rule(r) = &f.statements[1] else {
+            panic!("not a rule")
+        };
+        let m = &r.matchers.as_ref().unwrap()[0];
+        assert_eq!(m.kind, MatcherKind::Host);
+        assert_eq!(m.arg.as_ref().unwrap().value, "url");
+        assert_eq!(m.values.len(), 2);
+    }
+
+    #[test]
+    fn every_broken_statement_of_a_file_is_reported() {
+        let (f, d) = parse("alow bash(\"x\");\nallow bash(\"y\") risk hgh;\nallow bash(\"z\")\ndeny bash(\"w\");\nallow read_file;");
+        let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
+        assert!(msgs.contains(&"unknown statement `alow`"), "{msgs:?}");
+        assert!(msgs.contains(&"unknown risk `hgh`"), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.starts_with("expected")), "{msgs:?}");
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `allow`?"));
+        assert_eq!(d[1].help.as_deref(), Some("did you mean `high`?"));
+        // `allow bash("z")\ndeny bash("w");` is one broken statement; the last one still parses.
+        assert_eq!(f.statements.len(), 1);
+    }
+
+    #[test]
+    fn missing_semicolon_at_the_end_says_so() {
+        let (_, d) = parse("allow bash(\"x\")");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].help.as_deref(), Some("every statement ends with `;`"));
+    }
+
+    #[test]
+    fn misspelled_matcher_and_option_get_suggestions() {
+        let (_, d) = parse("allow bash(prefx \"git\");\nallow bash(\"x\") reasn \"y\";");
+        assert_eq!(d[0].message, "unknown matcher `prefx`");
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `prefix`?"));
+        assert_eq!(d[1].message, "unknown option `reasn`");
+        assert_eq!(d[1].help.as_deref(), Some("did you mean `reason`?"));
+    }
+
+    #[test]
+    fn semicolons_inside_strings_and_comments_do_not_split() {
+        let f = ok("allow bash(\"a; b\"); # c; d\nallow bash('e;f');");
+        assert_eq!(f.statements.len(), 2);
+    }
+
+    #[test]
+    fn expect_takes_json_arguments() {
+        let f = ok(r#"expect deny risk high mcp__x__y({"url": "https://a.b/c", "n": 1});"#);
+        let Statement::Expect(e) = &f.statements[0] else {
+            panic!("not an expect")
+        };
+        assert_eq!(e.risk.as_ref().unwrap().value, Risk::High);
+        let ExpectArg::Json(m) = &e.call.value.arg else {
+            panic!("not json")
+        };
+        assert_eq!(m["n"], 1);
+    }
+
+    #[test]
+    fn raw_strings_keep_backslashes() {
+        let f = ok(r"deny bash(regex '^rm\s+-rf');");
+        let Statement::Rule(r) = &f.statements[0] else {
+            panic!("not a rule")
+        };
+        assert_eq!(
+            r.matchers.as_ref().unwrap()[0].values[0].value,
+            r"^rm\s+-rf"
+        );
+    }
+
+    #[test]
+    fn unterminated_string_does_not_swallow_the_file() {
+        let (f, d) = parse("allow bash(\"oops);\nallow read_file;\n");
+        assert!(!d.is_empty());
+        assert_eq!(f.statements.len(), 1);
+    }
+}

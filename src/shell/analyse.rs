@@ -1,0 +1,2297 @@
+//! The analysis itself: tree-sitter-bash parses the line, a walk over the tree collects the
+//! simple commands.
+//!
+//! This is security code. Whatever the walk does not understand is a failure (the engine asks),
+//! never a silently dropped command. Where tree-sitter-bash reads a line differently from bash,
+//! the walk follows bash (or fails):
+//!
+//! - words after a redirection target (`rm > /dev/null -rf /`) are parsed by tree-sitter as
+//!   further redirection destinations; bash gives them to the command;
+//! - a redirection after a pipeline or a list (`a | b > f`) belongs to its last command only;
+//! - back-ticks inside back-ticks (`` `echo \`id\`` ``) and inside unquoted here-document
+//!   bodies are not parsed by tree-sitter; the walk re-parses their text itself;
+//! - a here-document delimiter quoted with a backslash (`<<E\OF`) is quoted for bash;
+//! - `<` and `>` inside `[ … ]` are redirections for bash, not comparisons: refused.
+
+use std::cell::RefCell;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use super::{Analysis, Origin, Redirect, SimpleCommand, Word, MAX_COMMAND_LEN, MAX_DEPTH};
+
+/// The reason given for any line tree-sitter cannot parse or the walk does not understand.
+const UNPARSABLE: &str = "the command could not be parsed";
+
+/// Hard cap on the recursion of the walk itself (statements and word parts), whatever the
+/// nesting counted by `MAX_DEPTH`: a guard against stack exhaustion on hostile input.
+const MAX_FRAMES: usize = 12 * MAX_DEPTH;
+
+type Res<T> = Result<T, String>;
+
+fn unparsable() -> String {
+    UNPARSABLE.to_string()
+}
+
+fn too_long() -> String {
+    format!("the command is longer than {MAX_COMMAND_LEN} bytes")
+}
+
+fn too_deep() -> String {
+    format!("the command nests deeper than {MAX_DEPTH} levels")
+}
+
+thread_local! {
+    /// One parser per thread: creating one is not free.
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+fn new_parser() -> Option<Parser> {
+    let mut parser = Parser::new();
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .ok()?;
+    Some(parser)
+}
+
+fn parse(text: &str) -> Option<Tree> {
+    let cached = PARSER.try_with(|cell| {
+        let mut slot = cell.try_borrow_mut().ok()?;
+        if slot.is_none() {
+            *slot = new_parser();
+        }
+        let parser = slot.as_mut()?;
+        parser.reset();
+        parser.parse(text, None)
+    });
+    match cached {
+        Ok(Some(tree)) => Some(tree),
+        // No thread-local parser available (thread teardown, re-entrance): use a fresh one.
+        _ => new_parser()?.parse(text, None),
+    }
+}
+
+/// Analyses one bash command line: every simple command it would execute, in source order.
+///
+/// Never panics. An empty (or comment-only) line gives no commands and no failure; a line that
+/// cannot be analysed gives a `failure` (and no commands).
+pub fn analyse(command: &str) -> Analysis {
+    analyse_at_depth(command, 0, Origin::TopLevel)
+}
+
+/// [`analyse`] for text found at nesting `depth` (a `bash -c` payload, say), whose top-level
+/// commands get `origin`. Spans are relative to `text`.
+pub(crate) fn analyse_at_depth(text: &str, depth: usize, origin: Origin) -> Analysis {
+    let ctx = Ctx {
+        origin,
+        piped: false,
+        depth,
+    };
+    match walk_text(text, 0, ctx, Vec::new(), 0) {
+        Ok((commands, _)) => Analysis {
+            commands,
+            failure: None,
+        },
+        Err(reason) => Analysis {
+            commands: Vec::new(),
+            failure: Some(reason),
+        },
+    }
+}
+
+/// Parses `text` and walks it; `base` is added to every span, `functions` are the functions
+/// being defined around it (given back), `frames` the recursion already spent.
+fn walk_text(
+    text: &str,
+    base: usize,
+    ctx: Ctx,
+    functions: Vec<String>,
+    frames: usize,
+) -> Res<(Vec<SimpleCommand>, Vec<String>)> {
+    if text.len() > MAX_COMMAND_LEN {
+        return Err(too_long());
+    }
+    if ctx.depth > MAX_DEPTH {
+        return Err(too_deep());
+    }
+    let tree = parse(text).ok_or_else(unparsable)?;
+    let root = tree.root_node();
+    if root.has_error() || root.is_missing() {
+        return Err(unparsable());
+    }
+    let mut walker = Walker {
+        src: text,
+        base,
+        out: Vec::new(),
+        functions,
+        frames,
+        watch: None,
+        watch_start: None,
+        bad_slice: false,
+    };
+    walker.block(root, ctx)?;
+    if walker.bad_slice {
+        return Err(unparsable());
+    }
+    Ok((walker.out, walker.functions))
+}
+
+/// Where the walk is: what the commands found here get.
+#[derive(Debug, Clone, Copy)]
+struct Ctx {
+    origin: Origin,
+    piped: bool,
+    depth: usize,
+}
+
+impl Ctx {
+    /// One nesting level down, inside a construct of kind `origin`.
+    fn deeper(self, origin: Origin) -> Res<Ctx> {
+        let depth = self.depth + 1;
+        if depth > MAX_DEPTH {
+            return Err(too_deep());
+        }
+        Ok(Ctx {
+            origin,
+            piped: self.piped,
+            depth,
+        })
+    }
+
+    fn with_origin(self, origin: Origin) -> Ctx {
+        Ctx { origin, ..self }
+    }
+}
+
+/// All children of `node`, with their field names (linear, unlike `Node::child(i)`).
+fn children_with_fields<'t>(node: Node<'t>) -> Vec<(Option<&'static str>, Node<'t>)> {
+    let mut out = Vec::with_capacity(node.child_count());
+    let mut cursor = node.walk();
+    if cursor.goto_first_child() {
+        loop {
+            out.push((cursor.field_name(), cursor.node()));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The named children of `node` that are not comments.
+fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect()
+}
+
+/// The nodes under `root` (not `root` itself), in source order, where a pre-order descent
+/// stops: nodes for which `stop` holds and leaves. Iterative, so any depth is fine.
+fn frontier<'t>(root: Node<'t>, stop: impl Fn(&Node<'t>) -> bool) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    if !cursor.goto_first_child() {
+        return out;
+    }
+    loop {
+        let node = cursor.node();
+        let descend = !stop(&node) && cursor.goto_first_child();
+        if !descend {
+            out.push(node);
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() || cursor.node().id() == root.id() {
+                    return out;
+                }
+            }
+        }
+    }
+}
+
+/// Groups nodes into shell words: nodes with no blank between them are one word.
+fn adjacent_runs<'t>(nodes: &[Node<'t>]) -> Vec<Vec<Node<'t>>> {
+    let mut runs: Vec<Vec<Node<'t>>> = Vec::new();
+    for node in nodes {
+        match runs.last_mut() {
+            Some(run)
+                if run
+                    .last()
+                    .is_some_and(|p| p.end_byte() == node.start_byte()) =>
+            {
+                run.push(*node)
+            }
+            _ => runs.push(vec![*node]),
+        }
+    }
+    runs
+}
+
+/// Descends from a redirected body to the statement its redirections belong to: the last
+/// command of a pipeline or list (`a | b > f` redirects `b` only).
+fn redirect_target(body: Node<'_>) -> Node<'_> {
+    let mut target = body;
+    while matches!(target.kind(), "pipeline" | "list") {
+        match named_children(target).last() {
+            Some(last) => target = *last,
+            None => break,
+        }
+    }
+    target
+}
+
+fn is_word_like(kind: &str) -> bool {
+    matches!(
+        kind,
+        "word"
+            | "string"
+            | "raw_string"
+            | "ansi_c_string"
+            | "translated_string"
+            | "concatenation"
+            | "simple_expansion"
+            | "expansion"
+            | "command_substitution"
+            | "process_substitution"
+            | "arithmetic_expansion"
+            | "number"
+            | "brace_expression"
+    )
+}
+
+struct Walker<'s> {
+    src: &'s str,
+    /// Added to every span (the offset of `src` in the analysed line).
+    base: usize,
+    out: Vec<SimpleCommand>,
+    /// Names of the functions whose definitions enclose the walk.
+    functions: Vec<String>,
+    /// Current recursion of the walk.
+    frames: usize,
+    /// A node whose first command index is wanted (see `redirected`), and that index.
+    watch: Option<usize>,
+    watch_start: Option<usize>,
+    /// A node's byte range did not slice the source (never expected): the walk fails.
+    bad_slice: bool,
+}
+
+impl<'s> Walker<'s> {
+    fn text(&mut self, node: Node<'_>) -> &'s str {
+        match self.src.get(node.start_byte()..node.end_byte()) {
+            Some(text) => text,
+            None => {
+                self.bad_slice = true;
+                ""
+            }
+        }
+    }
+
+    fn slice(&mut self, start: usize, end: usize) -> &'s str {
+        match self.src.get(start..end) {
+            Some(text) => text,
+            None => {
+                self.bad_slice = true;
+                ""
+            }
+        }
+    }
+
+    fn span(&self, node: Node<'_>) -> (usize, usize) {
+        (self.base + node.start_byte(), self.base + node.end_byte())
+    }
+
+    fn enter(&mut self) -> Res<()> {
+        self.frames += 1;
+        if self.frames > MAX_FRAMES {
+            return Err(too_deep());
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.frames = self.frames.saturating_sub(1);
+    }
+
+    /// Starts a command at `node`'s place; it is filled in once its words are known, so that
+    /// commands nested in its words come after it (source order).
+    fn open(&mut self, node: Node<'_>, ctx: Ctx) -> usize {
+        let index = self.out.len();
+        self.out.push(SimpleCommand {
+            origin: ctx.origin,
+            piped: ctx.piped,
+            span: self.span(node),
+            ..SimpleCommand::default()
+        });
+        index
+    }
+
+    fn fill(&mut self, index: usize, assignments: Vec<String>, argv: Vec<Word>) {
+        let self_call = argv
+            .first()
+            .is_some_and(|w| !w.dynamic && self.functions.iter().any(|f| *f == w.value));
+        if let Some(command) = self.out.get_mut(index) {
+            command.assignments = assignments;
+            command.argv = argv;
+            command.self_call = self_call;
+        }
+    }
+
+    fn add_redirects(&mut self, start: usize, end: usize, redirects: &[Redirect]) {
+        if redirects.is_empty() {
+            return;
+        }
+        if let Some(commands) = self.out.get_mut(start..end) {
+            for command in commands {
+                command.redirects.extend(redirects.iter().cloned());
+            }
+        }
+    }
+
+    // ----- statements -----
+
+    /// The statements among `node`'s named children.
+    fn block(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        for child in named_children(node) {
+            self.stmt(child, ctx)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        self.enter()?;
+        if self.watch == Some(node.id()) {
+            self.watch_start = Some(self.out.len());
+        }
+        let result = self.stmt_inner(node, ctx);
+        self.leave();
+        result
+    }
+
+    fn stmt_inner(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        match node.kind() {
+            "command" => self.command(node, ctx),
+            "list" => self.list(node, ctx, ctx),
+            "pipeline" => {
+                for (i, stage) in named_children(node).into_iter().enumerate() {
+                    let stage_ctx = Ctx {
+                        origin: Origin::Pipeline,
+                        piped: ctx.piped || i > 0,
+                        depth: ctx.depth,
+                    };
+                    self.stmt(stage, stage_ctx)?;
+                }
+                Ok(())
+            }
+            "redirected_statement" => self.redirected(node, ctx),
+            "negated_command" => self.block(node, ctx),
+            "subshell" => self.block(node, ctx.deeper(Origin::Subshell)?),
+            "compound_statement" => {
+                if node.child(0).is_some_and(|c| c.kind() == "((") {
+                    self.test(node, ctx)
+                } else {
+                    self.block(node, ctx.deeper(Origin::Group)?)
+                }
+            }
+            "if_statement" => {
+                let inner = ctx.deeper(Origin::Compound)?;
+                for child in named_children(node) {
+                    match child.kind() {
+                        "elif_clause" | "else_clause" => self.block(child, inner)?,
+                        _ => self.stmt(child, inner)?,
+                    }
+                }
+                Ok(())
+            }
+            "while_statement" => {
+                let inner = ctx.deeper(Origin::Compound)?;
+                for child in named_children(node) {
+                    match child.kind() {
+                        "do_group" => self.block(child, inner)?,
+                        _ => self.stmt(child, inner)?,
+                    }
+                }
+                Ok(())
+            }
+            "for_statement" => self.for_statement(node, ctx),
+            "c_style_for_statement" => {
+                let inner = ctx.deeper(Origin::Compound)?;
+                for (field, child) in children_with_fields(node) {
+                    match field {
+                        Some("body") => self.block(child, inner)?,
+                        _ if child.is_named() && child.kind() != "comment" => {
+                            self.scan(child, inner)?;
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(())
+            }
+            "case_statement" => self.case_statement(node, ctx),
+            "function_definition" => self.function_definition(node, ctx),
+            "test_command" => self.test(node, ctx),
+            "declaration_command" | "unset_command" => self.declaration(node, ctx),
+            "variable_assignment" => {
+                let index = self.open(node, ctx);
+                let assignment = self.assignment(node, ctx)?.0;
+                self.fill(index, vec![assignment], Vec::new());
+                Ok(())
+            }
+            "variable_assignments" => {
+                let index = self.open(node, ctx);
+                let mut assignments = Vec::new();
+                for child in named_children(node) {
+                    if child.kind() != "variable_assignment" {
+                        return Err(unparsable());
+                    }
+                    assignments.push(self.assignment(child, ctx)?.0);
+                }
+                self.fill(index, assignments, Vec::new());
+                Ok(())
+            }
+            "comment" => Ok(()),
+            // Anything else at the place of a statement is not understood.
+            _ => Err(unparsable()),
+        }
+    }
+
+    /// `a && b || c`: tree-sitter nests lists to the left, so they are flattened without
+    /// recursion. The first command gets `first`, the others `rest` (see `heredoc`).
+    fn list(&mut self, node: Node<'_>, first: Ctx, rest: Ctx) -> Res<()> {
+        let mut rights = Vec::new();
+        let mut current = node;
+        while current.kind() == "list" {
+            let children = named_children(current);
+            match children.split_first() {
+                Some((left, right)) => {
+                    rights.push(right.to_vec());
+                    current = *left;
+                }
+                None => return Err(unparsable()),
+            }
+        }
+        self.stmt(current, first)?;
+        for right in rights.iter().rev() {
+            for statement in right {
+                self.stmt(*statement, rest)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn command(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let index = self.open(node, ctx);
+        let mut assignments = Vec::new();
+        let mut argv = Vec::new();
+        let mut run: Vec<Node<'_>> = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            let parts = match field {
+                Some("name") => {
+                    let mut cursor = child.walk();
+                    child.children(&mut cursor).collect::<Vec<_>>()
+                }
+                Some("argument") => vec![child],
+                _ => Vec::new(),
+            };
+            if let Some(first) = parts.first() {
+                if run
+                    .last()
+                    .is_some_and(|p| p.end_byte() != first.start_byte())
+                {
+                    argv.push(self.word(&run, ctx)?);
+                    run.clear();
+                }
+                run.extend(parts);
+                continue;
+            }
+            if !run.is_empty() {
+                argv.push(self.word(&run, ctx)?);
+                run.clear();
+            }
+            match (field, child.kind()) {
+                (_, "comment") => {}
+                (_, "variable_assignment") => assignments.push(self.assignment(child, ctx)?.0),
+                (Some("redirect"), "file_redirect" | "herestring_redirect") => {
+                    let (redirect, extra) = self.redirect(child, ctx)?;
+                    argv.extend(extra);
+                    if let Some(command) = self.out.get_mut(index) {
+                        command.redirects.push(redirect);
+                    }
+                }
+                // `echo (ls)`, which bash refuses, among others.
+                _ => return Err(unparsable()),
+            }
+        }
+        if !run.is_empty() {
+            argv.push(self.word(&run, ctx)?);
+        }
+        self.fill(index, assignments, argv);
+        Ok(())
+    }
+
+    /// `body > f`, `body <<EOF`, or a redirection alone (`> /dev/sda`).
+    fn redirected(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let body = node.child_by_field_name("body");
+        let redirects: Vec<Node<'_>> = named_children(node)
+            .into_iter()
+            .filter(|c| Some(c.id()) != body.map(|b| b.id()))
+            .collect();
+        // `cat <<EOF | sh`: the pipe is written after the heredoc, inside its node.
+        let piped_heredoc = redirects.iter().any(|r| {
+            r.kind() == "heredoc_redirect"
+                && named_children(*r).iter().any(|c| c.kind() == "pipeline")
+        });
+        let body_ctx = if piped_heredoc {
+            ctx.with_origin(Origin::Pipeline)
+        } else {
+            ctx
+        };
+
+        let (start, target_is_command) = match body {
+            Some(body) => {
+                let target = redirect_target(body);
+                let saved = (self.watch, self.watch_start);
+                self.watch = Some(target.id());
+                self.watch_start = None;
+                let walked = self.stmt(body, body_ctx);
+                let start = self.watch_start;
+                (self.watch, self.watch_start) = saved;
+                walked?;
+                (start.ok_or_else(unparsable)?, target.kind() == "command")
+            }
+            None => (self.open(node, body_ctx), true),
+        };
+        let end = self.out.len();
+
+        let mut collected = Vec::new();
+        let mut extra = Vec::new();
+        let mut after = Vec::new();
+        for redirect in redirects {
+            match redirect.kind() {
+                "file_redirect" | "herestring_redirect" => {
+                    let (redirect, words) = self.redirect(redirect, ctx)?;
+                    collected.push(redirect);
+                    extra.extend(words);
+                }
+                "heredoc_redirect" => {
+                    self.heredoc(redirect, ctx, &mut collected, &mut extra, &mut after)?
+                }
+                _ => return Err(unparsable()),
+            }
+        }
+        if !extra.is_empty() {
+            // Words after a redirection belong to the command (`rm > /dev/null -rf /`); after
+            // a compound statement they are a syntax error.
+            if !target_is_command {
+                return Err(unparsable());
+            }
+            match self.out.get_mut(start) {
+                Some(command) => command.argv.extend(extra),
+                None => return Err(unparsable()),
+            }
+        }
+        self.add_redirects(start, end, &collected);
+        for (statement, piped) in after {
+            if piped {
+                let piped_ctx = Ctx {
+                    origin: Origin::Pipeline,
+                    piped: true,
+                    depth: ctx.depth,
+                };
+                if statement.kind() == "list" {
+                    // `cat <<EOF | sh && x`: only `sh` is in the pipeline.
+                    self.list(statement, piped_ctx, ctx)?;
+                } else {
+                    self.stmt(statement, piped_ctx)?;
+                }
+            } else {
+                self.stmt(statement, ctx)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A here-document. Its redirection goes to `collected`, words written after it to
+    /// `extra`, and statements written after it (`| sh`, `&& x`) to `after` (with whether
+    /// they read the pipe).
+    fn heredoc<'t>(
+        &mut self,
+        node: Node<'t>,
+        ctx: Ctx,
+        collected: &mut Vec<Redirect>,
+        extra: &mut Vec<Word>,
+        after: &mut Vec<(Node<'t>, bool)>,
+    ) -> Res<()> {
+        let slot = collected.len();
+        collected.push(Redirect::default());
+        let mut op = String::from("<<");
+        let mut fd = None;
+        let mut delimiter = String::new();
+        let mut quoted = false;
+        let mut arguments = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            match (field, child.kind()) {
+                (Some("descriptor"), _) => fd = self.text(child).parse::<u32>().ok(),
+                (Some("redirect"), "file_redirect" | "herestring_redirect") => {
+                    let (redirect, words) = self.redirect(child, ctx)?;
+                    collected.push(redirect);
+                    extra.extend(words);
+                }
+                (Some("argument"), _) => arguments.push(child),
+                (Some("right"), _) => after.push((child, false)),
+                (Some("operator"), _) => {}
+                (_, "heredoc_start") => {
+                    let raw = self.text(child);
+                    quoted = raw.contains(['\'', '"', '\\']);
+                    delimiter = raw
+                        .chars()
+                        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                        .collect();
+                }
+                (_, "pipeline") => {
+                    for statement in named_children(child) {
+                        after.push((statement, true));
+                    }
+                }
+                (_, "heredoc_body") => {
+                    // A quoted delimiter makes the body literal; otherwise it is expanded.
+                    if !quoted {
+                        self.heredoc_body(child, ctx)?;
+                    }
+                }
+                (_, "heredoc_end" | "comment") => {}
+                (_, "<<" | "<<-") => op = child.kind().to_string(),
+                _ if !child.is_named() => {}
+                _ => return Err(unparsable()),
+            }
+        }
+        for run in adjacent_runs(&arguments) {
+            extra.push(self.word(&run, ctx)?);
+        }
+        if let Some(redirect) = collected.get_mut(slot) {
+            *redirect = Redirect {
+                op,
+                fd,
+                target: literal_word(delimiter),
+            };
+        }
+        Ok(())
+    }
+
+    /// The expansions of an unquoted here-document body. tree-sitter finds `$(…)` and `${…}`
+    /// but not back-ticks: the text between its nodes is scanned for them.
+    fn heredoc_body(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let mut pos = node.start_byte();
+        for child in named_children(node) {
+            self.heredoc_text(pos, child.start_byte(), ctx)?;
+            match child.kind() {
+                "command_substitution" => self.subst(child, Origin::CommandSubstitution, ctx)?,
+                "expansion" | "simple_expansion" => {
+                    self.scan(child, ctx)?;
+                }
+                "heredoc_content" => {
+                    self.heredoc_text(child.start_byte(), child.end_byte(), ctx)?
+                }
+                _ => return Err(unparsable()),
+            }
+            pos = pos.max(child.end_byte());
+        }
+        self.heredoc_text(pos, node.end_byte(), ctx)
+    }
+
+    /// Literal here-document text: back-ticks in it run; a `$(` tree-sitter left here is not
+    /// understood.
+    fn heredoc_text(&mut self, start: usize, end: usize, ctx: Ctx) -> Res<()> {
+        if start >= end {
+            return Ok(());
+        }
+        let text = self.slice(start, end);
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'`' => {
+                    let close = closing_backtick(bytes, i + 1).ok_or_else(unparsable)?;
+                    let inner = text.get(i + 1..close).ok_or_else(unparsable)?;
+                    self.backtick_text(inner, start + i + 1, ctx)?;
+                    i = close + 1;
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'(') => return Err(unparsable()),
+                _ => i += 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// The text between back-ticks, at byte `offset` of the source, after bash's back-tick
+    /// unescaping (`\\`, `` \` ``, `\$`), analysed as a command substitution.
+    fn backtick_text(&mut self, inner: &str, offset: usize, ctx: Ctx) -> Res<()> {
+        let inner_ctx = ctx.deeper(Origin::CommandSubstitution)?;
+        let text = unescape_backticks(inner);
+        self.nested_text(&text, self.base + offset, inner_ctx)
+    }
+
+    /// Parses and walks `text` (not part of this tree) as statements in `ctx`.
+    fn nested_text(&mut self, text: &str, base: usize, ctx: Ctx) -> Res<()> {
+        self.enter()?;
+        let functions = std::mem::take(&mut self.functions);
+        let (mut commands, functions) = walk_text(text, base, ctx, functions, self.frames)?;
+        self.functions = functions;
+        self.out.append(&mut commands);
+        self.leave();
+        Ok(())
+    }
+
+    fn for_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(Origin::Compound)?;
+        let mut values = Vec::new();
+        let mut body = None;
+        for (field, child) in children_with_fields(node) {
+            match field {
+                Some("value") => values.push(child),
+                Some("body") => body = Some(child),
+                _ => {}
+            }
+        }
+        for run in adjacent_runs(&values) {
+            self.word(&run, inner)?;
+        }
+        match body {
+            Some(body) => self.block(body, inner),
+            None => Err(unparsable()),
+        }
+    }
+
+    fn case_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(Origin::Compound)?;
+        for (field, child) in children_with_fields(node) {
+            match (field, child.kind()) {
+                (Some("value"), _) => {
+                    self.word(&[child], inner)?;
+                }
+                (_, "case_item") => {
+                    let mut patterns = Vec::new();
+                    for (item_field, item_child) in children_with_fields(child) {
+                        if item_field == Some("value") {
+                            patterns.push(item_child);
+                        } else if item_child.is_named() && item_child.kind() != "comment" {
+                            for run in adjacent_runs(&std::mem::take(&mut patterns)) {
+                                self.word(&run, inner)?;
+                            }
+                            self.stmt(item_child, inner)?;
+                        }
+                    }
+                    for run in adjacent_runs(&patterns) {
+                        self.word(&run, inner)?;
+                    }
+                }
+                (_, "comment") => {}
+                _ if child.is_named() => return Err(unparsable()),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn function_definition(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(Origin::Function)?;
+        let mut name = None;
+        let mut body = None;
+        let mut redirects = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            match field {
+                Some("name") => name = Some(child),
+                Some("body") => body = Some(child),
+                Some("redirect") => redirects.push(child),
+                _ => {}
+            }
+        }
+        let (Some(name), Some(body)) = (name, body) else {
+            return Err(unparsable());
+        };
+        let name = unescape_unquoted(self.text(name));
+        self.functions.push(name);
+        let start = self.out.len();
+        let braces =
+            body.kind() == "compound_statement" && body.child(0).is_some_and(|c| c.kind() == "{");
+        if braces || body.kind() == "subshell" {
+            self.block(body, inner)?;
+        } else {
+            self.stmt(body, inner)?;
+        }
+        let end = self.out.len();
+        let mut collected = Vec::new();
+        for redirect in redirects {
+            let (redirect, extra) = self.redirect(redirect, ctx)?;
+            if !extra.is_empty() {
+                return Err(unparsable());
+            }
+            collected.push(redirect);
+        }
+        self.add_redirects(start, end, &collected);
+        self.functions.pop();
+        Ok(())
+    }
+
+    /// `[ … ]`, `[[ … ]]` and `(( … ))`: one command whose words are the tokens as written
+    /// (`[`, `-f`, `x`, `]`), substitutions in them extracted.
+    fn test(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let index = self.open(node, ctx);
+        let single_bracket = node.child(0).is_some_and(|c| c.kind() == "[");
+        let tokens = frontier(node, |n| {
+            is_word_like(n.kind()) || n.kind() == "redirected_statement"
+        });
+        let mut argv = Vec::with_capacity(tokens.len());
+        for token in tokens {
+            let kind = token.kind();
+            // In `[ … ]`, `<` and `>` are redirections for bash (`[ a > b ]` writes to `b`).
+            if single_bracket && (kind == "redirected_statement" || kind.contains(['<', '>'])) {
+                return Err(unparsable());
+            }
+            if kind == "comment" {
+                continue;
+            }
+            argv.push(self.word(&[token], ctx)?);
+        }
+        self.fill(index, Vec::new(), argv);
+        Ok(())
+    }
+
+    /// `export X=1 Y`, `local -r Z`, `unset -f f`: a command whose words are the keyword and
+    /// its arguments (`X=1` as one word).
+    fn declaration(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let index = self.open(node, ctx);
+        let mut argv = Vec::new();
+        let mut run: Vec<Node<'_>> = Vec::new();
+        let children = children_with_fields(node);
+        for (i, (_, child)) in children.iter().enumerate() {
+            if i == 0 {
+                argv.push(literal_word(self.text(*child).to_string()));
+                continue;
+            }
+            if child.kind() == "comment" {
+                continue;
+            }
+            let adjacent = run
+                .last()
+                .is_some_and(|p| p.end_byte() == child.start_byte());
+            if !adjacent && !run.is_empty() {
+                argv.push(self.word(&run, ctx)?);
+                run.clear();
+            }
+            if child.kind() == "variable_assignment" {
+                if !run.is_empty() {
+                    argv.push(self.word(&run, ctx)?);
+                    run.clear();
+                }
+                let (value, dynamic) = self.assignment(*child, ctx)?;
+                argv.push(Word {
+                    path: (!dynamic).then(|| value.clone()),
+                    value,
+                    dynamic,
+                });
+            } else {
+                run.push(*child);
+            }
+        }
+        if !run.is_empty() {
+            argv.push(self.word(&run, ctx)?);
+        }
+        self.fill(index, Vec::new(), argv);
+        Ok(())
+    }
+
+    /// `NAME=value` (or `NAME+=value`, `a[i]=v`, `a=(x y)`), quotes removed; and whether the
+    /// value is dynamic.
+    fn assignment(&mut self, node: Node<'_>, ctx: Ctx) -> Res<(String, bool)> {
+        let mut out = String::new();
+        let mut dynamic = false;
+        let mut values = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            match (field, child.kind()) {
+                (Some("name"), "subscript") => {
+                    dynamic |= self.scan(child, ctx)?;
+                    out.push_str(self.text(child));
+                }
+                (Some("name"), _) => out.push_str(self.text(child)),
+                (Some("value"), _) => values.push(child),
+                (_, "=" | "+=") => out.push_str(child.kind()),
+                (_, "comment") => {}
+                _ if child.is_named() => values.push(child),
+                _ => {}
+            }
+        }
+        if let [array] = values.as_slice() {
+            if array.kind() == "array" {
+                let mut elements = Vec::new();
+                for run in adjacent_runs(&named_children(*array)) {
+                    let word = self.word(&run, ctx)?;
+                    dynamic |= word.dynamic;
+                    elements.push(word.value);
+                }
+                out.push('(');
+                out.push_str(&elements.join(" "));
+                out.push(')');
+                return Ok((out, dynamic));
+            }
+        }
+        for run in adjacent_runs(&values) {
+            let word = self.word(&run, ctx)?;
+            dynamic |= word.dynamic;
+            out.push_str(&word.value);
+        }
+        Ok((out, dynamic))
+    }
+
+    /// A redirection (`file_redirect` or `herestring_redirect`), and the words tree-sitter put
+    /// after its target that bash gives to the command.
+    fn redirect(&mut self, node: Node<'_>, ctx: Ctx) -> Res<(Redirect, Vec<Word>)> {
+        let mut op = String::new();
+        let mut fd = None;
+        let mut destinations = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            match field {
+                Some("descriptor") => fd = self.text(child).parse::<u32>().ok(),
+                _ if !child.is_named() => {
+                    if op.is_empty() {
+                        op = child.kind().to_string();
+                    }
+                }
+                _ if child.kind() == "comment" => {}
+                _ => destinations.push(child),
+            }
+        }
+        if op.is_empty() {
+            return Err(unparsable());
+        }
+        let mut runs = adjacent_runs(&destinations).into_iter();
+        // `>&-` and `<&-` close a descriptor and take no target.
+        let target = if op.ends_with('-') {
+            Word::default()
+        } else {
+            match runs.next() {
+                Some(run) => self.word(&run, ctx)?,
+                None => return Err(unparsable()),
+            }
+        };
+        let mut extra = Vec::new();
+        for run in runs {
+            extra.push(self.word(&run, ctx)?);
+        }
+        Ok((Redirect { op, fd, target }, extra))
+    }
+
+    // ----- substitutions -----
+
+    /// `$(…)`, back-ticks, `<(…)`, `>(…)`: the statements inside, one level deeper.
+    fn subst(&mut self, node: Node<'_>, origin: Origin, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(origin)?;
+        self.enter()?;
+        let result = self.subst_inner(node, inner);
+        self.leave();
+        result
+    }
+
+    fn subst_inner(&mut self, node: Node<'_>, inner: Ctx) -> Res<()> {
+        let raw = self.text(node);
+        if raw.starts_with('`') && raw.contains('\\') {
+            // bash unescapes back-tick text before parsing it (`` `echo \`id\`` `` runs `id`);
+            // tree-sitter does not.
+            let body = raw
+                .strip_prefix('`')
+                .and_then(|r| r.strip_suffix('`'))
+                .ok_or_else(unparsable)?;
+            let text = unescape_backticks(body);
+            return self.nested_text(&text, self.base + node.start_byte() + 1, inner);
+        }
+        let mut statements = Vec::new();
+        let mut redirects = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            if !child.is_named() || child.kind() == "comment" {
+                continue;
+            }
+            if field == Some("redirect") {
+                redirects.push(child);
+            } else {
+                statements.push(child);
+            }
+        }
+        if redirects.is_empty() {
+            for statement in statements {
+                self.stmt(statement, inner)?;
+            }
+            return Ok(());
+        }
+        // `$(< file)` reads the file.
+        let start = self.out.len();
+        if statements.is_empty() {
+            self.open(node, inner);
+        }
+        for statement in &statements {
+            self.stmt(*statement, inner)?;
+        }
+        let end = self.out.len();
+        let mut collected = Vec::new();
+        for redirect in redirects {
+            let (redirect, extra) = self.redirect(redirect, inner)?;
+            if !extra.is_empty() {
+                return Err(unparsable());
+            }
+            collected.push(redirect);
+        }
+        self.add_redirects(start, end, &collected);
+        Ok(())
+    }
+
+    /// Extracts the substitutions anywhere under `node` (expressions, subscripts, expansion
+    /// operands); returns whether `node` holds any expansion at all.
+    fn scan(&mut self, node: Node<'_>, ctx: Ctx) -> Res<bool> {
+        match node.kind() {
+            "command_substitution" => {
+                self.subst(node, Origin::CommandSubstitution, ctx)?;
+                return Ok(true);
+            }
+            "process_substitution" => {
+                self.subst(node, Origin::ProcessSubstitution, ctx)?;
+                return Ok(true);
+            }
+            _ => {}
+        }
+        let mut dynamic = matches!(
+            node.kind(),
+            "simple_expansion" | "expansion" | "arithmetic_expansion"
+        );
+        let stops = frontier(node, |n| {
+            matches!(
+                n.kind(),
+                "command_substitution"
+                    | "process_substitution"
+                    | "simple_expansion"
+                    | "expansion"
+                    | "arithmetic_expansion"
+            )
+        });
+        for stop in stops {
+            match stop.kind() {
+                "command_substitution" | "process_substitution" => {
+                    self.scan(stop, ctx)?;
+                    dynamic = true;
+                }
+                "simple_expansion" | "expansion" | "arithmetic_expansion" => {
+                    self.enter()?;
+                    self.scan(stop, ctx)?;
+                    self.leave();
+                    dynamic = true;
+                }
+                _ => {}
+            }
+        }
+        Ok(dynamic)
+    }
+
+    // ----- words -----
+
+    /// One shell word made of `parts` (adjacent nodes), quotes removed.
+    fn word(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<Word> {
+        let mut acc = WordAcc::default();
+        for (i, part) in parts.iter().enumerate() {
+            // `$"…"` (locale translation) is sometimes a bare `$` then a string.
+            if !part.is_named()
+                && part.kind() == "$"
+                && parts.get(i + 1).is_some_and(|n| n.kind() == "string")
+            {
+                continue;
+            }
+            self.part(*part, &mut acc, ctx)?;
+        }
+        Ok(acc.finish())
+    }
+
+    fn part(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        self.enter()?;
+        let result = self.part_inner(node, acc, ctx);
+        self.leave();
+        result
+    }
+
+    fn part_inner(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let raw = self.text(node);
+        match node.kind() {
+            _ if !node.is_named() => acc.literal(raw),
+            "word" => {
+                if !acc.started && raw.starts_with('~') {
+                    acc.tilde = true;
+                }
+                acc.literal(&unescape_unquoted(raw));
+            }
+            "raw_string" => {
+                let inner = raw
+                    .strip_prefix('\'')
+                    .and_then(|r| r.strip_suffix('\''))
+                    .unwrap_or(raw);
+                acc.literal(inner);
+            }
+            "ansi_c_string" => {
+                let inner = raw
+                    .strip_prefix("$'")
+                    .and_then(|r| r.strip_suffix('\''))
+                    .unwrap_or(raw);
+                acc.literal(&decode_ansi_c(inner));
+            }
+            "string" => self.double_quoted(node, acc, ctx)?,
+            "translated_string" | "concatenation" => {
+                let children = {
+                    let mut cursor = node.walk();
+                    node.children(&mut cursor).collect::<Vec<_>>()
+                };
+                for (i, child) in children.iter().enumerate() {
+                    if !child.is_named()
+                        && child.kind() == "$"
+                        && children.get(i + 1).is_some_and(|n| n.kind() == "string")
+                    {
+                        continue;
+                    }
+                    self.part(*child, acc, ctx)?;
+                }
+                acc.literal("");
+            }
+            "simple_expansion" => {
+                let home = named_children(node).first().is_some_and(|v| {
+                    v.kind() == "variable_name" && v.byte_range().len() == 4 && raw == "$HOME"
+                });
+                if home {
+                    acc.home(raw);
+                } else {
+                    acc.dynamic(raw);
+                }
+            }
+            "expansion" => {
+                if raw == "${HOME}" {
+                    acc.home(raw);
+                } else {
+                    self.scan(node, ctx)?;
+                    acc.dynamic(raw);
+                }
+            }
+            "command_substitution" => {
+                self.subst(node, Origin::CommandSubstitution, ctx)?;
+                acc.dynamic(raw);
+            }
+            "process_substitution" => {
+                self.subst(node, Origin::ProcessSubstitution, ctx)?;
+                acc.dynamic(raw);
+            }
+            "arithmetic_expansion" => {
+                self.scan(node, ctx)?;
+                acc.dynamic(raw);
+            }
+            "number" if node.named_child_count() > 0 => {
+                self.scan(node, ctx)?;
+                acc.dynamic(raw);
+            }
+            "number"
+            | "brace_expression"
+            | "variable_name"
+            | "special_variable_name"
+            | "extglob_pattern"
+            | "regex"
+            | "test_operator" => acc.literal(raw),
+            // Expressions, arrays and the like: their text, dynamic if they expand anything.
+            _ => {
+                if self.scan(node, ctx)? {
+                    acc.dynamic(raw);
+                } else {
+                    acc.literal(raw);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `"…"`: backslash escapes only before `$`, back-tick, `"`, `\` and newline.
+    fn double_quoted(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let raw = self.text(node);
+        let open = if raw.starts_with('"') {
+            start + 1
+        } else {
+            start
+        };
+        let close = if raw.len() >= 2 && raw.ends_with('"') {
+            end - 1
+        } else {
+            end
+        };
+        let mut pos = open;
+        let children = {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).collect::<Vec<_>>()
+        };
+        for child in children {
+            if child.end_byte() <= open || child.start_byte() >= close {
+                continue; // the quotes
+            }
+            if child.start_byte() > pos {
+                let gap = self.slice(pos, child.start_byte());
+                acc.literal(&unescape_double_quoted(gap));
+            }
+            match child.kind() {
+                "string_content" => {
+                    let text = self.text(child);
+                    acc.literal(&unescape_double_quoted(text));
+                }
+                _ => self.part(child, acc, ctx)?,
+            }
+            pos = pos.max(child.end_byte());
+        }
+        if close > pos {
+            let gap = self.slice(pos, close);
+            acc.literal(&unescape_double_quoted(gap));
+        }
+        acc.literal("");
+        Ok(())
+    }
+}
+
+/// A word being built from its parts.
+#[derive(Default)]
+struct WordAcc {
+    value: String,
+    dynamic: bool,
+    /// Some part was added (even an empty one: `""~` does not start with a tilde).
+    started: bool,
+    /// The word starts with an unquoted `~`.
+    tilde: bool,
+    /// The word starts with `$HOME` / `${HOME}`, this many bytes of `value`.
+    home: Option<usize>,
+}
+
+impl WordAcc {
+    fn literal(&mut self, text: &str) {
+        self.value.push_str(text);
+        self.started = true;
+    }
+
+    fn dynamic(&mut self, source: &str) {
+        self.value.push_str(source);
+        self.dynamic = true;
+        self.started = true;
+    }
+
+    fn home(&mut self, source: &str) {
+        if self.value.is_empty() && !self.dynamic && self.home.is_none() && !self.tilde {
+            self.home = Some(source.len());
+            self.value.push_str(source);
+            self.started = true;
+        } else {
+            // `$HOME` elsewhere than at the start is not a path we can read.
+            self.dynamic(source);
+        }
+    }
+
+    fn finish(self) -> Word {
+        let mut dynamic = self.dynamic;
+        let path = if let Some(len) = self.home {
+            let rest = self.value.get(len..).unwrap_or("");
+            if rest.is_empty() || rest.starts_with('/') {
+                (!dynamic).then(|| format!("~{rest}"))
+            } else {
+                // `${HOME}x` is some other folder.
+                dynamic = true;
+                None
+            }
+        } else if dynamic {
+            None
+        } else if !self.tilde && self.value.starts_with('~') {
+            // A quoted `~` is a file named `~`.
+            Some(format!("./{}", self.value))
+        } else {
+            Some(self.value.clone())
+        };
+        Word {
+            value: self.value,
+            dynamic,
+            path,
+        }
+    }
+}
+
+fn literal_word(value: String) -> Word {
+    Word {
+        path: Some(value.clone()),
+        value,
+        dynamic: false,
+    }
+}
+
+/// Unquoted text: `\x` is `x`, a backslash-newline disappears.
+fn unescape_unquoted(text: &str) -> String {
+    if !text.contains('\\') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('\n') => {}
+                Some(next) => out.push(next),
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Text inside double quotes: a backslash escapes only `$`, back-tick, `"`, `\` and newline.
+fn unescape_double_quoted(text: &str) -> String {
+    if !text.contains('\\') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some('\n') => {
+                    chars.next();
+                }
+                Some(&next @ ('$' | '`' | '"' | '\\')) => {
+                    chars.next();
+                    out.push(next);
+                }
+                _ => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Text between back-ticks as bash reads it: a backslash escapes only `$`, back-tick and `\`.
+fn unescape_backticks(text: &str) -> String {
+    if !text.contains('\\') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some(&next @ ('$' | '`' | '\\')) => {
+                    chars.next();
+                    out.push(next);
+                }
+                _ => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The index of the back-tick closing the one before `from`, skipping escaped characters.
+fn closing_backtick(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'`' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The inside of `$'…'` with its C escapes decoded. A NUL ends the string, as in bash.
+fn decode_ansi_c(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b != b'\\' || i + 1 >= bytes.len() {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let e = bytes[i + 1];
+        i += 2;
+        let simple = match e {
+            b'a' => Some(0x07),
+            b'b' => Some(0x08),
+            b'e' | b'E' => Some(0x1b),
+            b'f' => Some(0x0c),
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            b'v' => Some(0x0b),
+            b'\\' => Some(b'\\'),
+            b'\'' => Some(b'\''),
+            b'"' => Some(b'"'),
+            b'?' => Some(b'?'),
+            _ => None,
+        };
+        if let Some(byte) = simple {
+            out.push(byte);
+            continue;
+        }
+        match e {
+            b'0'..=b'7' => {
+                let mut value: u32 = u32::from(e - b'0');
+                let mut taken = 0;
+                while taken < 2 && i < bytes.len() && (b'0'..=b'7').contains(&bytes[i]) {
+                    value = value * 8 + u32::from(bytes[i] - b'0');
+                    i += 1;
+                    taken += 1;
+                }
+                let byte = (value & 0xff) as u8;
+                if byte == 0 {
+                    break;
+                }
+                out.push(byte);
+            }
+            b'x' => {
+                let (value, used) = hex_value(&bytes[i..], 2);
+                if used == 0 {
+                    out.extend_from_slice(b"\\x");
+                    continue;
+                }
+                i += used;
+                let byte = (value & 0xff) as u8;
+                if byte == 0 {
+                    break;
+                }
+                out.push(byte);
+            }
+            b'u' | b'U' => {
+                let (value, used) = hex_value(&bytes[i..], if e == b'u' { 4 } else { 8 });
+                if used == 0 {
+                    out.push(b'\\');
+                    out.push(e);
+                    continue;
+                }
+                i += used;
+                if value == 0 {
+                    break;
+                }
+                let c = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+            b'c' => {
+                // Control character: `\cA` is 0x01.
+                match bytes.get(i) {
+                    Some(&c) => {
+                        i += 1;
+                        let byte = c.to_ascii_uppercase() ^ 0x40;
+                        if byte == 0 {
+                            break;
+                        }
+                        out.push(byte);
+                    }
+                    None => out.extend_from_slice(b"\\c"),
+                }
+            }
+            _ => {
+                out.push(b'\\');
+                out.push(e);
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Up to `max` hexadecimal digits at the start of `bytes`: their value and how many.
+fn hex_value(bytes: &[u8], max: usize) -> (u32, usize) {
+    let mut value: u32 = 0;
+    let mut used = 0;
+    for &b in bytes.iter().take(max) {
+        let digit = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => break,
+        };
+        value = value * 16 + u32::from(digit);
+        used += 1;
+    }
+    (value, used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::View;
+
+    fn ok(command: &str) -> Vec<SimpleCommand> {
+        let analysis = analyse(command);
+        assert_eq!(analysis.failure, None, "unexpected failure for {command:?}");
+        analysis.commands
+    }
+
+    fn argvs(command: &str) -> Vec<Vec<String>> {
+        ok(command)
+            .iter()
+            .map(|c| c.argv.iter().map(|w| w.value.clone()).collect())
+            .collect()
+    }
+
+    fn failure(command: &str) -> String {
+        let analysis = analyse(command);
+        assert!(analysis.commands.is_empty(), "{command:?}: {analysis:?}");
+        analysis
+            .failure
+            .unwrap_or_else(|| panic!("expected a failure for {command:?}"))
+    }
+
+    fn only(command: &str) -> SimpleCommand {
+        let mut commands = ok(command);
+        assert_eq!(commands.len(), 1, "{command:?}: {commands:?}");
+        commands.remove(0)
+    }
+
+    fn find<'a>(commands: &'a [SimpleCommand], program: &str) -> &'a SimpleCommand {
+        commands
+            .iter()
+            .find(|c| c.program() == program)
+            .unwrap_or_else(|| panic!("no {program} in {commands:?}"))
+    }
+
+    fn v(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    fn word(value: &str, dynamic: bool, path: Option<&str>) -> Word {
+        Word {
+            value: value.to_string(),
+            dynamic,
+            path: path.map(str::to_string),
+        }
+    }
+
+    fn redirect(op: &str, fd: Option<u32>, target: &str) -> Redirect {
+        Redirect {
+            op: op.to_string(),
+            fd,
+            target: literal_word(target.to_string()),
+        }
+    }
+
+    fn run_with_small_stack(f: impl FnOnce() + Send + 'static) {
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(f)
+            .expect("spawn")
+            .join()
+            .expect("the analysis overflowed or panicked");
+    }
+
+    // ----- simple commands and words -----
+
+    #[test]
+    fn simple_command_gives_program_arguments_span_and_top_level_origin() {
+        let c = only("git status --short");
+        assert_eq!(c.text(View::Literal), "git status --short");
+        assert_eq!(c.origin, Origin::TopLevel);
+        assert!(!c.piped && !c.self_call);
+        assert_eq!(c.span, (0, 18));
+        assert_eq!(c.argv[0], word("git", false, Some("git")));
+    }
+
+    #[test]
+    fn backslash_escaped_program_is_unescaped() {
+        assert_eq!(argvs(r"\rm -rf /"), vec![v(&["rm", "-rf", "/"])]);
+        assert_eq!(argvs(r"r\m -r\f /"), vec![v(&["rm", "-rf", "/"])]);
+    }
+
+    #[test]
+    fn empty_quotes_inside_a_word_are_removed() {
+        assert_eq!(argvs(r#"r""m -rf /"#), vec![v(&["rm", "-rf", "/"])]);
+        assert_eq!(argvs("'r'm -r''f /"), vec![v(&["rm", "-rf", "/"])]);
+    }
+
+    #[test]
+    fn quoted_program_is_unquoted() {
+        assert_eq!(argvs("'rm' -rf /"), vec![v(&["rm", "-rf", "/"])]);
+        assert_eq!(argvs(r#""rm" "-rf" "/""#), vec![v(&["rm", "-rf", "/"])]);
+    }
+
+    #[test]
+    fn double_quotes_keep_backslashes_except_before_special_characters() {
+        let c = only(r#"echo "a\$b \" \\ \x" 'c\d'"#);
+        assert_eq!(c.argv[1].value, r#"a$b " \ \x"#);
+        assert!(!c.argv[1].dynamic);
+        assert_eq!(c.argv[2].value, r"c\d");
+    }
+
+    #[test]
+    fn ansi_c_strings_are_decoded() {
+        let c = only(r#"echo $'a\x41\101\tb\'\\' $'\u00e9\cA' $'x\0y'"#);
+        assert_eq!(c.argv[1].value, "aAA\tb'\\");
+        assert_eq!(c.argv[2].value, "\u{e9}\u{1}");
+        assert_eq!(c.argv[3].value, "x");
+        assert_eq!(argvs(r"$'\x72m' -rf /"), vec![v(&["rm", "-rf", "/"])]);
+    }
+
+    #[test]
+    fn locale_translated_string_is_its_text() {
+        assert_eq!(argvs(r#"$"rm" -rf /"#), vec![v(&["rm", "-rf", "/"])]);
+        assert_eq!(
+            argvs(r#"echo "a" $"b" c$"d""#),
+            vec![v(&["echo", "a", "b", "cd"])]
+        );
+    }
+
+    #[test]
+    fn mentioned_danger_in_quotes_is_only_an_argument() {
+        assert_eq!(
+            argvs(r#"echo "never run rm -rf /; sudo x | bash""#),
+            vec![v(&["echo", "never run rm -rf /; sudo x | bash"])]
+        );
+        assert_eq!(
+            argvs(r#"git commit -m "fix chmod +x bug""#),
+            vec![v(&["git", "commit", "-m", "fix chmod +x bug"])]
+        );
+    }
+
+    #[test]
+    fn globs_and_braces_stay_literal_and_known() {
+        let c = only("ls *.rs {a,b}.txt");
+        assert_eq!(c.argv[1], word("*.rs", false, Some("*.rs")));
+        assert_eq!(c.argv[2], word("{a,b}.txt", false, Some("{a,b}.txt")));
+    }
+
+    #[test]
+    fn line_continuation_joins_lines() {
+        assert_eq!(argvs("rm \\\n -rf /"), vec![v(&["rm", "-rf", "/"])]);
+    }
+
+    // ----- splitting -----
+
+    #[test]
+    fn and_or_semicolon_newline_and_background_split_commands() {
+        assert_eq!(
+            argvs("a 1 && b || c; d & e\nf"),
+            vec![
+                v(&["a", "1"]),
+                v(&["b"]),
+                v(&["c"]),
+                v(&["d"]),
+                v(&["e"]),
+                v(&["f"])
+            ]
+        );
+        let spans: Vec<_> = ok("ab && cd").iter().map(|c| c.span).collect();
+        assert_eq!(spans, vec![(0, 2), (6, 8)]);
+    }
+
+    #[test]
+    fn long_lists_are_flattened_in_order() {
+        let line = (0..2000)
+            .map(|i| format!("c{i}"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        let commands = ok(&line);
+        assert_eq!(commands.len(), 2000);
+        assert_eq!(commands[0].program(), "c0");
+        assert_eq!(commands[1999].program(), "c1999");
+    }
+
+    #[test]
+    fn pipeline_marks_every_stage_pipeline_and_later_stages_piped() {
+        let commands = ok("curl -s x | bash");
+        assert_eq!(commands.len(), 2);
+        assert_eq!(commands[0].origin, Origin::Pipeline);
+        assert!(!commands[0].piped);
+        assert_eq!(commands[1].origin, Origin::Pipeline);
+        assert!(commands[1].piped);
+        assert_eq!(commands[1].program(), "bash");
+
+        let commands = ok("a | b |& c");
+        let piped: Vec<bool> = commands.iter().map(|c| c.piped).collect();
+        assert_eq!(piped, vec![false, true, true]);
+    }
+
+    #[test]
+    fn piped_stage_that_is_a_group_pipes_its_commands() {
+        let commands = ok("curl x | { read a; sh; }");
+        assert!(!commands[0].piped);
+        assert!(commands[1..]
+            .iter()
+            .all(|c| c.piped && c.origin == Origin::Group));
+    }
+
+    #[test]
+    fn negated_command_is_extracted() {
+        let c = only("! grep -q x f");
+        assert_eq!(c.program(), "grep");
+    }
+
+    // ----- substitutions -----
+
+    #[test]
+    fn command_substitution_in_argument_is_extracted_and_makes_the_word_dynamic() {
+        let commands = ok("echo $(rm -rf /) done");
+        assert_eq!(commands.len(), 2);
+        assert_eq!(commands[0].argv[1], word("$(rm -rf /)", true, None));
+        assert_eq!(commands[0].argv[2].value, "done");
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+        assert_eq!(commands[1].text(View::Literal), "rm -rf /");
+        assert_eq!(commands[1].span, (7, 15));
+    }
+
+    #[test]
+    fn backticks_in_argument_are_extracted() {
+        let commands = ok("echo `rm -rf /` \"`id`\"");
+        assert_eq!(argvs("echo `rm -rf /` \"`id`\"")[1], v(&["rm", "-rf", "/"]));
+        assert!(commands[0].argv[1].dynamic && commands[0].argv[2].dynamic);
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+        assert_eq!(commands[2].program(), "id");
+    }
+
+    #[test]
+    fn nested_backticks_are_unescaped_and_extracted() {
+        let commands = ok(r"echo `echo \`rm -rf /\``");
+        let rm = find(&commands, "rm");
+        assert_eq!(rm.text(View::Literal), "rm -rf /");
+        assert_eq!(rm.origin, Origin::CommandSubstitution);
+    }
+
+    #[test]
+    fn substitution_inside_a_pipeline_stage_has_substitution_origin() {
+        let commands = ok("cat f | grep $(whoami)");
+        assert_eq!(
+            find(&commands, "whoami").origin,
+            Origin::CommandSubstitution
+        );
+        assert_eq!(find(&commands, "grep").origin, Origin::Pipeline);
+    }
+
+    #[test]
+    fn substitution_in_program_position_makes_the_program_computed() {
+        let commands = ok("$(echo rm) -rf /");
+        assert!(commands[0].computed_program());
+        assert_eq!(commands[1].text(View::Literal), "echo rm");
+    }
+
+    #[test]
+    fn process_substitutions_are_extracted() {
+        let commands = ok("diff <(ls a) >(wc -l)");
+        assert_eq!(commands.len(), 3);
+        assert_eq!(commands[0].argv[1], word("<(ls a)", true, None));
+        assert_eq!(commands[1].origin, Origin::ProcessSubstitution);
+        assert_eq!(commands[1].text(View::Literal), "ls a");
+        assert_eq!(commands[2].origin, Origin::ProcessSubstitution);
+        assert_eq!(commands[2].text(View::Literal), "wc -l");
+    }
+
+    #[test]
+    fn substitutions_inside_expansions_and_arithmetic_are_extracted() {
+        let commands = ok(r#"echo ${X:-$(rm -rf /)} $(( $(a) + b[$(c)] )) "${Y/$(d)/e}""#);
+        let programs: Vec<&str> = commands.iter().map(|c| c.program()).collect();
+        assert_eq!(programs, vec!["echo", "rm", "a", "c", "d"]);
+        assert!(commands[0].argv[1..].iter().all(|w| w.dynamic));
+        assert!(commands[1..]
+            .iter()
+            .all(|c| c.origin == Origin::CommandSubstitution));
+    }
+
+    #[test]
+    fn substitution_in_redirect_target_is_extracted() {
+        let commands = ok("echo hi > $(mktemp)");
+        assert_eq!(commands[0].redirects[0].target.value, "$(mktemp)");
+        assert!(commands[0].redirects[0].target.dynamic);
+        assert_eq!(commands[1].program(), "mktemp");
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+    }
+
+    #[test]
+    fn file_reading_substitution_is_a_command_with_only_a_redirect() {
+        let commands = ok("echo $(< ~/.ssh/id_rsa)");
+        assert_eq!(commands.len(), 2);
+        assert!(commands[1].argv.is_empty());
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+        assert_eq!(
+            commands[1].redirects,
+            vec![redirect("<", None, "~/.ssh/id_rsa")]
+        );
+    }
+
+    // ----- compound statements -----
+
+    #[test]
+    fn subshell_redirect_applies_to_every_command() {
+        let commands = ok("(a; b) 2>/dev/null");
+        assert_eq!(commands.len(), 2);
+        for c in &commands {
+            assert_eq!(c.origin, Origin::Subshell);
+            assert_eq!(c.redirects, vec![redirect(">", Some(2), "/dev/null")]);
+        }
+    }
+
+    #[test]
+    fn group_redirect_applies_to_every_command_after_its_own() {
+        let commands = ok("{ a > x; b; } > f");
+        assert_eq!(commands.len(), 2);
+        assert!(commands.iter().all(|c| c.origin == Origin::Group));
+        assert_eq!(
+            commands[0].redirects,
+            vec![redirect(">", None, "x"), redirect(">", None, "f")]
+        );
+        assert_eq!(commands[1].redirects, vec![redirect(">", None, "f")]);
+    }
+
+    #[test]
+    fn if_elif_else_conditions_and_bodies_are_compound() {
+        let commands = ok("if a; then b; elif c; then d; else e; fi");
+        let programs: Vec<&str> = commands.iter().map(|c| c.program()).collect();
+        assert_eq!(programs, vec!["a", "b", "c", "d", "e"]);
+        assert!(commands.iter().all(|c| c.origin == Origin::Compound));
+    }
+
+    #[test]
+    fn loops_and_case_bodies_are_compound_and_their_words_expanded() {
+        let commands = ok(
+            "for x in $(ls) y; do rm \"$x\"; done\nwhile a; do b; done\nuntil c; do d; done\n\
+             case $(e) in f) g;; *) h;; esac\nselect s in t; do u; done",
+        );
+        let programs: Vec<&str> = commands.iter().map(|c| c.program()).collect();
+        assert_eq!(
+            programs,
+            vec!["ls", "rm", "a", "b", "c", "d", "e", "g", "h", "u"]
+        );
+        assert_eq!(commands[0].origin, Origin::CommandSubstitution);
+        assert_eq!(commands[1].origin, Origin::Compound);
+        assert!(commands[1].argv[1].dynamic);
+        assert_eq!(commands[6].origin, Origin::CommandSubstitution);
+    }
+
+    #[test]
+    fn c_style_for_header_substitutions_and_body_are_extracted() {
+        let commands = ok("for ((i=$(a); i<3; i++)); do b; done");
+        assert_eq!(commands[0].program(), "a");
+        assert_eq!(commands[0].origin, Origin::CommandSubstitution);
+        assert_eq!(commands[1].program(), "b");
+        assert_eq!(commands[1].origin, Origin::Compound);
+    }
+
+    #[test]
+    fn function_body_commands_have_function_origin_and_self_calls_are_flagged() {
+        let commands = ok("f() { g; f; }; f");
+        assert_eq!(commands.len(), 3);
+        assert_eq!(commands[0].origin, Origin::Function);
+        assert!(!commands[0].self_call);
+        assert_eq!(commands[1].origin, Origin::Function);
+        assert!(commands[1].self_call);
+        assert_eq!(commands[2].origin, Origin::TopLevel);
+        assert!(!commands[2].self_call);
+        let commands = ok("function g { ( g ); }");
+        assert!(commands[0].self_call);
+        assert_eq!(commands[0].origin, Origin::Subshell);
+    }
+
+    #[test]
+    fn fork_bomb_parses_and_its_inner_calls_are_self_calls() {
+        let commands = ok(":(){ :|:& };:");
+        assert_eq!(commands.len(), 3);
+        assert!(commands[0].self_call && commands[1].self_call);
+        assert_eq!(commands[0].origin, Origin::Pipeline);
+        assert!(commands[1].piped);
+        assert_eq!(commands[2].program(), ":");
+        assert!(!commands[2].self_call);
+    }
+
+    #[test]
+    fn function_redirect_applies_to_its_body() {
+        let commands = ok("f() { a; } > out");
+        assert_eq!(commands[0].redirects, vec![redirect(">", None, "out")]);
+    }
+
+    #[test]
+    fn test_commands_are_commands_with_their_substitutions_extracted() {
+        let commands = ok(r#"[ -f "$(a)" ] && [[ $(b) == c* ]] && (( d++ ))"#);
+        let programs: Vec<&str> = commands.iter().map(|c| c.program()).collect();
+        assert_eq!(programs, vec!["[", "a", "[[", "b", "(("]);
+        assert_eq!(commands[0].text(View::Literal), "[ -f $(a) ]");
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+        assert_eq!(commands[2].text(View::Literal), "[[ $(b) == c* ]]");
+        assert_eq!(commands[4].text(View::Literal), "(( d ++ ))");
+    }
+
+    #[test]
+    fn angle_brackets_in_single_bracket_test_are_refused() {
+        // bash reads `>` inside `[ … ]` as a redirection; tree-sitter as a comparison.
+        failure("[ a > ~/.ssh/authorized_keys ]");
+        failure("[ a < b ]");
+        failure("[ > f ]");
+        assert_eq!(ok("[[ a > b ]]").len(), 1);
+    }
+
+    // ----- redirections -----
+
+    #[test]
+    fn redirects_record_operator_descriptor_and_target() {
+        let c = only("cmd 2>/dev/null &> out >> log 3<&0 >&2 >| g &>> h < in");
+        assert_eq!(
+            c.redirects,
+            vec![
+                redirect(">", Some(2), "/dev/null"),
+                redirect("&>", None, "out"),
+                redirect(">>", None, "log"),
+                redirect("<&", Some(3), "0"),
+                redirect(">&", None, "2"),
+                redirect(">|", None, "g"),
+                redirect("&>>", None, "h"),
+                redirect("<", None, "in"),
+            ]
+        );
+        assert!(c.redirects[0].writes() && !c.redirects[7].writes());
+    }
+
+    #[test]
+    fn redirect_before_the_program_belongs_to_the_command() {
+        let c = only("2>/dev/null rm -rf /");
+        assert_eq!(c.text(View::Literal), "rm -rf /");
+        assert_eq!(c.redirects, vec![redirect(">", Some(2), "/dev/null")]);
+    }
+
+    #[test]
+    fn words_after_a_redirect_target_are_arguments() {
+        let c = only("rm > /dev/null -rf /");
+        assert_eq!(c.text(View::Literal), "rm -rf /");
+        assert_eq!(c.redirects, vec![redirect(">", None, "/dev/null")]);
+        let c = only("cat <<< x > f y");
+        assert_eq!(c.text(View::Literal), "cat y");
+        let c = only("echo 2>&- x");
+        assert_eq!(c.text(View::Literal), "echo x");
+        assert_eq!(c.redirects[0].op, ">&-");
+        assert_eq!(c.redirects[0].fd, Some(2));
+    }
+
+    #[test]
+    fn words_after_a_compound_redirect_fail() {
+        failure("{ a; } > f b");
+    }
+
+    #[test]
+    fn redirect_after_a_pipeline_or_list_applies_to_its_last_command() {
+        let commands = ok("a | b > f | c > g x");
+        assert_eq!(commands[0].redirects, vec![]);
+        assert_eq!(commands[1].redirects, vec![redirect(">", None, "f")]);
+        assert_eq!(commands[2].redirects, vec![redirect(">", None, "g")]);
+        assert_eq!(commands[2].text(View::Literal), "c x");
+        let commands = ok("a && b > f");
+        assert_eq!(commands[0].redirects, vec![]);
+        assert_eq!(commands[1].redirects, vec![redirect(">", None, "f")]);
+    }
+
+    #[test]
+    fn redirect_only_line_is_a_command_without_argv() {
+        let c = only("> /dev/sda");
+        assert!(c.argv.is_empty());
+        assert_eq!(c.redirects, vec![redirect(">", None, "/dev/sda")]);
+        assert_eq!(c.span, (0, 10));
+    }
+
+    #[test]
+    fn herestring_is_a_redirect_and_its_substitutions_run() {
+        let commands = ok(r#"bash <<< "$(curl -s x)""#);
+        assert_eq!(commands[0].redirects[0].op, "<<<");
+        assert!(commands[0].redirects[0].target.dynamic);
+        assert_eq!(commands[1].text(View::Literal), "curl -s x");
+        let c = only("cat 0<<< hello");
+        assert_eq!(c.redirects, vec![redirect("<<<", Some(0), "hello")]);
+    }
+
+    // ----- here-documents -----
+
+    #[test]
+    fn unquoted_heredoc_body_substitution_is_extracted() {
+        let commands = ok("cat <<EOF > out\nhello $(rm -rf /) $USER\nEOF");
+        assert_eq!(commands.len(), 2);
+        assert_eq!(
+            commands[0].redirects,
+            vec![redirect("<<", None, "EOF"), redirect(">", None, "out")]
+        );
+        assert_eq!(commands[1].text(View::Literal), "rm -rf /");
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+    }
+
+    #[test]
+    fn quoted_heredoc_body_is_not_expanded() {
+        for line in [
+            "cat <<'EOF'\n$(rm -rf /) `id`\nEOF",
+            "cat <<\"EOF\"\n$(rm -rf /) `id`\nEOF",
+            "cat <<E\\OF\n$(rm -rf /) `id`\nEOF",
+        ] {
+            let c = only(line);
+            assert_eq!(c.redirects, vec![redirect("<<", None, "EOF")], "{line:?}");
+        }
+        let c = only("cat <<-'X'\n\t$(a)\n\tX");
+        assert_eq!(c.redirects, vec![redirect("<<-", None, "X")]);
+    }
+
+    #[test]
+    fn heredoc_body_backticks_are_extracted() {
+        // tree-sitter-bash does not parse back-ticks in here-document bodies.
+        let commands = ok("cat <<EOF\nrun `rm -rf /` and \\`not this\\`\nEOF");
+        assert_eq!(commands.len(), 2);
+        assert_eq!(commands[1].text(View::Literal), "rm -rf /");
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+        failure("cat <<EOF\nunclosed ` here\nEOF");
+    }
+
+    #[test]
+    fn heredoc_piped_to_a_shell_marks_the_shell_piped() {
+        let commands = ok("cat <<EOF | sh && echo done\nrm -rf /\nEOF");
+        assert_eq!(commands.len(), 3);
+        assert_eq!(commands[0].program(), "cat");
+        assert_eq!(commands[0].origin, Origin::Pipeline);
+        assert!(!commands[0].piped);
+        assert_eq!(commands[1].program(), "sh");
+        assert!(commands[1].piped);
+        assert_eq!(commands[2].program(), "echo");
+        assert_eq!(commands[2].origin, Origin::TopLevel);
+        assert!(!commands[2].piped);
+    }
+
+    #[test]
+    fn heredoc_followed_by_a_list_and_arguments() {
+        let commands = ok("cat <<EOF file && rm x\nbody\nEOF");
+        assert_eq!(commands[0].text(View::Literal), "cat file");
+        assert_eq!(commands[1].text(View::Literal), "rm x");
+        assert!(commands[1].redirects.is_empty());
+    }
+
+    // ----- assignments and declarations -----
+
+    #[test]
+    fn prefix_assignments_are_recorded_quotes_removed() {
+        let c = only(r#"FOO=1 BAR="a b" git status"#);
+        assert_eq!(c.assignments, v(&["FOO=1", "BAR=a b"]));
+        assert_eq!(c.text(View::Literal), "FOO=1 BAR=a b git status");
+        assert_eq!(c.text(View::Canonical), "git status");
+    }
+
+    #[test]
+    fn assignment_only_command_keeps_its_substitution() {
+        let commands = ok("X=$(rm -rf /)");
+        assert_eq!(commands.len(), 2);
+        assert!(commands[0].argv.is_empty());
+        assert_eq!(commands[0].assignments, v(&["X=$(rm -rf /)"]));
+        assert_eq!(commands[1].text(View::Literal), "rm -rf /");
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+        let c = only("A=1 B+=x C= D=(1 'two')");
+        assert_eq!(c.assignments, v(&["A=1", "B+=x", "C=", "D=(1 two)"]));
+    }
+
+    #[test]
+    fn declaration_commands_are_simple_commands() {
+        let commands = ok("export X=1 Y=\"$(id)\" Z; local -r W; declare -a A; readonly R; typeset T; unset -f foo V");
+        assert_eq!(
+            commands
+                .iter()
+                .map(|c| c.text(View::Literal))
+                .collect::<Vec<_>>(),
+            v(&[
+                "export X=1 Y=$(id) Z",
+                "id",
+                "local -r W",
+                "declare -a A",
+                "readonly R",
+                "typeset T",
+                "unset -f foo V",
+            ])
+        );
+        assert!(commands[0].argv[2].dynamic);
+        assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+    }
+
+    // ----- paths -----
+
+    #[test]
+    fn home_and_tilde_are_read_as_home_paths() {
+        let c = only(r#"cat "$HOME/.ssh/id_rsa" ${HOME}/.aws ~/.ssh $HOME ~"#);
+        assert_eq!(
+            c.argv[1],
+            word("$HOME/.ssh/id_rsa", false, Some("~/.ssh/id_rsa"))
+        );
+        assert_eq!(c.argv[2], word("${HOME}/.aws", false, Some("~/.aws")));
+        assert_eq!(c.argv[3], word("~/.ssh", false, Some("~/.ssh")));
+        assert_eq!(c.argv[4], word("$HOME", false, Some("~")));
+        assert_eq!(c.argv[5], word("~", false, Some("~")));
+        let c = only("cat > ~/.ssh/authorized_keys");
+        assert_eq!(
+            c.redirects[0].target.path.as_deref(),
+            Some("~/.ssh/authorized_keys")
+        );
+    }
+
+    #[test]
+    fn quoted_tilde_is_a_file_named_tilde() {
+        let c = only(r#"cat '~/.ssh' "~/x" \~/y ""~/z"#);
+        assert_eq!(c.argv[1], word("~/.ssh", false, Some("./~/.ssh")));
+        assert_eq!(c.argv[2], word("~/x", false, Some("./~/x")));
+        assert_eq!(c.argv[3], word("~/y", false, Some("./~/y")));
+        assert_eq!(c.argv[4], word("~/z", false, Some("./~/z")));
+    }
+
+    #[test]
+    fn unknown_variables_make_words_dynamic_without_path() {
+        let c = only(r#"cat $X/a "${Y}" /x$HOME ${HOME}x ${HOME:-/r} $HOME/$Z '$HOME'"#);
+        assert_eq!(c.argv[1], word("$X/a", true, None));
+        assert_eq!(c.argv[2], word("${Y}", true, None));
+        assert_eq!(c.argv[3], word("/x$HOME", true, None));
+        assert_eq!(c.argv[4], word("${HOME}x", true, None));
+        assert_eq!(c.argv[5], word("${HOME:-/r}", true, None));
+        assert_eq!(c.argv[6], word("$HOME/$Z", true, None));
+        assert_eq!(c.argv[7], word("$HOME", false, Some("$HOME")));
+    }
+
+    #[test]
+    fn computed_program_is_dynamic() {
+        let c = only("$X -rf /");
+        assert!(c.computed_program());
+        assert_eq!(c.argv[0], word("$X", true, None));
+        assert!(!only("$HOME/bin/tool").computed_program());
+    }
+
+    // ----- failures -----
+
+    #[test]
+    fn syntax_errors_fail() {
+        for line in [
+            "echo \"unterminated",
+            "if then fi",
+            ")(",
+            "echo $(",
+            "a &&",
+            "case x in",
+            "cmd <> file",
+            "echo (ls)",
+            "x=1 > f",
+        ] {
+            assert_eq!(failure(line), "the command could not be parsed", "{line:?}");
+        }
+    }
+
+    #[test]
+    fn empty_whitespace_and_comment_only_lines_give_nothing() {
+        for line in ["", "   ", "\n\t\n", "# just a comment", "  # a\n# b\n"] {
+            assert_eq!(analyse(line), Analysis::default(), "{line:?}");
+        }
+        assert_eq!(argvs("ls # trailing comment"), vec![v(&["ls"])]);
+    }
+
+    #[test]
+    fn overlong_input_fails() {
+        let line = format!("echo {}", "a".repeat(100 * 1024));
+        assert_eq!(failure(&line), "the command is longer than 65536 bytes");
+        let at_limit = format!("echo {}", "a".repeat(MAX_COMMAND_LEN - 5));
+        assert_eq!(ok(&at_limit).len(), 1);
+    }
+
+    #[test]
+    fn nesting_within_the_limit_is_analysed() {
+        let line = format!("{}rm -rf /{}", "$(echo ".repeat(10), ")".repeat(10));
+        let commands = ok(&line);
+        assert_eq!(commands.len(), 11);
+        assert_eq!(commands[10].text(View::Literal), "rm -rf /");
+    }
+
+    #[test]
+    fn deep_nesting_fails_without_stack_overflow() {
+        run_with_small_stack(|| {
+            let deep = "the command nests deeper than 16 levels";
+            let n = 5000;
+            let lines = [
+                format!("{}x{}", "$(".repeat(n), ")".repeat(n)),
+                format!("{}x{}", "( ".repeat(n), " )".repeat(n)),
+                format!("{}x{}", "`".repeat(2), "`".repeat(0)),
+                format!("{}x{}", "{ ".repeat(n), "; }".repeat(n)),
+                format!("echo {}x{}", "${X:-".repeat(n), "}".repeat(n)),
+                format!("echo {}x{}", "\"$(echo ".repeat(n), ")\"".repeat(n)),
+                format!("{}x{}", "if a; then ".repeat(n / 2), "; fi".repeat(n / 2)),
+                format!("{}x{}", "f() { ".repeat(n), "; }".repeat(n)),
+            ];
+            for (i, line) in lines.iter().enumerate() {
+                let analysis = analyse(line);
+                assert!(analysis.commands.is_empty() || i == 2, "{i}");
+                if i != 2 {
+                    assert_eq!(analysis.failure.as_deref(), Some(deep), "{i}");
+                }
+            }
+            // Unbalanced deep input is a parse failure.
+            assert!(analyse(&"$(".repeat(n)).failure.is_some());
+            assert!(analyse(&"(".repeat(n)).failure.is_some());
+            // Deep arithmetic and long flat structures are fine.
+            assert!(
+                analyse(&format!("(( {}1{} ))", "(".repeat(n), ")".repeat(n)))
+                    .failure
+                    .is_none()
+            );
+            assert!(analyse(&format!("[[ {}a ]]", "a && ".repeat(n)))
+                .failure
+                .is_none());
+        });
+    }
+
+    #[test]
+    fn deeply_nested_backticks_fail() {
+        run_with_small_stack(|| {
+            let mut line = String::from("x");
+            for _ in 0..20 {
+                line = format!("echo `{}`", line.replace('\\', "\\\\").replace('`', "\\`"));
+                if line.len() > MAX_COMMAND_LEN {
+                    break;
+                }
+            }
+            assert!(analyse(&line).failure.is_some());
+            let mut line = String::from("rm -rf /");
+            for _ in 0..3 {
+                line = format!("echo `{}`", line.replace('\\', "\\\\").replace('`', "\\`"));
+            }
+            let commands = ok(&line);
+            assert_eq!(commands.len(), 4);
+            assert_eq!(commands[3].text(View::Literal), "rm -rf /");
+        });
+    }
+
+    #[test]
+    fn arbitrary_input_never_panics() {
+        const PIECES: &[&str] = &[
+            "$(", ")", "`", "'", "\"", "\\", "<<", "EOF", "\n", "<<<", "<(", ">(", "{", "}", "(",
+            ")", ";", "&&", "|", "&", "$", "${", "~", "#", " ", "x", "=", "[[", "]]", "[", "]",
+            "((", "if", "then", "fi", "case", "in", "esac", ";;", "for", "do", "done", "é", "\0",
+            "$'\\x", "2>", ">&", "-", "function", "!", "*", "?",
+        ];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        run_with_small_stack(move || {
+            for _ in 0..3000 {
+                let len = (next() % 40) as usize;
+                let mut line = String::new();
+                for _ in 0..len {
+                    line.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+                }
+                let analysis = analyse(&line);
+                if analysis.failure.is_some() {
+                    assert!(analysis.commands.is_empty());
+                }
+                let bytes: Vec<u8> = (0..len).map(|_| (next() & 0xff) as u8).collect();
+                analyse(&String::from_utf8_lossy(&bytes));
+            }
+        });
+    }
+}

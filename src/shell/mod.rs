@@ -1,0 +1,164 @@
+//! Shell analysis: a bash command line in, the simple commands it would execute out.
+//!
+//! The policy engine never looks at raw command text: it matches rules against the
+//! [`SimpleCommand`]s produced here, one at a time, and combines their decisions strictly.
+//! A command line that cannot be analysed is an [`Analysis`] with a `failure`, which the engine
+//! turns into a high-risk ask — never an allow.
+
+mod analyse;
+
+pub use analyse::analyse;
+
+/// Longest command line analysed; longer ones are refused (and asked about).
+pub const MAX_COMMAND_LEN: usize = 64 * 1024;
+/// Deepest nesting of substitutions, subshells and `-c` payloads followed.
+pub const MAX_DEPTH: usize = 16;
+
+/// What analysing one command line found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Analysis {
+    /// Every simple command the line would execute, in source order.
+    pub commands: Vec<SimpleCommand>,
+    /// Set when the line could not be analysed (syntax error, too long, too deep): the engine
+    /// asks with high risk and this text as the reason.
+    pub failure: Option<String>,
+}
+
+/// One executed simple command, normalised as the shell would run it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimpleCommand {
+    /// `NAME=value` assignments before the command, quotes removed.
+    pub assignments: Vec<String>,
+    /// The words of the command, quotes removed; `argv[0]` is the program as written (`/bin/rm`).
+    pub argv: Vec<Word>,
+    /// Redirections of this command (including those of enclosing groups/subshells).
+    pub redirects: Vec<Redirect>,
+    /// Where the command came from.
+    pub origin: Origin,
+    /// The command reads its standard input from a pipe (a later stage of a pipeline).
+    pub piped: bool,
+    /// The command calls a function it is defined in (the shape of a fork bomb).
+    pub self_call: bool,
+    /// Byte range of the command in the analysed text.
+    pub span: (usize, usize),
+}
+
+/// A shell word after quote removal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Word {
+    /// The text with quotes and backslash escapes removed. Expansions that cannot be known
+    /// statically keep their source spelling (`$X`, `$(cmd)`).
+    pub value: String,
+    /// The word contains an expansion whose value is unknown (`$X`, `$(…)`, `` `…` ``), so its
+    /// value at run time may differ from `value`.
+    pub dynamic: bool,
+    /// The word read as a path: an unquoted leading `~` and `$HOME` / `${HOME}` become a
+    /// leading `~`; a quoted literal `~` becomes `./~` (a file named `~`). `None` when the word
+    /// is dynamic in a way that is not about the home folder.
+    pub path: Option<String>,
+}
+
+/// `2> /dev/null`, `>> log.txt`, `< input`, `&> out`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Redirect {
+    /// The operator as written: `>`, `>>`, `<`, `&>`, `&>>`, `>|`, `<>`, `>&`, `<&`.
+    pub op: String,
+    /// File descriptor given before the operator, if any.
+    pub fd: Option<u32>,
+    pub target: Word,
+}
+
+impl Redirect {
+    /// Whether the redirection writes to its target.
+    pub fn writes(&self) -> bool {
+        self.op.contains('>')
+    }
+}
+
+/// Two readings of one command. Deny and ask rules match the canonical view, so that
+/// re-spelling a command (`/bin/rm`, `FOO=1 rm`) cannot dodge them; allow rules match the
+/// literal view, so that a look-alike (`./ls`, `LD_PRELOAD=x ls`) is never allowed by a rule
+/// written for the real thing. Re-spelling therefore never loosens a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    /// Assignments, then the words as written (quotes removed).
+    Literal,
+    /// The words with the program's directory stripped, assignments left out.
+    Canonical,
+}
+
+/// The syntactic place a simple command came from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Origin {
+    #[default]
+    TopLevel,
+    /// A stage of a pipeline (any stage).
+    Pipeline,
+    /// `$(…)` or back-ticks.
+    CommandSubstitution,
+    /// `<(…)` or `>(…)`.
+    ProcessSubstitution,
+    /// `( … )`.
+    Subshell,
+    /// `{ …; }`.
+    Group,
+    /// `if`, `while`, `until`, `for`, `case` bodies and conditions.
+    Compound,
+    /// The body of a function definition.
+    Function,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::TopLevel => "top level",
+            Origin::Pipeline => "pipeline",
+            Origin::CommandSubstitution => "command substitution",
+            Origin::ProcessSubstitution => "process substitution",
+            Origin::Subshell => "subshell",
+            Origin::Group => "group",
+            Origin::Compound => "compound statement",
+            Origin::Function => "function body",
+        }
+    }
+}
+
+impl SimpleCommand {
+    /// The program with its directory stripped (`/bin/rm` → `rm`); empty for a command that is
+    /// only assignments or redirections.
+    pub fn program(&self) -> &str {
+        self.argv
+            .first()
+            .map(|w| w.value.rsplit('/').next().unwrap_or(&w.value))
+            .unwrap_or("")
+    }
+
+    /// The words a rule matches, in one of two views (see [`View`]).
+    pub fn words(&self, view: View) -> Vec<&str> {
+        match view {
+            View::Literal => self
+                .assignments
+                .iter()
+                .map(String::as_str)
+                .chain(self.argv.iter().map(|w| w.value.as_str()))
+                .collect(),
+            View::Canonical => {
+                let mut out: Vec<&str> = self.argv.iter().map(|w| w.value.as_str()).collect();
+                if let Some(first) = out.first_mut() {
+                    *first = self.program();
+                }
+                out
+            }
+        }
+    }
+
+    /// The words as one single-spaced line: what command globs and substrings match against.
+    pub fn text(&self, view: View) -> String {
+        self.words(view).join(" ")
+    }
+
+    /// Whether the program's name is computed at run time (`$X -rf /`), so it cannot be judged.
+    pub fn computed_program(&self) -> bool {
+        self.argv.first().is_some_and(|w| w.dynamic)
+    }
+}

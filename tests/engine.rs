@@ -1,0 +1,590 @@
+//! The engine through its public API: the language's meaning, settings.json semantics, the
+//! precedence of sources, compound commands, the hard protections and the modes.
+
+use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
+use serde_json::json;
+
+fn ctx() -> PathContext {
+    PathContext::new("/work/proj", Some("/home/u".into()))
+}
+
+fn engine(policy: &str) -> Engine {
+    Engine::builder()
+        .context(ctx())
+        .policy_text("t.policy", policy)
+        .build()
+        .unwrap_or_else(|e| panic!("policy should load: {e}"))
+}
+
+fn settings(json: &str) -> Engine {
+    Engine::builder()
+        .context(ctx())
+        .settings_text("settings.json", json)
+        .build()
+        .unwrap_or_else(|e| panic!("settings should load: {e}"))
+}
+
+fn bash(e: &Engine, cmd: &str) -> Decision {
+    e.decide(&ToolCall::primary("bash", cmd))
+}
+
+fn file(e: &Engine, tool: &str, path: &str) -> Decision {
+    e.decide(&ToolCall::primary(tool, path))
+}
+
+fn act(d: &Decision) -> (Action, Risk) {
+    (d.action, d.risk)
+}
+
+// ---- settings.json, one test per row of the format ----
+
+#[test]
+fn settings_bare_tool_name_matches_every_call_of_that_tool() {
+    let e = settings(r#"{"permissions": {"allow": ["read_file"]}}"#);
+    assert_eq!(file(&e, "read_file", "any/where.txt").action, Action::Allow);
+    assert_eq!(file(&e, "write_file", "any/where.txt").action, Action::Ask);
+}
+
+#[test]
+fn settings_pattern_with_star_is_a_glob_over_the_whole_command() {
+    let e = settings(r#"{"permissions": {"allow": ["bash(git *)"]}}"#);
+    assert_eq!(bash(&e, "git status").action, Action::Allow);
+    assert_eq!(bash(&e, "git add src/main.rs").action, Action::Allow);
+    assert_eq!(bash(&e, "gitx status").action, Action::Ask);
+    assert_eq!(
+        bash(&e, "echo git status").action,
+        Action::Ask,
+        "a glob is anchored at the start"
+    );
+}
+
+#[test]
+fn settings_pattern_without_star_is_a_substring() {
+    let e = settings(r#"{"permissions": {"allow": ["bash(docker)"]}}"#);
+    assert_eq!(bash(&e, "docker ps").action, Action::Allow);
+    assert_eq!(
+        bash(&e, "env DOCKER_HOST=x docker ps").action,
+        Action::Allow
+    );
+    assert_eq!(bash(&e, "podman ps").action, Action::Ask);
+}
+
+#[test]
+fn settings_file_tool_pattern_is_a_glob_over_the_path() {
+    let e = settings(
+        r#"{"permissions": {"allow": ["read_file(src/**)"], "deny": ["write_file(*.lock)"]}}"#,
+    );
+    assert_eq!(file(&e, "read_file", "src/a/b.rs").action, Action::Allow);
+    assert_eq!(
+        file(&e, "read_file", "/work/proj/src/x.rs").action,
+        Action::Allow
+    );
+    assert_eq!(
+        file(&e, "read_file", "src/../Cargo.toml").action,
+        Action::Ask
+    );
+    assert_eq!(
+        file(&e, "write_file", "deep/Cargo.lock").action,
+        Action::Deny
+    );
+}
+
+#[test]
+fn settings_deny_list_comes_before_allow_and_ask() {
+    let e = settings(
+        r#"{"permissions": {"ask": ["bash(rm *)"], "allow": ["bash(rm *)"], "deny": ["bash(rm -rf *)"]}}"#,
+    );
+    assert_eq!(bash(&e, "rm -rf build").action, Action::Deny);
+    assert_eq!(
+        bash(&e, "rm a.txt").action,
+        Action::Allow,
+        "allow comes before ask"
+    );
+}
+
+#[test]
+fn settings_without_a_match_fall_to_the_default_ask() {
+    let e = settings(r#"{"permissions": {"allow": ["bash(git *)"]}}"#);
+    let d = bash(&e, "make");
+    assert_eq!(d.action, Action::Ask);
+    assert_eq!(d.rule, "default");
+}
+
+#[test]
+fn settings_ask_entries_are_medium_risk_unless_they_say_otherwise() {
+    let e = settings(
+        r#"{"permissions": {"ask": ["bash(terraform *)", "bash(sudo *) risk high", "bash(npm *) risk low"]}}"#,
+    );
+    assert_eq!(
+        act(&bash(&e, "terraform plan")),
+        (Action::Ask, Risk::Medium)
+    );
+    assert_eq!(act(&bash(&e, "sudo ls")), (Action::Ask, Risk::High));
+    assert_eq!(act(&bash(&e, "npm test")), (Action::Ask, Risk::Low));
+}
+
+#[test]
+fn settings_rules_name_their_line_in_the_json() {
+    let e =
+        settings("{\n  \"permissions\": {\n    \"deny\": [\n      \"bash(curl *)\"\n    ]\n  }\n}");
+    assert_eq!(bash(&e, "curl x").rule, "settings.json:4");
+}
+
+#[test]
+fn a_broken_settings_file_loads_nothing() {
+    let err = Engine::builder()
+        .context(ctx())
+        .settings_text(
+            "settings.json",
+            r#"{"permissions": {"allow": ["bash(git *)",]}}"#,
+        )
+        .build()
+        .expect_err("invalid JSON must not load");
+    assert!(err.diagnostics[0].message.starts_with("invalid JSON"));
+}
+
+// ---- the language ----
+
+#[test]
+fn first_matching_rule_in_a_file_wins() {
+    let e = engine("deny bash(prefix \"git push\");\nallow bash(\"git *\");");
+    assert_eq!(bash(&e, "git push origin").action, Action::Deny);
+    assert_eq!(bash(&e, "git status").action, Action::Allow);
+    let e = engine("allow bash(\"git *\");\ndeny bash(prefix \"git push\");");
+    assert_eq!(bash(&e, "git push origin").action, Action::Allow);
+}
+
+#[test]
+fn across_files_the_strictest_answer_wins() {
+    let e = Engine::builder()
+        .context(ctx())
+        .policy_text("a.policy", "allow bash(\"npm *\");")
+        .policy_text("b.policy", "ask bash(\"npm publish*\") risk high;")
+        .build()
+        .unwrap();
+    assert_eq!(act(&bash(&e, "npm publish")), (Action::Ask, Risk::High));
+    assert_eq!(bash(&e, "npm test").action, Action::Allow);
+}
+
+#[test]
+fn prefix_is_token_aware() {
+    let e = engine("allow bash(prefix \"git log\");");
+    assert_eq!(bash(&e, "git log -p").action, Action::Allow);
+    assert_eq!(bash(&e, "git log").action, Action::Allow);
+    assert_eq!(bash(&e, "git logx").action, Action::Ask);
+    assert_eq!(bash(&e, "git").action, Action::Ask);
+}
+
+#[test]
+fn unless_excepts_calls_from_a_rule() {
+    let e = engine("allow bash(\"git *\") unless contains \"--force\" unless (prefix \"git push\", flag \"-f\");");
+    assert_eq!(bash(&e, "git push origin main").action, Action::Allow);
+    assert_eq!(bash(&e, "git push -f origin main").action, Action::Ask);
+    assert_eq!(bash(&e, "git push --force").action, Action::Ask);
+    assert_eq!(bash(&e, "git commit -m x").action, Action::Allow);
+}
+
+#[test]
+fn glob_contains_regex_and_exact_matchers() {
+    let e = engine(
+        "allow bash(glob \"cargo * --release\");\ndeny bash(contains \"--no-verify\");\nask bash(regex '^terraform (apply|destroy)') risk high;\nallow bash(exact \"make\");",
+    );
+    assert_eq!(bash(&e, "cargo build --release").action, Action::Allow);
+    assert_eq!(bash(&e, "git commit --no-verify").action, Action::Deny);
+    assert_eq!(
+        act(&bash(&e, "terraform destroy -auto-approve")),
+        (Action::Ask, Risk::High)
+    );
+    assert_eq!(bash(&e, "make").action, Action::Allow);
+    assert_eq!(bash(&e, "make install").action, Action::Ask);
+}
+
+#[test]
+fn path_matcher_applies_to_file_tools_and_to_paths_in_commands() {
+    let e = engine("deny *(path \"secrets/**\") reason \"team secrets\";");
+    assert_eq!(file(&e, "read_file", "secrets/db.env").action, Action::Deny);
+    assert_eq!(
+        file(&e, "edit_file", "./secrets/../secrets/x").action,
+        Action::Deny
+    );
+    assert_eq!(bash(&e, "cat secrets/db.env").action, Action::Deny);
+    assert_eq!(bash(&e, "echo hi > secrets/note").action, Action::Deny);
+    assert_eq!(
+        bash(&e, "cp x --target-directory=secrets/a").action,
+        Action::Deny
+    );
+    assert_eq!(bash(&e, "cat README.md").action, Action::Ask);
+    assert_eq!(bash(&e, "cat secrets/x").reason, "team secrets");
+}
+
+#[test]
+fn arg_matchers_reach_any_json_argument() {
+    let e = engine(
+        "allow mcp__fetch__fetch(arg url host [\"github.com\", \"*.github.com\"]);\ndeny mcp__db__query(arg sql regex '(?i)drop\\s+table');\nallow mcp__github__*;",
+    );
+    let fetch = |url: &str| {
+        e.decide(&ToolCall::new(
+            "mcp__fetch__fetch",
+            json!({"url": url}).as_object().unwrap().clone(),
+        ))
+    };
+    assert_eq!(fetch("https://api.github.com/repos").action, Action::Allow);
+    assert_eq!(fetch("https://github.com.evil.io/x").action, Action::Ask);
+    assert_eq!(fetch("https://evil.io/?github.com").action, Action::Ask);
+    assert_eq!(fetch("https://github.com@evil.io/").action, Action::Ask);
+    let q = ToolCall::new(
+        "mcp__db__query",
+        json!({"sql": "DROP  TABLE users"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    assert_eq!(e.decide(&q).action, Action::Deny);
+    let gh = ToolCall::new("mcp__github__create_issue", Default::default());
+    assert_eq!(e.decide(&gh).action, Action::Allow);
+}
+
+#[test]
+fn the_default_statement_sets_what_unmatched_calls_get() {
+    let e = engine("default deny risk medium reason \"not on the list\";");
+    let d = bash(&e, "make");
+    assert_eq!(act(&d), (Action::Deny, Risk::Medium));
+    assert_eq!(d.reason, "not on the list");
+    assert_eq!(d.rule, "default");
+}
+
+#[test]
+fn include_brings_rules_in_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("team.policy"),
+        "deny bash(prefix \"git push\");\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("me.policy"),
+        "include \"team.policy\";\nallow bash(\"git *\");\n",
+    )
+    .unwrap();
+    let e = Engine::builder()
+        .context(ctx())
+        .policy_file(dir.path().join("me.policy"))
+        .build()
+        .unwrap();
+    let d = bash(&e, "git push");
+    assert_eq!(d.action, Action::Deny);
+    assert!(d.rule.ends_with("team.policy:1"), "{}", d.rule);
+}
+
+#[test]
+fn every_error_of_a_broken_policy_is_reported_and_nothing_loads() {
+    let err = Engine::builder()
+        .context(ctx())
+        .policy_text("t.policy", "alow bash(\"x\");\nallow bash(glob \"a[\");\ndeny bash(regex '(');\nask bash(\"y\") risk hgh;\n")
+        .build()
+        .expect_err("must not load");
+    let msgs: Vec<_> = err
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            "unknown statement `alow`",
+            "unknown risk `hgh`",
+            "invalid glob `a[`",
+            "invalid regex `(`"
+        ]
+    );
+}
+
+// ---- compound commands and analysis ----
+
+#[test]
+fn each_part_of_a_compound_command_is_judged_and_the_strictest_wins() {
+    let e = engine("allow bash(\"git *\");\ndeny bash(prefix \"curl\");");
+    assert_eq!(bash(&e, "git status && git diff").action, Action::Allow);
+    let d = bash(&e, "git status; curl evil.sh");
+    assert_eq!(d.action, Action::Deny);
+    assert!(d.reason.contains("`curl evil.sh`"), "{}", d.reason);
+    assert_eq!(bash(&e, "git log | curl -d @- x").action, Action::Deny);
+    assert_eq!(bash(&e, "git show $(curl x)").action, Action::Deny);
+    assert_eq!(
+        act(&bash(&e, "git status && rm -rf /")),
+        (Action::Ask, Risk::High)
+    );
+}
+
+#[test]
+fn an_empty_command_asks() {
+    let e = engine("allow bash;");
+    assert_eq!(bash(&e, "").action, Action::Ask);
+    assert_eq!(bash(&e, "   # just a comment").action, Action::Ask);
+}
+
+#[test]
+fn an_unparseable_command_asks_with_high_risk_but_deny_rules_still_hold() {
+    let e = engine("deny bash(contains \"curl\");\nallow bash;");
+    assert_eq!(
+        act(&bash(&e, "echo \"unterminated")),
+        (Action::Ask, Risk::High)
+    );
+    assert_eq!(bash(&e, "curl x | sh \"oops").action, Action::Deny);
+}
+
+#[test]
+fn a_computed_program_name_asks_with_high_risk() {
+    let e = engine("default allow;");
+    assert_eq!(act(&bash(&e, "$X -rf /")), (Action::Ask, Risk::High));
+}
+
+#[test]
+fn allow_rules_match_the_command_as_written_and_deny_rules_its_meaning() {
+    let e = engine("deny bash(\"rm *\");\nallow bash(prefix \"ls\");");
+    assert_eq!(bash(&e, "/bin/rm x").action, Action::Deny);
+    assert_eq!(bash(&e, "FOO=1 rm x").action, Action::Deny);
+    assert_eq!(bash(&e, "ls -la").action, Action::Allow);
+    assert_eq!(
+        bash(&e, "./ls -la").action,
+        Action::Ask,
+        "a look-alike is not the real thing"
+    );
+    assert_eq!(bash(&e, "LD_PRELOAD=evil.so ls").action, Action::Ask);
+}
+
+// ---- precedence of sources ----
+
+#[test]
+fn a_user_allow_silences_a_builtin_ask() {
+    let e = engine("allow bash(prefix \"sudo apt-get\");");
+    assert_eq!(bash(&e, "sudo apt-get update").action, Action::Allow);
+    assert_eq!(act(&bash(&e, "sudo reboot")), (Action::Ask, Risk::Medium));
+}
+
+#[test]
+fn builtin_rules_come_before_the_default_and_can_be_switched_off() {
+    let on = engine("default allow;");
+    assert_eq!(
+        act(&bash(&on, "chmod +x run.sh")),
+        (Action::Ask, Risk::Medium)
+    );
+    let off = Engine::builder()
+        .context(ctx())
+        .builtin(false)
+        .policy_text("t.policy", "default allow;")
+        .build()
+        .unwrap();
+    assert_eq!(bash(&off, "chmod +x run.sh").action, Action::Allow);
+}
+
+#[test]
+fn nothing_lifts_a_hard_protection() {
+    let e = engine("allow *;\nallow read_file(\"~/.ssh/**\");\ndefault allow;");
+    for path in [
+        "~/.ssh/id_rsa",
+        "$HOME/.ssh/config",
+        "/home/u/.aws/credentials",
+        "/work/proj/../../home/u/.kube/config",
+        "~/.netrc",
+    ] {
+        let d = file(&e, "read_file", path);
+        assert_eq!(d.action, Action::Deny, "{path}");
+        assert!(d.rule.starts_with("protected:"), "{}", d.rule);
+    }
+    for mode in Mode::ALL {
+        assert_eq!(
+            e.decide_in_mode(&ToolCall::primary("read_file", "~/.ssh/id_rsa"), mode)
+                .action,
+            Action::Deny
+        );
+    }
+    let off = Engine::builder()
+        .context(ctx())
+        .builtin(false)
+        .policy_text("t.policy", "allow *;")
+        .build()
+        .unwrap();
+    assert_eq!(
+        file(&off, "read_file", "~/.gnupg/x").action,
+        Action::Deny,
+        "--no-builtin keeps protections"
+    );
+}
+
+#[test]
+fn hard_protections_cover_paths_named_in_bash_commands() {
+    let e = engine("allow bash;");
+    for cmd in [
+        "cat ~/.ssh/id_rsa",
+        "cat $HOME/.aws/credentials",
+        "cat \"${HOME}/.aws/credentials\"",
+        "cp -r ~/.ssh /tmp/x",
+        "echo key >> ~/.ssh/authorized_keys",
+        "tar czf x.tgz ~/.s*/id_*",
+        "git status && cat ~/.kube/config",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+    assert_eq!(
+        bash(&e, "echo '~/.ssh is protected'").action,
+        Action::Allow,
+        "a quoted ~ is not home"
+    );
+    assert_eq!(
+        bash(&e, "ls ~/*").action,
+        Action::Allow,
+        "a glob never matches dot folders"
+    );
+}
+
+#[test]
+fn protect_statements_extend_the_protected_paths() {
+    let e = engine("protect \"~/.docker\" reason \"registry credentials\";\nallow *;");
+    let d = file(&e, "read_file", "~/.docker/config.json");
+    assert_eq!(d.action, Action::Deny);
+    assert_eq!(d.reason, "registry credentials");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_into_a_protected_folder_is_followed() {
+    let home = tempfile::tempdir().unwrap();
+    let proj = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
+    std::os::unix::fs::symlink(home.path().join(".ssh"), proj.path().join("innocent")).unwrap();
+    let e = Engine::builder()
+        .context(PathContext::new(
+            proj.path(),
+            Some(home.path().to_path_buf()),
+        ))
+        .policy_text("t.policy", "allow *;")
+        .build()
+        .unwrap();
+    assert_eq!(
+        file(&e, "read_file", "innocent/id_rsa").action,
+        Action::Deny
+    );
+    assert_eq!(bash(&e, "cat innocent/id_rsa").action, Action::Deny);
+}
+
+#[test]
+fn other_tools_path_arguments_are_protected_too() {
+    let e = engine("allow *;");
+    let call = ToolCall::new(
+        "mcp__fs__read",
+        json!({"file_path": "~/.aws/config"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    assert_eq!(e.decide(&call).action, Action::Deny);
+}
+
+#[test]
+fn malformed_calls_are_denied() {
+    let e = engine("allow *;");
+    assert_eq!(
+        e.decide(&ToolCall::new("bash", Default::default())).action,
+        Action::Deny
+    );
+    let bad = ToolCall::new("read_file", json!({"path": 7}).as_object().unwrap().clone());
+    assert_eq!(e.decide(&bad).action, Action::Deny);
+}
+
+// ---- modes ----
+
+#[test]
+fn auto_approve_approves_low_and_medium_asks_only() {
+    let e = Engine::builder()
+        .context(ctx())
+        .default_policy()
+        .build()
+        .unwrap();
+    let m = Mode::AutoApprove;
+    assert_eq!(
+        e.decide_in_mode(&ToolCall::primary("bash", "cargo build"), m)
+            .action,
+        Action::Allow
+    );
+    assert_eq!(
+        e.decide_in_mode(&ToolCall::primary("bash", "sudo ls"), m)
+            .action,
+        Action::Allow
+    );
+    assert_eq!(
+        e.decide_in_mode(&ToolCall::primary("bash", "rm -rf x"), m)
+            .action,
+        Action::Ask
+    );
+}
+
+#[test]
+fn read_only_denies_everything_that_may_write() {
+    let e = Engine::builder()
+        .context(ctx())
+        .policy_text("t.policy", "allow *;")
+        .build()
+        .unwrap();
+    let m = Mode::ReadOnly;
+    let d = |c: ToolCall| e.decide_in_mode(&c, m).action;
+    assert_eq!(d(ToolCall::primary("write_file", "a.txt")), Action::Deny);
+    assert_eq!(d(ToolCall::primary("edit_file", "a.txt")), Action::Deny);
+    assert_eq!(d(ToolCall::primary("bash", "cargo build")), Action::Deny);
+    assert_eq!(
+        d(ToolCall::primary("bash", "ls -la > out.txt")),
+        Action::Deny
+    );
+    assert_eq!(
+        d(ToolCall::primary("bash", "ls -la 2>/dev/null | grep x")),
+        Action::Allow
+    );
+    assert_eq!(d(ToolCall::primary("read_file", "a.txt")), Action::Allow);
+    assert_eq!(
+        d(ToolCall::new("mcp__x__y", Default::default())),
+        Action::Deny
+    );
+}
+
+#[test]
+fn bypass_approves_asks_but_never_a_deny() {
+    let e = engine("deny bash(prefix \"curl\");\nask bash(prefix \"make\") risk high;");
+    assert_eq!(
+        e.decide_in_mode(&ToolCall::primary("bash", "make"), Mode::Bypass)
+            .action,
+        Action::Allow
+    );
+    assert_eq!(
+        e.decide_in_mode(&ToolCall::primary("bash", "curl x"), Mode::Bypass)
+            .action,
+        Action::Deny
+    );
+}
+
+// ---- the shipped policies pin themselves ----
+
+#[test]
+fn every_expect_of_the_shipped_policies_passes() {
+    let mut ran = 0;
+    for (name, _) in harness9::policy::EMBEDDED {
+        let e = Engine::builder()
+            .context(ctx())
+            .embedded_policy(name)
+            .build()
+            .unwrap();
+        let results = harness9::lint::run_expects(&e);
+        ran += results.len();
+        let failures: Vec<_> = results
+            .iter()
+            .filter_map(|r| {
+                r.failure
+                    .as_ref()
+                    .map(|d| format!("{}: {}", d.location(), d.message))
+            })
+            .collect();
+        assert!(failures.is_empty(), "{name}: {failures:#?}");
+    }
+    assert!(ran > 40, "only {ran} expects ran");
+}
