@@ -201,7 +201,11 @@ fn against_earlier(
     } else {
         format!("{}:{line}", esrc.name)
     };
-    let same_view = (earlier.action.value == Action::Allow) == (r.action.value == Action::Allow);
+    // Allow rules read commands as written, deny and ask rules by meaning; a rule without
+    // matchers reads neither, so it shadows whatever follows.
+    let view_free = earlier.matchers.as_ref().is_none_or(|m| m.is_empty());
+    let same_view =
+        view_free || (earlier.action.value == Action::Allow) == (r.action.value == Action::Allow);
     let body = |x: &Rule| {
         let h = head(x);
         h.split_once(' ').map(|(_, b)| b.to_string()).unwrap_or(h)

@@ -82,7 +82,11 @@ impl PolicyArgs {
         match &self.settings {
             Some(s) => b = b.settings_file(s),
             None => {
-                let auto = ctx.cwd.join(SETTINGS_PATH);
+                // Relative to the process's folder it reads `.harness9/settings.json:3` in rules.
+                let auto = match &self.cwd {
+                    Some(_) => ctx.cwd.join(SETTINGS_PATH),
+                    None => PathBuf::from(SETTINGS_PATH),
+                };
                 if auto.is_file() {
                     b = b.settings_file(auto);
                 }
