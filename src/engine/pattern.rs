@@ -15,8 +15,8 @@ use super::paths::has_meta;
 pub struct Pattern {
     pub text: String,
     fast: Fast,
-    glob: Option<Glob>,
-    slow: OnceLock<GlobMatcher>,
+    /// Only for `Fast::Slow`: the parsed glob and its matcher, compiled on first use.
+    slow: Option<Box<(Glob, OnceLock<GlobMatcher>)>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,23 +42,16 @@ impl Pattern {
 
     fn new(text: &str, paths: bool) -> Result<Pattern, globset::Error> {
         let fast = classify(text, paths);
-        let glob = if fast == Fast::Slow {
-            Some(
-                GlobBuilder::new(text)
-                    .literal_separator(paths)
-                    .backslash_escape(true)
-                    .build()?,
-            )
-        } else {
-            // Still parse it, so that an invalid pattern is an error whatever its strategy.
-            GlobBuilder::new(text).literal_separator(paths).build()?;
-            None
-        };
+        let glob = GlobBuilder::new(text)
+            .literal_separator(paths)
+            .backslash_escape(true)
+            .build()?;
+        // Parsed whatever the strategy, so that an invalid pattern is an error either way.
+        let slow = (fast == Fast::Slow).then(|| Box::new((glob, OnceLock::new())));
         Ok(Pattern {
             text: text.to_string(),
             fast,
-            glob,
-            slow: OnceLock::new(),
+            slow,
         })
     }
 
@@ -69,8 +62,8 @@ impl Pattern {
             Fast::Suffix(x) => s.ends_with(x.as_str()),
             Fast::Contains(x) => s.contains(x.as_str()),
             Fast::Any => true,
-            Fast::Slow => match &self.glob {
-                Some(g) => self.slow.get_or_init(|| g.compile_matcher()).is_match(s),
+            Fast::Slow => match &self.slow {
+                Some(slow) => slow.1.get_or_init(|| slow.0.compile_matcher()).is_match(s),
                 None => false,
             },
         }

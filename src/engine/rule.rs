@@ -148,7 +148,8 @@ impl<'a> CommandView<'a> {
                     Some((flag, value)) if flag.starts_with("--") => value,
                     _ => p.as_str(),
                 };
-                if !candidate.is_empty() && !(candidate.starts_with('-') && candidate.len() > 1) {
+                let is_flag = candidate.starts_with('-') && candidate.len() > 1;
+                if !candidate.is_empty() && !is_flag {
                     paths.push(ctx.resolve(candidate));
                 }
             }

@@ -7,7 +7,7 @@
 use std::fmt;
 
 /// A byte range in one source file.
-#[derive(Debug, Clone, Copy, Default, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, Eq)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
