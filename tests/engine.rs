@@ -588,3 +588,20 @@ fn every_expect_of_the_shipped_policies_passes() {
     }
     assert!(ran > 40, "only {ran} expects ran");
 }
+
+#[test]
+fn a_cd_earlier_in_the_line_moves_where_relative_paths_point() {
+    let e = engine("allow bash;");
+    for cmd in [
+        "cd ~ && cat .ssh/id_rsa",
+        "cd && cat .aws/credentials",
+        "cd ~/.config && cat gcloud/credentials.db",
+        "(cd ~ && cat .netrc)",
+        "(cd /tmp) && cd ~ && cat .kube/config",
+        "cd $SOMEWHERE; tar czf /tmp/k.tgz .ssh",
+        "cd /home && cd u && cat .ssh/config",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+    assert_eq!(bash(&e, "cd src && cat .ssh/notes").action, Action::Allow, "src/.ssh is not ~/.ssh");
+}

@@ -536,6 +536,9 @@ impl Engine {
         }
         let several = parts.len() > 1;
         let mut best: Option<Decision> = floor;
+        // Folders a `cd` earlier in the line may have moved to. Subshells and conditions make
+        // the real folder uncertain, so relative paths are checked against all of them.
+        let mut folders: Vec<PathBuf> = Vec::new();
         for cmd in &parts {
             let view = CommandView::new(cmd, &self.ctx);
             let label = if view.canonical.is_empty() {
@@ -543,12 +546,17 @@ impl Engine {
             } else {
                 view.canonical.clone()
             };
+            let moved = self.protected_after_cd(&view, &folders);
+            self.note_cd(&view, &mut folders);
             let subject = Subject {
                 tool: "bash",
                 args: &call.arguments,
                 target: Target::Command(view),
             };
-            let mut d = self.decide_subject(&subject, scratch, trace.as_deref_mut(), &label);
+            let mut d = match moved {
+                Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
+                None => self.decide_subject(&subject, scratch, trace.as_deref_mut(), &label),
+            };
             if let Some(t) = trace.as_deref_mut() {
                 if let Some(p) = t.parts.last_mut() {
                     p.origin = Some(cmd.origin.as_str());
@@ -562,6 +570,53 @@ impl Engine {
         let d = best.unwrap_or_else(|| self.default.clone());
         if let Some(t) = trace {
             t.decision = d.clone();
+        }
+        d
+    }
+
+    /// A protection that a relative path of the command reaches from a folder an earlier `cd`
+    /// may have moved to.
+    fn protected_after_cd(&self, c: &CommandView, folders: &[PathBuf]) -> Option<&Protection> {
+        folders.iter().find_map(|dir| {
+            let ctx = PathContext { cwd: dir.clone(), home: self.ctx.home.clone() };
+            c.relative.iter().find_map(|raw| self.protected(&ctx.resolve(raw)))
+        })
+    }
+
+    /// Records where `cd`/`pushd` may move the shell: its target resolved from every folder
+    /// known so far; home when the target is unknown (`cd $X`) or absent.
+    fn note_cd(&self, c: &CommandView, folders: &mut Vec<PathBuf>) {
+        if !matches!(c.cmd.program(), "cd" | "pushd") {
+            return;
+        }
+        let target = c.cmd.argv.iter().skip(1).find(|w| !w.value.starts_with('-') || w.value == "-");
+        let mut new = Vec::new();
+        match target.and_then(|w| w.path.as_deref()) {
+            Some(t) if t != "-" => {
+                for base in std::iter::once(&self.ctx.cwd).chain(folders.iter()) {
+                    let ctx = PathContext { cwd: base.clone(), home: self.ctx.home.clone() };
+                    new.push(ctx.resolve(t));
+                }
+            }
+            _ => new.extend(self.ctx.home.clone()),
+        }
+        for n in new {
+            if !folders.contains(&n) && n != self.ctx.cwd {
+                folders.push(n);
+            }
+        }
+    }
+
+    fn protected_decision(&self, p: &Protection, label: &str, trace: Option<&mut Explanation>) -> Decision {
+        let d = Decision::new(Action::Deny, Risk::High, p.reason.clone(), format!("protected:{}", p.written));
+        if let Some(t) = trace {
+            let hit = Hit {
+                layer: Layer::Protected,
+                decision: d.clone(),
+                text: format!("protect \"{}\" (after `cd`)", p.written),
+                deciding: true,
+            };
+            t.parts.push(Part { subject: label.to_string(), origin: None, hits: vec![hit], decision: d.clone() });
         }
         d
     }

@@ -135,6 +135,8 @@ pub struct CommandView<'a> {
     pub canonical_words: Vec<&'a str>,
     /// Resolved paths of the arguments and redirection targets.
     pub paths: Vec<PathBuf>,
+    /// The relative ones among them as written, for resolving against other folders.
+    pub relative: Vec<&'a str>,
     /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
     pub redirects: Vec<PathBuf>,
 }
@@ -142,6 +144,13 @@ pub struct CommandView<'a> {
 impl<'a> CommandView<'a> {
     pub fn new(cmd: &'a SimpleCommand, ctx: &PathContext) -> Self {
         let mut paths = Vec::new();
+        let mut relative = Vec::new();
+        let mut push = |raw: &'a str, resolved: PathBuf| {
+            if !raw.starts_with(['/', '~', '$']) {
+                relative.push(raw);
+            }
+            paths.push(resolved);
+        };
         for w in cmd.argv.iter().skip(1) {
             if let Some(p) = &w.path {
                 let candidate = match p.split_once('=') {
@@ -150,7 +159,7 @@ impl<'a> CommandView<'a> {
                 };
                 let is_flag = candidate.starts_with('-') && candidate.len() > 1;
                 if !candidate.is_empty() && !is_flag {
-                    paths.push(ctx.resolve(candidate));
+                    push(candidate, ctx.resolve(candidate));
                 }
             }
         }
@@ -166,7 +175,7 @@ impl<'a> CommandView<'a> {
             if r.writes() && !harmless_device(&resolved) {
                 redirects.push(resolved.clone());
             }
-            paths.push(resolved);
+            push(p, resolved);
         }
         CommandView {
             cmd,
@@ -175,6 +184,7 @@ impl<'a> CommandView<'a> {
             literal_words: cmd.words(View::Literal),
             canonical_words: cmd.words(View::Canonical),
             paths,
+            relative,
             redirects,
         }
     }
