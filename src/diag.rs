@@ -14,6 +14,8 @@ pub struct Source {
     pub name: Arc<str>,
     pub text: Arc<str>,
     named: NamedSource<Arc<str>>,
+    /// Byte offset where each line starts, for `line_col` in logarithmic time.
+    line_starts: Vec<usize>,
 }
 
 impl Source {
@@ -21,18 +23,18 @@ impl Source {
         let name = name.into();
         let text = text.into();
         let named = NamedSource::new(&*name, text.clone());
-        Arc::new(Source { name, text, named })
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Arc::new(Source { name, text, named, line_starts })
     }
 
     /// 1-based line and column of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let before = &self.text[..floor_char_boundary(&self.text, offset)];
-        let line = before.matches('\n').count() + 1;
-        let col = before
-            .rfind('\n')
-            .map_or(before.len(), |nl| before.len() - nl - 1)
-            + 1;
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let line = self.line_starts.partition_point(|&start| start <= offset);
+        let start = self.line_starts[line.saturating_sub(1)];
+        let col = self.text[start..offset].chars().count() + 1;
         (line, col)
     }
 
@@ -219,6 +221,10 @@ mod tests {
         let s = Source::new("x", "ab\ncd");
         assert_eq!(s.line_col(0), (1, 1));
         assert_eq!(s.line_col(4), (2, 2));
+        assert_eq!(s.line_col(3), (2, 1));
+        assert_eq!(s.line_col(2), (1, 3), "the newline belongs to its line");
+        let u = Source::new("u", "é\nx");
+        assert_eq!(u.line_col(2), (1, 2), "columns count characters");
     }
 
     #[test]

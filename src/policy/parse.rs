@@ -105,19 +105,22 @@ fn syntax_error(
         InputLocation::Pos(p) => (p, p),
         InputLocation::Span((s, e)) => (s, e),
     };
-    // Point at the offending token rather than at an empty position.
-    let token_len = text[at.min(text.len())..]
+    // Point at the offending token rather than at an empty position; never inside a character.
+    let at = floor_boundary(text, at.min(text.len()));
+    let rest = &text[at..];
+    let first_len = rest.chars().next().map_or(0, char::len_utf8);
+    let token_len = rest
         .char_indices()
         .find(|(_, c)| c.is_whitespace() || matches!(c, '(' | ')' | ';' | ','))
-        .map_or(text.len() - at.min(text.len()), |(i, _)| i)
-        .max(1);
-    let end = end.max(at + token_len).min(text.len()).max(at);
+        .map_or(rest.len(), |(i, _)| i)
+        .max(first_len);
+    let end = floor_boundary(text, end.max(at + token_len).min(text.len()));
     let span = Span::new(offset + at, offset + end);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let found = &text[at.min(text.len())..end.min(text.len())];
+    let found = &text[at..end];
     let message = if found.trim().is_empty() {
         format!("expected {expected}")
     } else {
@@ -136,6 +139,13 @@ fn syntax_error(
     d
 }
 
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
 fn describe_expected(rules: &[Rule]) -> String {
     let mut words: Vec<&str> = rules
         .iter()
@@ -145,6 +155,7 @@ fn describe_expected(rules: &[Rule]) -> String {
                 Rule::tool_pattern => "a tool name",
                 Rule::string | Rule::json_string | Rule::raw_string => "a quoted string",
                 Rule::matchers => "`(`",
+                Rule::arg_matcher | Rule::plain_matcher | Rule::kw_arg => "a matcher",
                 Rule::matcher => "a matcher",
                 Rule::list => "`[`",
                 Rule::group => "`(`",
@@ -441,9 +452,13 @@ impl Lower<'_> {
         let mut words = Vec::new();
         let mut values = Vec::new();
         let mut list = false;
-        for p in pair.into_inner() {
+        let parts = pair.into_inner().flat_map(|p| match p.as_rule() {
+            Rule::arg_matcher | Rule::plain_matcher => p.into_inner().collect::<Vec<_>>(),
+            _ => vec![p],
+        });
+        for p in parts {
             match p.as_rule() {
-                Rule::ident => words.push((p.as_str().to_string(), self.span(&p))),
+                Rule::ident | Rule::kw_arg => words.push((p.as_str().to_string(), self.span(&p))),
                 Rule::string => values.push(self.string(p)?),
                 Rule::list => {
                     list = true;
@@ -751,6 +766,17 @@ mod tests {
     }
 
     #[test]
+    fn argument_names_may_be_option_keywords() {
+        let f = ok(r#"allow x(arg risk "v", arg reason.code prefix "a") unless arg unless-x "w" risk low;"#);
+        let Statement::Rule(r) = &f.statements[0] else { panic!("not a rule") };
+        let ms = r.matchers.as_ref().unwrap();
+        assert_eq!(ms[0].arg.as_ref().unwrap().value, "risk");
+        assert_eq!(ms[1].arg.as_ref().unwrap().value, "reason.code");
+        assert_eq!(r.unless[0][0].arg.as_ref().unwrap().value, "unless-x");
+        assert_eq!(r.risk.as_ref().unwrap().value, Risk::Low);
+    }
+
+    #[test]
     fn every_broken_statement_of_a_file_is_reported() {
         let (f, d) = parse("alow bash(\"x\");\nallow bash(\"y\") risk hgh;\nallow bash(\"z\")\ndeny bash(\"w\");\nallow read_file;");
         let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
@@ -808,6 +834,16 @@ mod tests {
             r.matchers.as_ref().unwrap()[0].values[0].value,
             r"^rm\s+-rf"
         );
+    }
+
+    #[test]
+    fn unicode_whitespace_is_a_diagnostic_not_a_panic() {
+        for text in ["\u{a0}", "allow bash(\"x\")\u{a0};", "allow\u{3000}bash;", "\u{2028}"] {
+            let (_, d) = parse(text);
+            assert!(!d.is_empty(), "{text:?}");
+            let span = d[0].span();
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{text:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,145 @@
+//! How fast the engine decides and compiles, from 10 to 100,000 rules (SPEC §10: a decision in
+//! single-digit microseconds, nearly flat in the number of rules; 10,000 rules compile in well
+//! under a second).
+//!
+//! The policies are generated: a realistic mix of prefix, shorthand, substring, file, MCP and
+//! program/flag rules, a fixed handful of regexes, and, in the middle, the rules the benchmarked
+//! calls hit.
+
+use std::fmt::Write;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use harness9::{Engine, PathContext, ToolCall};
+
+const SIZES: [usize; 3] = [10, 1_000, 100_000];
+
+/// Regexes are matched one by one (the residue no index narrows), so a policy has a fixed few.
+const REGEXES: usize = 5;
+
+/// Rules hit by the benchmarked calls, placed in the middle of the policy.
+const MIDDLE: &str = r#"allow bash(prefix "git status");
+deny read_file("secrets/**") reason "team secrets";
+"#;
+
+/// One generated rule for index `i`: 40% prefix, 20% shorthand globs, 15% substring, 15% file,
+/// 5% MCP, 5% program and flag.
+fn rule(out: &mut String, i: usize) {
+    let _ = match i % 20 {
+        0 | 2 | 5 | 7 | 10 | 12 | 15 | 18 => {
+            writeln!(out, r#"allow bash(prefix "tool{i} sub{i}");"#)
+        }
+        1 | 11 => writeln!(out, r#"allow bash("cmd{i} *");"#),
+        6 | 16 => writeln!(out, r#"deny bash("cmd{i} --force*");"#),
+        3 | 13 => writeln!(out, r#"ask bash(contains "--unsafe-{i}") risk medium;"#),
+        8 => writeln!(
+            out,
+            r#"allow bash(prefix "run{i}") unless contains "--delete-{i}";"#
+        ),
+        4 | 14 => writeln!(out, r#"deny read_file("dir{i}/**");"#),
+        9 => writeln!(out, r#"allow write_file("src{i}/*.rs");"#),
+        17 if i % 40 == 17 => writeln!(out, r#"allow mcp__server{i}__*;"#),
+        17 => writeln!(
+            out,
+            r#"allow mcp__fetch{i}__fetch(arg url host "*.host{i}.example");"#
+        ),
+        _ => writeln!(
+            out,
+            r#"ask bash(program "prog{i}", flag ["-r", "-R"], flag "-f") risk high;"#
+        ),
+    };
+}
+
+fn policy(n: usize) -> String {
+    let mut out = String::new();
+    for k in 0..REGEXES {
+        let _ = writeln!(out, r"deny bash(regex '^curl{k} .*\| *sh');");
+    }
+    for i in 0..n {
+        if i == n / 2 {
+            out.push_str(MIDDLE);
+        }
+        rule(&mut out, i);
+    }
+    out.push_str("default ask risk low;\n");
+    out
+}
+
+fn build(text: &str) -> Engine {
+    Engine::builder()
+        .policy_text("bench.policy", text)
+        .builtin(true)
+        .context(PathContext::new(
+            "/work/proj",
+            Some(PathBuf::from("/home/u")),
+        ))
+        .build()
+        .expect("the generated policy loads")
+}
+
+fn decide(c: &mut Criterion) {
+    let mut g = c.benchmark_group("decide");
+    g.warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let hit = ToolCall::primary("bash", "git status --short");
+    let miss = ToolCall::primary("bash", "zzz-unknown --verbose out.txt");
+    let file = ToolCall::primary("read_file", "secrets/api.key");
+    let compound = ToolCall::primary(
+        "bash",
+        "cd src && cargo test --workspace --all-features 2>&1 | tail -n 20 && git status --short",
+    );
+    for n in SIZES {
+        let engine = build(&policy(n));
+        // The calls decide as intended: the middle rules, and the default for the miss.
+        assert_eq!(
+            engine.decide(&hit).rule,
+            format!("bench.policy:{}", line_of_middle(n))
+        );
+        assert_eq!(
+            engine.decide(&file).rule,
+            format!("bench.policy:{}", line_of_middle(n) + 1)
+        );
+        assert_eq!(engine.decide(&miss).rule, "default");
+        g.bench_with_input(BenchmarkId::new("bash/hit", n), &hit, |b, call| {
+            b.iter(|| engine.decide(black_box(call)))
+        });
+        g.bench_with_input(BenchmarkId::new("bash/miss", n), &miss, |b, call| {
+            b.iter(|| engine.decide(black_box(call)))
+        });
+        g.bench_with_input(BenchmarkId::new("file", n), &file, |b, call| {
+            b.iter(|| engine.decide(black_box(call)))
+        });
+        if n == 1_000 {
+            g.bench_with_input(
+                BenchmarkId::new("bash_compound", n),
+                &compound,
+                |b, call| b.iter(|| engine.decide(black_box(call))),
+            );
+        }
+    }
+    g.finish();
+}
+
+/// The line of `allow bash(prefix "git status")` in `policy(n)`.
+fn line_of_middle(n: usize) -> usize {
+    REGEXES + n / 2 + 1
+}
+
+fn compile(c: &mut Criterion) {
+    let mut g = c.benchmark_group("compile");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(10));
+    for n in [10_000, 100_000] {
+        let text = policy(n);
+        g.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+            b.iter_with_large_drop(|| build(black_box(text)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decide, compile);
+criterion_main!(benches);
