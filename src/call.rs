@@ -49,12 +49,17 @@ impl ToolCall {
     pub fn primary_arg(&self) -> Option<&str> {
         match self.name.as_str() {
             "bash" => self.arguments.get("command").and_then(Value::as_str),
-            n if is_file_tool(n) => ["path", "file_path"]
-                .iter()
-                .find_map(|k| self.arguments.get(*k).and_then(Value::as_str)),
+            n if is_file_tool(n) => file_path_arg(&self.arguments),
             _ => None,
         }
     }
+}
+
+/// The path argument of a file tool call (`path`, or Claude Code's `file_path`).
+pub fn file_path_arg(args: &Map<String, Value>) -> Option<&str> {
+    ["path", "file_path"]
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))
 }
 
 /// The name of a tool's primary argument.

@@ -26,7 +26,12 @@ impl Source {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        Arc::new(Source { name, text, named, line_starts })
+        Arc::new(Source {
+            name,
+            text,
+            named,
+            line_starts,
+        })
     }
 
     /// 1-based line and column of a byte offset.

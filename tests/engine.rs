@@ -603,5 +603,9 @@ fn a_cd_earlier_in_the_line_moves_where_relative_paths_point() {
     ] {
         assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
     }
-    assert_eq!(bash(&e, "cd src && cat .ssh/notes").action, Action::Allow, "src/.ssh is not ~/.ssh");
+    assert_eq!(
+        bash(&e, "cd src && cat .ssh/notes").action,
+        Action::Allow,
+        "src/.ssh is not ~/.ssh"
+    );
 }

@@ -578,8 +578,11 @@ impl Engine {
     /// may have moved to.
     fn protected_after_cd(&self, c: &CommandView, folders: &[PathBuf]) -> Option<&Protection> {
         folders.iter().find_map(|dir| {
-            let ctx = PathContext { cwd: dir.clone(), home: self.ctx.home.clone() };
-            c.relative.iter().find_map(|raw| self.protected(&ctx.resolve(raw)))
+            let ctx = self.ctx.with_cwd(dir.clone());
+            c.raw_paths
+                .iter()
+                .filter(|raw| !raw.starts_with(['/', '~', '$']))
+                .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx))
         })
     }
 
@@ -589,12 +592,17 @@ impl Engine {
         if !matches!(c.cmd.program(), "cd" | "pushd") {
             return;
         }
-        let target = c.cmd.argv.iter().skip(1).find(|w| !w.value.starts_with('-') || w.value == "-");
+        let target = c
+            .cmd
+            .argv
+            .iter()
+            .skip(1)
+            .find(|w| !w.value.starts_with('-') || w.value == "-");
         let mut new = Vec::new();
         match target.and_then(|w| w.path.as_deref()) {
             Some(t) if t != "-" => {
                 for base in std::iter::once(&self.ctx.cwd).chain(folders.iter()) {
-                    let ctx = PathContext { cwd: base.clone(), home: self.ctx.home.clone() };
+                    let ctx = self.ctx.with_cwd(base.clone());
                     new.push(ctx.resolve(t));
                 }
             }
@@ -607,8 +615,18 @@ impl Engine {
         }
     }
 
-    fn protected_decision(&self, p: &Protection, label: &str, trace: Option<&mut Explanation>) -> Decision {
-        let d = Decision::new(Action::Deny, Risk::High, p.reason.clone(), format!("protected:{}", p.written));
+    fn protected_decision(
+        &self,
+        p: &Protection,
+        label: &str,
+        trace: Option<&mut Explanation>,
+    ) -> Decision {
+        let d = Decision::new(
+            Action::Deny,
+            Risk::High,
+            p.reason.clone(),
+            format!("protected:{}", p.written),
+        );
         if let Some(t) = trace {
             let hit = Hit {
                 layer: Layer::Protected,
@@ -616,7 +634,12 @@ impl Engine {
                 text: format!("protect \"{}\" (after `cd`)", p.written),
                 deciding: true,
             };
-            t.parts.push(Part { subject: label.to_string(), origin: None, hits: vec![hit], decision: d.clone() });
+            t.parts.push(Part {
+                subject: label.to_string(),
+                origin: None,
+                hits: vec![hit],
+                decision: d.clone(),
+            });
         }
         d
     }
@@ -743,47 +766,52 @@ impl Engine {
         if self.protections.is_empty() {
             return None;
         }
-        let check = |p: &Path| self.protected(p);
         match &s.target {
-            Target::File(p) => check(p).or_else(|| self.extra_path_args(s)),
-            Target::Command(c) => c.paths.iter().find_map(|p| check(p)),
+            Target::File(p) => {
+                let raw = crate::call::file_path_arg(s.args).unwrap_or_default();
+                self.protected(p, raw, &self.ctx)
+                    .or_else(|| self.extra_path_args(s))
+            }
+            Target::Command(c) => c
+                .paths
+                .iter()
+                .zip(&c.raw_paths)
+                .find_map(|(p, raw)| self.protected(p, raw, &self.ctx)),
             Target::Other => self.extra_path_args(s),
         }
     }
 
     /// Path-like arguments of any tool (`file_path`, `directory`, …).
     fn extra_path_args(&self, s: &Subject) -> Option<&Protection> {
+        let check = |raw: &str| self.protected(&self.ctx.resolve(raw), raw, &self.ctx);
         PATH_ARGUMENTS.iter().find_map(|k| match s.args.get(*k) {
-            Some(Value::String(raw)) => self.protected(&self.ctx.resolve(raw)),
-            Some(Value::Array(items)) => items
-                .iter()
-                .filter_map(Value::as_str)
-                .find_map(|raw| self.protected(&self.ctx.resolve(raw))),
+            Some(Value::String(raw)) => check(raw),
+            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).find_map(check),
             _ => None,
         })
     }
 
-    fn protected(&self, p: &Path) -> Option<&Protection> {
-        let wild = has_meta(&p.to_string_lossy());
-        let lexical = self.protections.iter().find(|prot| {
+    /// The protection a path falls under: by its resolved spelling (`lexical`), as a shell
+    /// wildcard that may expand into one, or where its symlinks really lead.
+    fn protected(&self, lexical: &Path, raw: &str, ctx: &PathContext) -> Option<&Protection> {
+        let wild = has_meta(&lexical.to_string_lossy());
+        let under = |p: &Path, prot: &Protection| {
             p.starts_with(&prot.resolved)
                 || prot.canonical.as_deref().is_some_and(|c| p.starts_with(c))
-                || (wild && wildcard_may_reach(p, &prot.resolved))
-        });
-        if lexical.is_some() {
-            return lexical;
+        };
+        if let Some(hit) = self.protections.iter().find(|prot| {
+            under(lexical, prot) || (wild && wildcard_may_reach(lexical, &prot.resolved))
+        }) {
+            return Some(hit);
         }
-        let canonical = self.ctx.canonical(p)?;
-        if canonical == p {
+        if raw.is_empty() {
             return None;
         }
-        self.protections.iter().find(|prot| {
-            canonical.starts_with(&prot.resolved)
-                || prot
-                    .canonical
-                    .as_deref()
-                    .is_some_and(|c| canonical.starts_with(c))
-        })
+        let real = ctx.real(raw)?;
+        if real == lexical {
+            return None;
+        }
+        self.protections.iter().find(|prot| under(&real, prot))
     }
 
     /// Whether a call is known not to change anything: read-only tools, and bash commands

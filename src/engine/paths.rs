@@ -12,13 +12,27 @@ use super::pattern::Pattern;
 pub struct PathContext {
     pub cwd: PathBuf,
     pub home: Option<PathBuf>,
+    /// The working folder with symlinks followed, looked up once.
+    cwd_real: Option<PathBuf>,
 }
 
 impl PathContext {
     pub fn new(cwd: impl Into<PathBuf>, home: Option<PathBuf>) -> Self {
+        let cwd = normalize(&cwd.into());
+        let cwd_real = cwd.canonicalize().ok();
         PathContext {
-            cwd: normalize(&cwd.into()),
+            cwd,
             home: home.map(|h| normalize(&h)),
+            cwd_real,
+        }
+    }
+
+    /// The same home, another working folder (not looked up).
+    pub fn with_cwd(&self, cwd: PathBuf) -> Self {
+        PathContext {
+            cwd,
+            home: self.home.clone(),
+            cwd_real: None,
         }
     }
 
@@ -31,23 +45,66 @@ impl PathContext {
         PathContext::new(cwd, home)
     }
 
-    /// Expands a leading `~`, `$HOME` or `${HOME}`, joins relative paths to the working folder
-    /// and removes `.` and `..` (never above the root). Without a known home, `~` stays a
-    /// folder named `~` under the root, which matches nothing real.
-    pub fn resolve(&self, raw: &str) -> PathBuf {
+    /// Expands a leading `~`, `$HOME` or `${HOME}` and joins relative paths to the working
+    /// folder, keeping `.` and `..` as written. Without a known home, `~` stays a folder named
+    /// `~` under the root, which matches nothing real.
+    pub fn join(&self, raw: &str) -> PathBuf {
         let home = self.home.as_deref().unwrap_or(Path::new("/~"));
-        let rest = strip_home(raw);
-        let joined = match rest {
+        match strip_home(raw) {
             Some(rest) => home.join(rest.trim_start_matches('/')),
             None if raw.starts_with('/') => PathBuf::from(raw),
             None => self.cwd.join(raw),
-        };
-        normalize(&joined)
+        }
     }
 
-    /// The resolved path with symlinks followed as far as the path exists.
-    pub fn canonical(&self, resolved: &Path) -> Option<PathBuf> {
-        let mut existing = resolved.to_path_buf();
+    /// [`join`](Self::join), then `.` and `..` removed lexically (never above the root).
+    pub fn resolve(&self, raw: &str) -> PathBuf {
+        normalize(&self.join(raw))
+    }
+
+    /// Where a written path really leads, with symlinks followed as far as it exists, the way
+    /// the kernel resolves it (`link/..` is the parent of the link's target). Costs one `lstat`
+    /// per component below the working folder; paths with `..` take a full `realpath`.
+    pub fn real(&self, raw: &str) -> Option<PathBuf> {
+        let joined = self.join(raw);
+        if joined.components().any(|c| c == Component::ParentDir) {
+            return self.canonical(&joined);
+        }
+        let mut cur = normalize(&joined);
+        let mut below: Vec<std::ffi::OsString> = Vec::new();
+        let rebuild = |mut base: PathBuf, below: &[std::ffi::OsString]| {
+            for part in below.iter().rev() {
+                base.push(part);
+            }
+            base
+        };
+        loop {
+            if cur == self.cwd {
+                if let Some(real) = &self.cwd_real {
+                    return Some(rebuild(real.clone(), &below));
+                }
+            }
+            match std::fs::symlink_metadata(&cur) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    let target = self.canonical(&cur)?;
+                    return Some(normalize(&rebuild(target, &below)));
+                }
+                _ => {}
+            }
+            match cur.file_name() {
+                Some(name) => below.push(name.to_os_string()),
+                None => return Some(rebuild(cur, &below)),
+            }
+            if !cur.pop() {
+                return Some(rebuild(cur, &below));
+            }
+        }
+    }
+
+    /// A path with symlinks followed as far as the path exists (`realpath` on the longest
+    /// existing prefix).
+    pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
+        let mut existing = path.to_path_buf();
         let mut rest = Vec::new();
         loop {
             if let Ok(c) = existing.canonicalize() {
@@ -252,6 +309,28 @@ mod tests {
 
     fn ctx() -> PathContext {
         PathContext::new("/work/proj", Some(PathBuf::from("/home/u")))
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn real_follows_symlinks_the_way_the_kernel_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("secret/inner")).unwrap();
+        std::fs::create_dir(root.join("proj")).unwrap();
+        std::os::unix::fs::symlink(root.join("secret/inner"), root.join("proj/link")).unwrap();
+        let c = PathContext::new(root.join("proj"), None);
+        assert_eq!(c.real("link/key"), Some(root.join("secret/inner/key")));
+        assert_eq!(
+            c.real("link/../key"),
+            Some(root.join("secret/key")),
+            "`..` applies after the link"
+        );
+        assert_eq!(c.real("plain/file"), Some(root.join("proj/plain/file")));
+        assert_eq!(
+            c.real("/nonexistent/x"),
+            Some(PathBuf::from("/nonexistent/x"))
+        );
     }
 
     #[test]

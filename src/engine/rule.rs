@@ -135,8 +135,8 @@ pub struct CommandView<'a> {
     pub canonical_words: Vec<&'a str>,
     /// Resolved paths of the arguments and redirection targets.
     pub paths: Vec<PathBuf>,
-    /// The relative ones among them as written, for resolving against other folders.
-    pub relative: Vec<&'a str>,
+    /// The same paths as written, for following symlinks and resolving from other folders.
+    pub raw_paths: Vec<&'a str>,
     /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
     pub redirects: Vec<PathBuf>,
 }
@@ -144,14 +144,19 @@ pub struct CommandView<'a> {
 impl<'a> CommandView<'a> {
     pub fn new(cmd: &'a SimpleCommand, ctx: &PathContext) -> Self {
         let mut paths = Vec::new();
-        let mut relative = Vec::new();
+        let mut raw_paths = Vec::new();
         let mut push = |raw: &'a str, resolved: PathBuf| {
-            if !raw.starts_with(['/', '~', '$']) {
-                relative.push(raw);
-            }
+            raw_paths.push(raw);
             paths.push(resolved);
         };
-        for w in cmd.argv.iter().skip(1) {
+        // What `echo` and `printf` print is data, not a path they open.
+        let data_only = matches!(cmd.program(), "echo" | "printf");
+        let args = if data_only {
+            &cmd.argv[..0]
+        } else {
+            cmd.argv.get(1..).unwrap_or_default()
+        };
+        for w in args {
             if let Some(p) = &w.path {
                 let candidate = match p.split_once('=') {
                     Some((flag, value)) if flag.starts_with("--") => value,
@@ -184,7 +189,7 @@ impl<'a> CommandView<'a> {
             literal_words: cmd.words(View::Literal),
             canonical_words: cmd.words(View::Canonical),
             paths,
-            relative,
+            raw_paths,
             redirects,
         }
     }

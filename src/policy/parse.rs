@@ -767,8 +767,12 @@ mod tests {
 
     #[test]
     fn argument_names_may_be_option_keywords() {
-        let f = ok(r#"allow x(arg risk "v", arg reason.code prefix "a") unless arg unless-x "w" risk low;"#);
-        let Statement::Rule(r) = &f.statements[0] else { panic!("not a rule") };
+        let f = ok(
+            r#"allow x(arg risk "v", arg reason.code prefix "a") unless arg unless-x "w" risk low;"#,
+        );
+        let Statement::Rule(r) = &f.statements[0] else {
+            panic!("not a rule")
+        };
         let ms = r.matchers.as_ref().unwrap();
         assert_eq!(ms[0].arg.as_ref().unwrap().value, "risk");
         assert_eq!(ms[1].arg.as_ref().unwrap().value, "reason.code");
@@ -838,11 +842,19 @@ mod tests {
 
     #[test]
     fn unicode_whitespace_is_a_diagnostic_not_a_panic() {
-        for text in ["\u{a0}", "allow bash(\"x\")\u{a0};", "allow\u{3000}bash;", "\u{2028}"] {
+        for text in [
+            "\u{a0}",
+            "allow bash(\"x\")\u{a0};",
+            "allow\u{3000}bash;",
+            "\u{2028}",
+        ] {
             let (_, d) = parse(text);
             assert!(!d.is_empty(), "{text:?}");
             let span = d[0].span();
-            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{text:?}");
+            assert!(
+                text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+                "{text:?}"
+            );
         }
     }
 

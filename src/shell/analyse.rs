@@ -2,20 +2,28 @@
 //! simple commands.
 //!
 //! This is security code. Whatever the walk does not understand is a failure (the engine asks),
-//! never a silently dropped command. Where tree-sitter-bash reads a line differently from bash,
-//! the walk follows bash (or fails):
+//! never a silently dropped command. tree-sitter-bash recovers from errors instead of failing
+//! (any ERROR or MISSING node is a failure here), and reads a number of lines differently from
+//! bash. Where the difference can be corrected the walk follows bash; where it cannot, the line
+//! is refused (see [`misread`]):
 //!
-//! - words after a redirection target (`rm > /dev/null -rf /`) are parsed by tree-sitter as
-//!   further redirection destinations; bash gives them to the command;
+//! - words after a redirection target (`rm > /dev/null -rf /`) are redirection destinations for
+//!   tree-sitter; bash gives them to the command, and so does the walk;
 //! - a redirection after a pipeline or a list (`a | b > f`) belongs to its last command only;
 //! - back-ticks inside back-ticks (`` `echo \`id\`` ``) and inside unquoted here-document
-//!   bodies are not parsed by tree-sitter; the walk re-parses their text itself;
-//! - a here-document delimiter quoted with a backslash (`<<E\OF`) is quoted for bash;
-//! - `<` and `>` inside `[ … ]` are redirections for bash, not comparisons: refused.
+//!   bodies are not parsed by tree-sitter; the walk unescapes and parses their text itself;
+//! - a here-document delimiter quoted with a backslash (`<<E\OF`) is quoted for bash; a body
+//!   tree-sitter ends elsewhere than bash (`EO\<newline>F`, `${x:-<newline>EOF`) is refused;
+//! - `{a,b}` brace expansion is done as bash does it (`{rm,-rf,/}` is `rm -rf /`);
+//! - `<` and `>` inside `[ … ]` are redirections for bash, not comparisons: refused;
+//! - lexer slips (`$'\\'` swallowing what follows, `\<newline>` splitting a word, tokens
+//!   spanning blanks, `*EOF=` read as an assignment, `{cat`, `[[x`): refused.
 
 use std::cell::RefCell;
 
-use tree_sitter::{Node, Parser, Tree};
+use std::sync::OnceLock;
+
+use tree_sitter::{Language, Node, Parser, Tree};
 
 use super::{Analysis, Origin, Redirect, SimpleCommand, Word, MAX_COMMAND_LEN, MAX_DEPTH};
 
@@ -38,6 +46,35 @@ fn too_long() -> String {
 
 fn too_deep() -> String {
     format!("the command nests deeper than {MAX_DEPTH} levels")
+}
+
+/// Node kind names by kind id: `Node::kind` measures and checks its C string on every call,
+/// which is a good part of the walk's time.
+static KIND_NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+
+trait FastKind {
+    /// `Node::kind`, from a table.
+    fn fast_kind(&self) -> &'static str;
+}
+
+impl FastKind for Node<'_> {
+    fn fast_kind(&self) -> &'static str {
+        let names = KIND_NAMES.get_or_init(|| {
+            let language: Language = tree_sitter_bash::LANGUAGE.into();
+            (0..language.node_kind_count())
+                .map(|id| {
+                    u16::try_from(id)
+                        .ok()
+                        .and_then(|id| language.node_kind_for_id(id))
+                        .unwrap_or("")
+                })
+                .collect()
+        });
+        match names.get(usize::from(self.kind_id())) {
+            Some(name) if !name.is_empty() => name,
+            _ => self.kind(),
+        }
+    }
 }
 
 thread_local! {
@@ -113,9 +150,12 @@ fn walk_text(
     if ctx.depth > MAX_DEPTH {
         return Err(too_deep());
     }
+    if crashes_tree_sitter(text) {
+        return Err(unparsable());
+    }
     let tree = parse(text).ok_or_else(unparsable)?;
     let root = tree.root_node();
-    if root.has_error() || root.is_missing() {
+    if root.has_error() || root.is_missing() || misread(root, text) {
         return Err(unparsable());
     }
     let mut walker = Walker {
@@ -133,6 +173,196 @@ fn walk_text(
         return Err(unparsable());
     }
     Ok((walker.out, walker.functions))
+}
+
+/// Whether `text` would make tree-sitter-bash 0.25's scanner read out of bounds: after `{`,
+/// digits and `..`, it passes the next character to C's `isdigit`, which is only defined up
+/// to 255 (`{1` then U+E0000 is a segmentation fault).
+fn crashes_tree_sitter(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(i) = rest.find('{') {
+        rest = rest.get(i + 1..).unwrap_or("");
+        let after = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if after.chars().next().is_some_and(|c| !c.is_ascii()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether tree-sitter-bash read `text` differently from bash in a way the walk cannot
+/// correct. Its lexer has several such gaps, all refused here:
+///
+/// - a token holding an unquoted blank or newline: `$<newline>x` read as the expansion `$x`,
+///   a line starting with `\` glued to the word before it, `]<tab>]` read as one word;
+/// - a variable name that is not a name (`*EOF=` read as an assignment, `"$ b"` as `$ b`);
+/// - `\<blank>` and `\<newline>` skipped as blanks: for bash the first is a word
+///   (`echo x \ ; ls`) and the second joins its neighbours (`r\<newline>m -rf /` is `rm`);
+/// - an ANSI-C string token running past the real end of `$'\\'`, swallowing what follows
+///   (`echo $'\\' ; rm -rf / # '`).
+fn misread(root: Node<'_>, text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut cursor = root.walk();
+    // Whether each ancestor of the cursor's node is a context where blanks are text.
+    let mut quoted_stack: Vec<bool> = Vec::new();
+    let mut last_end = 0;
+    let newlines = bytes.contains(&b'\n');
+    loop {
+        let node = cursor.node();
+        let kind = node.fast_kind();
+        let parent_quoted = quoted_stack.last().copied().unwrap_or(false);
+        let quoted = match kind {
+            "string" | "translated_string" | "raw_string" | "ansi_c_string" | "expansion"
+            | "heredoc_body" | "heredoc_content" | "heredoc_start" | "heredoc_end" | "comment"
+            | "regex" | "extglob_pattern" => true,
+            "command_substitution" | "process_substitution" => false,
+            _ => parent_quoted,
+        };
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let raw = text.get(start..end).unwrap_or("");
+        match kind {
+            "ansi_c_string" if ansi_c_inner(raw).is_none() => return true,
+            "variable_name" if !is_name(raw) => return true,
+            "concatenation" | "simple_expansion" | "variable_assignment" if has_gaps(node) => {
+                return true
+            }
+            // Bash ends a back-tick substitution at the first unescaped back-tick.
+            "command_substitution"
+                if raw.starts_with('`')
+                    && closing_backtick(raw.as_bytes(), 1) != Some(raw.len().saturating_sub(1)) =>
+            {
+                return true
+            }
+            // A newline inside a simple command ends it for bash.
+            "command"
+            | "declaration_command"
+            | "unset_command"
+            | "file_redirect"
+            | "herestring_redirect"
+            | "command_name"
+                if newlines && inner_newline(node, bytes) =>
+            {
+                return true
+            }
+            _ => {}
+        }
+        let leaf = node.child_count() == 0;
+        if leaf && end > start {
+            if start > last_end && escaped_blank_misread(root, bytes, last_end, start) {
+                return true;
+            }
+            if !quoted && has_unescaped_blank(raw) {
+                return true;
+            }
+            last_end = last_end.max(end);
+        }
+        if !leaf && cursor.goto_first_child() {
+            quoted_stack.push(quoted);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return text.len() > last_end
+                    && escaped_blank_misread(root, bytes, last_end, text.len());
+            }
+            quoted_stack.pop();
+        }
+    }
+}
+
+/// Whether the blank-looking text between two tokens holds a `\<blank>` (a word for bash),
+/// or a `\<newline>` between two non-blanks (which bash removes, joining them).
+fn escaped_blank_misread(root: Node<'_>, bytes: &[u8], start: usize, end: usize) -> bool {
+    let blank = |b: Option<&u8>| matches!(b, None | Some(b' ' | b'\t' | b'\n' | b'\r'));
+    let mut suspicious = false;
+    let mut i = start;
+    while i + 1 < end {
+        if bytes[i] == b'\\' {
+            suspicious |= match bytes[i + 1] {
+                b' ' | b'\t' | 0x0b | 0x0c => true,
+                b'\n' => !blank(bytes.get(i.wrapping_sub(1))) && !blank(bytes.get(i + 2)),
+                _ => false,
+            };
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    // Inside quotes or a here-document body, it is text.
+    suspicious
+        && !root.descendant_for_byte_range(start, end).is_some_and(|n| {
+            matches!(
+                n.fast_kind(),
+                "string" | "translated_string" | "heredoc_body"
+            )
+        })
+}
+
+/// Whether the text between the children of `node` holds a newline that is not a
+/// backslash-newline.
+fn inner_newline(node: Node<'_>, bytes: &[u8]) -> bool {
+    let mut pos = None;
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if let Some(pos) = pos {
+            for i in pos..child.start_byte() {
+                if bytes.get(i) == Some(&b'\n') {
+                    let backslashes = bytes
+                        .get(..i)
+                        .unwrap_or(&[])
+                        .iter()
+                        .rev()
+                        .take_while(|b| **b == b'\\')
+                        .count();
+                    if backslashes % 2 == 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        pos = Some(child.end_byte());
+    }
+    false
+}
+
+/// A space, tab or newline not escaped by a backslash.
+fn has_unescaped_blank(raw: &str) -> bool {
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            ' ' | '\t' | '\n' => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A shell variable name: a letter or `_`, then letters, digits and `_`.
+fn is_name(raw: &str) -> bool {
+    let mut chars = raw.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether the children of `node` leave some of its text uncovered.
+fn has_gaps(node: Node<'_>) -> bool {
+    let mut pos = node.start_byte();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        if child.start_byte() != pos {
+            return true;
+        }
+        pos = child.end_byte();
+    }
+    pos != node.end_byte()
 }
 
 /// Where the walk is: what the commands found here get.
@@ -181,7 +411,7 @@ fn children_with_fields<'t>(node: Node<'t>) -> Vec<(Option<&'static str>, Node<'
 fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
+        .filter(|n| n.fast_kind() != "comment")
         .collect()
 }
 
@@ -229,10 +459,10 @@ fn adjacent_runs<'t>(nodes: &[Node<'t>]) -> Vec<Vec<Node<'t>>> {
 }
 
 /// Descends from a redirected body to the statement its redirections belong to: the last
-/// command of a pipeline or list (`a | b > f` redirects `b` only).
+/// command of a pipeline or list (`a | b > f` redirects `b` only), the command of `! cmd`.
 fn redirect_target(body: Node<'_>) -> Node<'_> {
     let mut target = body;
-    while matches!(target.kind(), "pipeline" | "list") {
+    while matches!(target.fast_kind(), "pipeline" | "list" | "negated_command") {
         match named_children(target).last() {
             Some(last) => target = *last,
             None => break,
@@ -329,7 +559,7 @@ impl<'s> Walker<'s> {
     fn fill(&mut self, index: usize, assignments: Vec<String>, argv: Vec<Word>) {
         let self_call = argv
             .first()
-            .is_some_and(|w| !w.dynamic && self.functions.iter().any(|f| *f == w.value));
+            .is_some_and(|w| !w.dynamic && self.functions.contains(&w.value));
         if let Some(command) = self.out.get_mut(index) {
             command.assignments = assignments;
             command.argv = argv;
@@ -369,7 +599,7 @@ impl<'s> Walker<'s> {
     }
 
     fn stmt_inner(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
-        match node.kind() {
+        match node.fast_kind() {
             "command" => self.command(node, ctx),
             "list" => self.list(node, ctx, ctx),
             "pipeline" => {
@@ -387,8 +617,16 @@ impl<'s> Walker<'s> {
             "negated_command" => self.block(node, ctx),
             "subshell" => self.block(node, ctx.deeper(Origin::Subshell)?),
             "compound_statement" => {
-                if node.child(0).is_some_and(|c| c.kind() == "((") {
+                if node.child(0).is_some_and(|c| c.fast_kind() == "((") {
                     self.test(node, ctx)
+                } else if named_children(node).is_empty()
+                    || !matches!(
+                        self.src.as_bytes().get(node.start_byte() + 1),
+                        Some(b' ' | b'\t' | b'\n')
+                    )
+                {
+                    // `{}` and `{cat` are words for bash, not groups.
+                    Err(unparsable())
                 } else {
                     self.block(node, ctx.deeper(Origin::Group)?)
                 }
@@ -396,7 +634,7 @@ impl<'s> Walker<'s> {
             "if_statement" => {
                 let inner = ctx.deeper(Origin::Compound)?;
                 for child in named_children(node) {
-                    match child.kind() {
+                    match child.fast_kind() {
                         "elif_clause" | "else_clause" => self.block(child, inner)?,
                         _ => self.stmt(child, inner)?,
                     }
@@ -406,7 +644,7 @@ impl<'s> Walker<'s> {
             "while_statement" => {
                 let inner = ctx.deeper(Origin::Compound)?;
                 for child in named_children(node) {
-                    match child.kind() {
+                    match child.fast_kind() {
                         "do_group" => self.block(child, inner)?,
                         _ => self.stmt(child, inner)?,
                     }
@@ -419,7 +657,7 @@ impl<'s> Walker<'s> {
                 for (field, child) in children_with_fields(node) {
                     match field {
                         Some("body") => self.block(child, inner)?,
-                        _ if child.is_named() && child.kind() != "comment" => {
+                        _ if child.is_named() && child.fast_kind() != "comment" => {
                             self.scan(child, inner)?;
                         }
                         _ => {}
@@ -441,7 +679,7 @@ impl<'s> Walker<'s> {
                 let index = self.open(node, ctx);
                 let mut assignments = Vec::new();
                 for child in named_children(node) {
-                    if child.kind() != "variable_assignment" {
+                    if child.fast_kind() != "variable_assignment" {
                         return Err(unparsable());
                     }
                     assignments.push(self.assignment(child, ctx)?.0);
@@ -460,7 +698,7 @@ impl<'s> Walker<'s> {
     fn list(&mut self, node: Node<'_>, first: Ctx, rest: Ctx) -> Res<()> {
         let mut rights = Vec::new();
         let mut current = node;
-        while current.kind() == "list" {
+        while current.fast_kind() == "list" {
             let children = named_children(current);
             match children.split_first() {
                 Some((left, right)) => {
@@ -484,7 +722,13 @@ impl<'s> Walker<'s> {
         let mut assignments = Vec::new();
         let mut argv = Vec::new();
         let mut run: Vec<Node<'_>> = Vec::new();
+        let mut assignment_end = None;
         for (field, child) in children_with_fields(node) {
+            // `x=""\rm rm -rf /`: the `\rm` belongs to the value, not the program.
+            if assignment_end == Some(child.start_byte()) {
+                return Err(unparsable());
+            }
+            assignment_end = (child.fast_kind() == "variable_assignment").then(|| child.end_byte());
             let parts = match field {
                 Some("name") => {
                     let mut cursor = child.walk();
@@ -498,21 +742,36 @@ impl<'s> Walker<'s> {
                     .last()
                     .is_some_and(|p| p.end_byte() != first.start_byte())
                 {
-                    argv.push(self.word(&run, ctx)?);
+                    argv.extend(self.words(&run, ctx)?);
                     run.clear();
                 }
                 run.extend(parts);
                 continue;
             }
+            // `cat 0<<< x`: tree-sitter reads the descriptor as an argument.
+            let mut herestring_fd = None;
+            if child.fast_kind() == "herestring_redirect"
+                && child.child_by_field_name("descriptor").is_none()
+            {
+                if let [number] = run.as_slice() {
+                    if number.fast_kind() == "number" && number.end_byte() == child.start_byte() {
+                        herestring_fd = Some(self.text(*number).parse::<u32>().ok());
+                        run.clear();
+                    }
+                }
+            }
             if !run.is_empty() {
-                argv.push(self.word(&run, ctx)?);
+                argv.extend(self.words(&run, ctx)?);
                 run.clear();
             }
-            match (field, child.kind()) {
+            match (field, child.fast_kind()) {
                 (_, "comment") => {}
                 (_, "variable_assignment") => assignments.push(self.assignment(child, ctx)?.0),
                 (Some("redirect"), "file_redirect" | "herestring_redirect") => {
-                    let (redirect, extra) = self.redirect(child, ctx)?;
+                    let (mut redirect, extra) = self.redirect(child, ctx)?;
+                    if let Some(fd) = herestring_fd {
+                        redirect.fd = fd;
+                    }
                     argv.extend(extra);
                     if let Some(command) = self.out.get_mut(index) {
                         command.redirects.push(redirect);
@@ -523,7 +782,7 @@ impl<'s> Walker<'s> {
             }
         }
         if !run.is_empty() {
-            argv.push(self.word(&run, ctx)?);
+            argv.extend(self.words(&run, ctx)?);
         }
         self.fill(index, assignments, argv);
         Ok(())
@@ -538,8 +797,10 @@ impl<'s> Walker<'s> {
             .collect();
         // `cat <<EOF | sh`: the pipe is written after the heredoc, inside its node.
         let piped_heredoc = redirects.iter().any(|r| {
-            r.kind() == "heredoc_redirect"
-                && named_children(*r).iter().any(|c| c.kind() == "pipeline")
+            r.fast_kind() == "heredoc_redirect"
+                && named_children(*r)
+                    .iter()
+                    .any(|c| c.fast_kind() == "pipeline")
         });
         let body_ctx = if piped_heredoc {
             ctx.with_origin(Origin::Pipeline)
@@ -557,7 +818,10 @@ impl<'s> Walker<'s> {
                 let start = self.watch_start;
                 (self.watch, self.watch_start) = saved;
                 walked?;
-                (start.ok_or_else(unparsable)?, target.kind() == "command")
+                (
+                    start.ok_or_else(unparsable)?,
+                    target.fast_kind() == "command",
+                )
             }
             None => (self.open(node, body_ctx), true),
         };
@@ -567,7 +831,7 @@ impl<'s> Walker<'s> {
         let mut extra = Vec::new();
         let mut after = Vec::new();
         for redirect in redirects {
-            match redirect.kind() {
+            match redirect.fast_kind() {
                 "file_redirect" | "herestring_redirect" => {
                     let (redirect, words) = self.redirect(redirect, ctx)?;
                     collected.push(redirect);
@@ -598,7 +862,7 @@ impl<'s> Walker<'s> {
                     piped: true,
                     depth: ctx.depth,
                 };
-                if statement.kind() == "list" {
+                if statement.fast_kind() == "list" {
                     // `cat <<EOF | sh && x`: only `sh` is in the pipeline.
                     self.list(statement, piped_ctx, ctx)?;
                 } else {
@@ -624,13 +888,33 @@ impl<'s> Walker<'s> {
     ) -> Res<()> {
         let slot = collected.len();
         collected.push(Redirect::default());
-        let mut op = String::from("<<");
+        let children = children_with_fields(node);
+        let find = |kind: &str| {
+            children
+                .iter()
+                .find(|(_, c)| c.fast_kind() == kind)
+                .map(|c| c.1)
+        };
+        let op = if find("<<-").is_some() { "<<-" } else { "<<" };
+        let start = find("heredoc_start").ok_or_else(unparsable)?;
+        let (delimiter, quoted) = heredoc_delimiter(self.text(start)).ok_or_else(unparsable)?;
+        // tree-sitter must end the body where bash does (`EO\<newline>F` ends it for bash,
+        // `${x:-<newline>EOF` does not for tree-sitter).
+        let end = find("heredoc_end").ok_or_else(unparsable)?;
+        let body_start = find("heredoc_body").map_or(end.start_byte(), |b| b.start_byte());
+        let body = self.slice(body_start, end.start_byte());
+        let end_text = self.text(end);
+        let after_end = self.src.get(end.end_byte()..).unwrap_or("");
+        let whole_line = after_end.is_empty() || after_end.starts_with('\n');
+        if !whole_line
+            || !heredoc_ends_as_bash_does(body, end_text, &delimiter, quoted, op == "<<-")
+        {
+            return Err(unparsable());
+        }
         let mut fd = None;
-        let mut delimiter = String::new();
-        let mut quoted = false;
         let mut arguments = Vec::new();
-        for (field, child) in children_with_fields(node) {
-            match (field, child.kind()) {
+        for (field, child) in children {
+            match (field, child.fast_kind()) {
                 (Some("descriptor"), _) => fd = self.text(child).parse::<u32>().ok(),
                 (Some("redirect"), "file_redirect" | "herestring_redirect") => {
                     let (redirect, words) = self.redirect(child, ctx)?;
@@ -640,14 +924,6 @@ impl<'s> Walker<'s> {
                 (Some("argument"), _) => arguments.push(child),
                 (Some("right"), _) => after.push((child, false)),
                 (Some("operator"), _) => {}
-                (_, "heredoc_start") => {
-                    let raw = self.text(child);
-                    quoted = raw.contains(['\'', '"', '\\']);
-                    delimiter = raw
-                        .chars()
-                        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-                        .collect();
-                }
                 (_, "pipeline") => {
                     for statement in named_children(child) {
                         after.push((statement, true));
@@ -659,18 +935,17 @@ impl<'s> Walker<'s> {
                         self.heredoc_body(child, ctx)?;
                     }
                 }
-                (_, "heredoc_end" | "comment") => {}
-                (_, "<<" | "<<-") => op = child.kind().to_string(),
+                (_, "heredoc_start" | "heredoc_end" | "comment") => {}
                 _ if !child.is_named() => {}
                 _ => return Err(unparsable()),
             }
         }
         for run in adjacent_runs(&arguments) {
-            extra.push(self.word(&run, ctx)?);
+            extra.extend(self.words(&run, ctx)?);
         }
         if let Some(redirect) = collected.get_mut(slot) {
             *redirect = Redirect {
-                op,
+                op: op.to_string(),
                 fd,
                 target: literal_word(delimiter),
             };
@@ -679,36 +954,39 @@ impl<'s> Walker<'s> {
     }
 
     /// The expansions of an unquoted here-document body. tree-sitter finds `$(…)` and `${…}`
-    /// but not back-ticks: the text between its nodes is scanned for them.
+    /// but not back-ticks: the body text is scanned for them.
     fn heredoc_body(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
-        let mut pos = node.start_byte();
+        let mut children = Vec::new();
         for child in named_children(node) {
-            self.heredoc_text(pos, child.start_byte(), ctx)?;
-            match child.kind() {
-                "command_substitution" => self.subst(child, Origin::CommandSubstitution, ctx)?,
-                "expansion" | "simple_expansion" => {
-                    self.scan(child, ctx)?;
-                }
-                "heredoc_content" => {
-                    self.heredoc_text(child.start_byte(), child.end_byte(), ctx)?
-                }
+            match child.fast_kind() {
+                "command_substitution" | "expansion" | "simple_expansion" => children.push(child),
+                "heredoc_content" => {}
                 _ => return Err(unparsable()),
             }
-            pos = pos.max(child.end_byte());
         }
-        self.heredoc_text(pos, node.end_byte(), ctx)
-    }
-
-    /// Literal here-document text: back-ticks in it run; a `$(` tree-sitter left here is not
-    /// understood.
-    fn heredoc_text(&mut self, start: usize, end: usize, ctx: Ctx) -> Res<()> {
-        if start >= end {
-            return Ok(());
-        }
-        let text = self.slice(start, end);
+        let start = node.start_byte();
+        let text = self.text(node);
         let bytes = text.as_bytes();
+        let mut next = 0;
         let mut i = 0;
         while i < bytes.len() {
+            // Nodes inside text already handled (back-ticks) are skipped.
+            while children
+                .get(next)
+                .is_some_and(|c| c.start_byte() < start + i)
+            {
+                next += 1;
+            }
+            if let Some(child) = children.get(next).filter(|c| c.start_byte() == start + i) {
+                if child.fast_kind() == "command_substitution" {
+                    self.subst(*child, Origin::CommandSubstitution, ctx)?;
+                } else {
+                    self.scan(*child, ctx)?;
+                }
+                i = child.end_byte().saturating_sub(start).max(i + 1);
+                next += 1;
+                continue;
+            }
             match bytes[i] {
                 b'\\' => i += 2,
                 b'`' => {
@@ -717,6 +995,7 @@ impl<'s> Walker<'s> {
                     self.backtick_text(inner, start + i + 1, ctx)?;
                     i = close + 1;
                 }
+                // A `$(` tree-sitter did not parse is not understood.
                 b'$' if bytes.get(i + 1) == Some(&b'(') => return Err(unparsable()),
                 _ => i += 1,
             }
@@ -755,7 +1034,7 @@ impl<'s> Walker<'s> {
             }
         }
         for run in adjacent_runs(&values) {
-            self.word(&run, inner)?;
+            self.words(&run, inner)?;
         }
         match body {
             Some(body) => self.block(body, inner),
@@ -766,7 +1045,7 @@ impl<'s> Walker<'s> {
     fn case_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
         let inner = ctx.deeper(Origin::Compound)?;
         for (field, child) in children_with_fields(node) {
-            match (field, child.kind()) {
+            match (field, child.fast_kind()) {
                 (Some("value"), _) => {
                     self.word(&[child], inner)?;
                 }
@@ -775,7 +1054,7 @@ impl<'s> Walker<'s> {
                     for (item_field, item_child) in children_with_fields(child) {
                         if item_field == Some("value") {
                             patterns.push(item_child);
-                        } else if item_child.is_named() && item_child.kind() != "comment" {
+                        } else if item_child.is_named() && item_child.fast_kind() != "comment" {
                             for run in adjacent_runs(&std::mem::take(&mut patterns)) {
                                 self.word(&run, inner)?;
                             }
@@ -813,9 +1092,9 @@ impl<'s> Walker<'s> {
         let name = unescape_unquoted(self.text(name));
         self.functions.push(name);
         let start = self.out.len();
-        let braces =
-            body.kind() == "compound_statement" && body.child(0).is_some_and(|c| c.kind() == "{");
-        if braces || body.kind() == "subshell" {
+        let braces = body.fast_kind() == "compound_statement"
+            && body.child(0).is_some_and(|c| c.fast_kind() == "{");
+        if braces || body.fast_kind() == "subshell" {
             self.block(body, inner)?;
         } else {
             self.stmt(body, inner)?;
@@ -837,14 +1116,34 @@ impl<'s> Walker<'s> {
     /// `[ … ]`, `[[ … ]]` and `(( … ))`: one command whose words are the tokens as written
     /// (`[`, `-f`, `x`, `]`), substitutions in them extracted.
     fn test(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        // `[[x` is a word for bash, not the keyword `[[` then `x`.
+        let blank = |b: Option<&u8>| matches!(b, Some(b' ' | b'\t' | b'\n'));
+        let bytes = self.src.as_bytes();
+        let opened = blank(bytes.get(node.child(0).map_or(0, |c| c.end_byte())));
+        let closed = node.end_byte() >= 3
+            && node
+                .child(node.child_count().saturating_sub(1))
+                .is_some_and(|c| blank(bytes.get(c.start_byte().wrapping_sub(1))));
+        let arithmetic = node.child(0).is_some_and(|c| c.fast_kind() == "((");
+        if !arithmetic && (!opened || !closed) {
+            return Err(unparsable());
+        }
         let index = self.open(node, ctx);
-        let single_bracket = node.child(0).is_some_and(|c| c.kind() == "[");
+        let single_bracket = node.child(0).is_some_and(|c| c.fast_kind() == "[");
         let tokens = frontier(node, |n| {
-            is_word_like(n.kind()) || n.kind() == "redirected_statement"
+            is_word_like(n.fast_kind()) || n.fast_kind() == "redirected_statement"
         });
+        // A newline between the words ends a `[` command for bash (and is mostly an error
+        // in `[[ … ]]`).
+        for pair in tokens.windows(2) {
+            let gap = self.slice(pair[0].end_byte(), pair[1].start_byte());
+            if gap.contains('\n') {
+                return Err(unparsable());
+            }
+        }
         let mut argv = Vec::with_capacity(tokens.len());
         for token in tokens {
-            let kind = token.kind();
+            let kind = token.fast_kind();
             // In `[ … ]`, `<` and `>` are redirections for bash (`[ a > b ]` writes to `b`).
             if single_bracket && (kind == "redirected_statement" || kind.contains(['<', '>'])) {
                 return Err(unparsable());
@@ -870,19 +1169,19 @@ impl<'s> Walker<'s> {
                 argv.push(literal_word(self.text(*child).to_string()));
                 continue;
             }
-            if child.kind() == "comment" {
+            if child.fast_kind() == "comment" {
                 continue;
             }
             let adjacent = run
                 .last()
                 .is_some_and(|p| p.end_byte() == child.start_byte());
             if !adjacent && !run.is_empty() {
-                argv.push(self.word(&run, ctx)?);
+                argv.extend(self.words(&run, ctx)?);
                 run.clear();
             }
-            if child.kind() == "variable_assignment" {
+            if child.fast_kind() == "variable_assignment" {
                 if !run.is_empty() {
-                    argv.push(self.word(&run, ctx)?);
+                    argv.extend(self.words(&run, ctx)?);
                     run.clear();
                 }
                 let (value, dynamic) = self.assignment(*child, ctx)?;
@@ -896,7 +1195,7 @@ impl<'s> Walker<'s> {
             }
         }
         if !run.is_empty() {
-            argv.push(self.word(&run, ctx)?);
+            argv.extend(self.words(&run, ctx)?);
         }
         self.fill(index, Vec::new(), argv);
         Ok(())
@@ -909,26 +1208,27 @@ impl<'s> Walker<'s> {
         let mut dynamic = false;
         let mut values = Vec::new();
         for (field, child) in children_with_fields(node) {
-            match (field, child.kind()) {
+            match (field, child.fast_kind()) {
                 (Some("name"), "subscript") => {
                     dynamic |= self.scan(child, ctx)?;
                     out.push_str(self.text(child));
                 }
                 (Some("name"), _) => out.push_str(self.text(child)),
                 (Some("value"), _) => values.push(child),
-                (_, "=" | "+=") => out.push_str(child.kind()),
+                (_, "=" | "+=") => out.push_str(child.fast_kind()),
                 (_, "comment") => {}
                 _ if child.is_named() => values.push(child),
                 _ => {}
             }
         }
         if let [array] = values.as_slice() {
-            if array.kind() == "array" {
+            if array.fast_kind() == "array" {
                 let mut elements = Vec::new();
                 for run in adjacent_runs(&named_children(*array)) {
-                    let word = self.word(&run, ctx)?;
-                    dynamic |= word.dynamic;
-                    elements.push(word.value);
+                    for word in self.words(&run, ctx)? {
+                        dynamic |= word.dynamic;
+                        elements.push(word.value);
+                    }
                 }
                 out.push('(');
                 out.push_str(&elements.join(" "));
@@ -955,10 +1255,10 @@ impl<'s> Walker<'s> {
                 Some("descriptor") => fd = self.text(child).parse::<u32>().ok(),
                 _ if !child.is_named() => {
                     if op.is_empty() {
-                        op = child.kind().to_string();
+                        op = child.fast_kind().to_string();
                     }
                 }
-                _ if child.kind() == "comment" => {}
+                _ if child.fast_kind() == "comment" => {}
                 _ => destinations.push(child),
             }
         }
@@ -977,7 +1277,7 @@ impl<'s> Walker<'s> {
         };
         let mut extra = Vec::new();
         for run in runs {
-            extra.push(self.word(&run, ctx)?);
+            extra.extend(self.words(&run, ctx)?);
         }
         Ok((Redirect { op, fd, target }, extra))
     }
@@ -1008,7 +1308,7 @@ impl<'s> Walker<'s> {
         let mut statements = Vec::new();
         let mut redirects = Vec::new();
         for (field, child) in children_with_fields(node) {
-            if !child.is_named() || child.kind() == "comment" {
+            if !child.is_named() || child.fast_kind() == "comment" {
                 continue;
             }
             if field == Some("redirect") {
@@ -1047,7 +1347,7 @@ impl<'s> Walker<'s> {
     /// Extracts the substitutions anywhere under `node` (expressions, subscripts, expansion
     /// operands); returns whether `node` holds any expansion at all.
     fn scan(&mut self, node: Node<'_>, ctx: Ctx) -> Res<bool> {
-        match node.kind() {
+        match node.fast_kind() {
             "command_substitution" => {
                 self.subst(node, Origin::CommandSubstitution, ctx)?;
                 return Ok(true);
@@ -1059,12 +1359,12 @@ impl<'s> Walker<'s> {
             _ => {}
         }
         let mut dynamic = matches!(
-            node.kind(),
+            node.fast_kind(),
             "simple_expansion" | "expansion" | "arithmetic_expansion"
         );
         let stops = frontier(node, |n| {
             matches!(
-                n.kind(),
+                n.fast_kind(),
                 "command_substitution"
                     | "process_substitution"
                     | "simple_expansion"
@@ -1073,7 +1373,7 @@ impl<'s> Walker<'s> {
             )
         });
         for stop in stops {
-            match stop.kind() {
+            match stop.fast_kind() {
                 "command_substitution" | "process_substitution" => {
                     self.scan(stop, ctx)?;
                     dynamic = true;
@@ -1092,20 +1392,29 @@ impl<'s> Walker<'s> {
 
     // ----- words -----
 
-    /// One shell word made of `parts` (adjacent nodes), quotes removed.
-    fn word(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<Word> {
+    /// The segments of one shell word made of `parts` (adjacent nodes), quotes removed.
+    fn segments(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<WordAcc> {
         let mut acc = WordAcc::default();
-        for (i, part) in parts.iter().enumerate() {
+        for part in parts {
             // `$"…"` (locale translation) is sometimes a bare `$` then a string.
-            if !part.is_named()
-                && part.kind() == "$"
-                && parts.get(i + 1).is_some_and(|n| n.kind() == "string")
-            {
+            if self.translation_dollar(*part) {
                 continue;
             }
             self.part(*part, &mut acc, ctx)?;
         }
-        Ok(acc.finish())
+        Ok(acc)
+    }
+
+    /// One word, as a redirection target, assignment value or pattern is read (no brace
+    /// expansion).
+    fn word(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<Word> {
+        Ok(word_of(&self.segments(parts, ctx)?.segs, false))
+    }
+
+    /// The words one command argument becomes after brace expansion (`{rm,-rf,/}` is three).
+    fn words(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<Vec<Word>> {
+        let acc = self.segments(parts, ctx)?;
+        Ok(brace_expand_word(acc.segs))
     }
 
     fn part(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
@@ -1117,27 +1426,25 @@ impl<'s> Walker<'s> {
 
     fn part_inner(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
         let raw = self.text(node);
-        match node.kind() {
-            _ if !node.is_named() => acc.literal(raw),
-            "word" => {
-                if !acc.started && raw.starts_with('~') {
-                    acc.tilde = true;
+        match node.fast_kind() {
+            _ if !node.is_named() => {
+                if self.token_expands(node) {
+                    acc.dynamic(raw);
+                } else {
+                    acc.literal(raw, false);
                 }
-                acc.literal(&unescape_unquoted(raw));
             }
+            "word" => unquoted_segments(raw, acc),
             "raw_string" => {
                 let inner = raw
                     .strip_prefix('\'')
                     .and_then(|r| r.strip_suffix('\''))
                     .unwrap_or(raw);
-                acc.literal(inner);
+                acc.literal(inner, true);
             }
             "ansi_c_string" => {
-                let inner = raw
-                    .strip_prefix("$'")
-                    .and_then(|r| r.strip_suffix('\''))
-                    .unwrap_or(raw);
-                acc.literal(&decode_ansi_c(inner));
+                let inner = ansi_c_inner(raw).ok_or_else(unparsable)?;
+                acc.literal(&decode_ansi_c(inner), true);
             }
             "string" => self.double_quoted(node, acc, ctx)?,
             "translated_string" | "concatenation" => {
@@ -1145,30 +1452,23 @@ impl<'s> Walker<'s> {
                     let mut cursor = node.walk();
                     node.children(&mut cursor).collect::<Vec<_>>()
                 };
-                for (i, child) in children.iter().enumerate() {
-                    if !child.is_named()
-                        && child.kind() == "$"
-                        && children.get(i + 1).is_some_and(|n| n.kind() == "string")
-                    {
+                for child in children {
+                    if self.translation_dollar(child) {
                         continue;
                     }
-                    self.part(*child, acc, ctx)?;
+                    self.part(child, acc, ctx)?;
                 }
-                acc.literal("");
             }
             "simple_expansion" => {
-                let home = named_children(node).first().is_some_and(|v| {
-                    v.kind() == "variable_name" && v.byte_range().len() == 4 && raw == "$HOME"
-                });
-                if home {
-                    acc.home(raw);
+                if raw == "$HOME" {
+                    acc.segs.push(Seg::Home(raw.to_string()));
                 } else {
                     acc.dynamic(raw);
                 }
             }
             "expansion" => {
                 if raw == "${HOME}" {
-                    acc.home(raw);
+                    acc.segs.push(Seg::Home(raw.to_string()));
                 } else {
                     self.scan(node, ctx)?;
                     acc.dynamic(raw);
@@ -1196,17 +1496,40 @@ impl<'s> Walker<'s> {
             | "special_variable_name"
             | "extglob_pattern"
             | "regex"
-            | "test_operator" => acc.literal(raw),
+            | "test_operator" => acc.literal(raw, false),
             // Expressions, arrays and the like: their text, dynamic if they expand anything.
             _ => {
                 if self.scan(node, ctx)? {
                     acc.dynamic(raw);
                 } else {
-                    acc.literal(raw);
+                    acc.literal(raw, false);
                 }
             }
         }
         Ok(())
+    }
+
+    /// A bare `$` token right before a `"`: the `$` of `$"…"`, which bash drops.
+    fn translation_dollar(&self, node: Node<'_>) -> bool {
+        !node.is_named()
+            && node.fast_kind() == "$"
+            && node.byte_range().len() == 1
+            && self.src.as_bytes().get(node.end_byte()) == Some(&b'"')
+    }
+
+    /// Whether an anonymous token inside a word expands for bash: tree-sitter sometimes leaves
+    /// a `$` bare before the name it expands (`}xb$EO` is `}xb$` then `EO`), or makes `$$`
+    /// or an empty back-tick pair one token.
+    fn token_expands(&mut self, node: Node<'_>) -> bool {
+        let raw = self.text(node);
+        if raw.contains('`') || (raw.contains('$') && raw != "$") {
+            return true;
+        }
+        if raw != "$" {
+            return false;
+        }
+        let next = self.src.as_bytes().get(node.end_byte()).copied();
+        matches!(next, Some(b) if b.is_ascii_alphanumeric() || b"_{(@*#?$!-".contains(&b))
     }
 
     /// `"…"`: backslash escapes only before `$`, back-tick, `"`, `\` and newline.
@@ -1228,18 +1551,30 @@ impl<'s> Walker<'s> {
             let mut cursor = node.walk();
             node.children(&mut cursor).collect::<Vec<_>>()
         };
+        // Even `""` is a (quoted) part of the word: `""~` does not start with a tilde.
+        acc.literal("", true);
         for child in children {
-            if child.end_byte() <= open || child.start_byte() >= close {
-                continue; // the quotes
+            // The quotes (tree-sitter may give the closing one the blanks before it: `"  "`).
+            if child.end_byte() <= open || child.start_byte() >= close || child.fast_kind() == "\""
+            {
+                continue;
             }
             if child.start_byte() > pos {
                 let gap = self.slice(pos, child.start_byte());
-                acc.literal(&unescape_double_quoted(gap));
+                acc.literal(&unescape_double_quoted(gap), true);
             }
-            match child.kind() {
+            match child.fast_kind() {
                 "string_content" => {
                     let text = self.text(child);
-                    acc.literal(&unescape_double_quoted(text));
+                    acc.literal(&unescape_double_quoted(text), true);
+                }
+                _ if !child.is_named() => {
+                    let text = self.text(child);
+                    if self.token_expands(child) {
+                        acc.dynamic(text);
+                    } else {
+                        acc.literal(text, true);
+                    }
                 }
                 _ => self.part(child, acc, ctx)?,
             }
@@ -1247,73 +1582,119 @@ impl<'s> Walker<'s> {
         }
         if close > pos {
             let gap = self.slice(pos, close);
-            acc.literal(&unescape_double_quoted(gap));
+            acc.literal(&unescape_double_quoted(gap), true);
         }
-        acc.literal("");
         Ok(())
+    }
+}
+
+/// A piece of a word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Seg {
+    /// Literal text, and whether it was quoted (quotes or a backslash).
+    Lit(String, bool),
+    /// `$HOME` or `${HOME}`, as written.
+    Home(String),
+    /// An expansion whose value is unknown, as written.
+    Dyn(String),
+}
+
+impl Seg {
+    fn text(&self) -> &str {
+        match self {
+            Seg::Lit(text, _) | Seg::Home(text) | Seg::Dyn(text) => text,
+        }
     }
 }
 
 /// A word being built from its parts.
 #[derive(Default)]
 struct WordAcc {
-    value: String,
-    dynamic: bool,
-    /// Some part was added (even an empty one: `""~` does not start with a tilde).
-    started: bool,
-    /// The word starts with an unquoted `~`.
-    tilde: bool,
-    /// The word starts with `$HOME` / `${HOME}`, this many bytes of `value`.
-    home: Option<usize>,
+    segs: Vec<Seg>,
 }
 
 impl WordAcc {
-    fn literal(&mut self, text: &str) {
-        self.value.push_str(text);
-        self.started = true;
+    fn literal(&mut self, text: &str, quoted: bool) {
+        if let Some(Seg::Lit(last, q)) = self.segs.last_mut() {
+            if *q == quoted && !(last.is_empty() && quoted) {
+                last.push_str(text);
+                return;
+            }
+        }
+        self.segs.push(Seg::Lit(text.to_string(), quoted));
     }
 
     fn dynamic(&mut self, source: &str) {
-        self.value.push_str(source);
-        self.dynamic = true;
-        self.started = true;
+        self.segs.push(Seg::Dyn(source.to_string()));
     }
+}
 
-    fn home(&mut self, source: &str) {
-        if self.value.is_empty() && !self.dynamic && self.home.is_none() && !self.tilde {
-            self.home = Some(source.len());
-            self.value.push_str(source);
-            self.started = true;
-        } else {
-            // `$HOME` elsewhere than at the start is not a path we can read.
-            self.dynamic(source);
+/// Unquoted word text: `\x` is a quoted `x`, a backslash-newline disappears.
+fn unquoted_segments(text: &str, acc: &mut WordAcc) {
+    if !text.contains('\\') {
+        acc.literal(text, false);
+        return;
+    }
+    let mut plain = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            plain.push(c);
+            continue;
         }
-    }
-
-    fn finish(self) -> Word {
-        let mut dynamic = self.dynamic;
-        let path = if let Some(len) = self.home {
-            let rest = self.value.get(len..).unwrap_or("");
-            if rest.is_empty() || rest.starts_with('/') {
-                (!dynamic).then(|| format!("~{rest}"))
-            } else {
-                // `${HOME}x` is some other folder.
-                dynamic = true;
-                None
+        match chars.next() {
+            Some('\n') => {}
+            Some(next) => {
+                acc.literal(&plain, false);
+                plain.clear();
+                let mut buf = [0u8; 4];
+                acc.literal(next.encode_utf8(&mut buf), true);
             }
-        } else if dynamic {
-            None
-        } else if !self.tilde && self.value.starts_with('~') {
-            // A quoted `~` is a file named `~`.
-            Some(format!("./{}", self.value))
-        } else {
-            Some(self.value.clone())
-        };
-        Word {
-            value: self.value,
-            dynamic,
-            path,
+            None => plain.push('\\'),
         }
+    }
+    if !plain.is_empty() {
+        acc.literal(&plain, false);
+    }
+}
+
+/// The word the segments spell. `forced_dynamic` marks a word whose brace expansion was too
+/// large to follow.
+fn word_of(segs: &[Seg], forced_dynamic: bool) -> Word {
+    let value: String = segs.iter().map(Seg::text).collect();
+    let mut dynamic = forced_dynamic || segs.iter().any(|s| matches!(s, Seg::Dyn(_)));
+    // `$HOME` counts as known only first in the word and followed by nothing or a `/`.
+    let first = segs
+        .iter()
+        .position(|s| !matches!(s, Seg::Lit(t, _) if t.is_empty()));
+    let mut home_rest = None;
+    for (i, seg) in segs.iter().enumerate() {
+        if let Seg::Home(source) = seg {
+            let rest: String = segs[i + 1..].iter().map(Seg::text).collect();
+            if Some(i) == first && (rest.is_empty() || rest.starts_with('/')) {
+                home_rest = Some(rest);
+            } else {
+                dynamic = true;
+                let _ = source;
+            }
+        }
+    }
+    let path = if dynamic {
+        None
+    } else if let Some(rest) = home_rest {
+        Some(format!("~{rest}"))
+    } else if matches!(segs.first(), Some(Seg::Lit(t, false)) if t.starts_with('~')) {
+        Some(value.clone())
+    } else if value.starts_with('~') {
+        // A quoted `~` is a file named `~`.
+        Some(format!("./{value}"))
+    } else {
+        Some(value.clone())
+    };
+    Word {
+        value,
+        dynamic,
+        path,
     }
 }
 
@@ -1323,6 +1704,342 @@ fn literal_word(value: String) -> Word {
         value,
         dynamic: false,
     }
+}
+
+// ----- brace expansion -----
+
+/// Most words one argument may expand to; beyond, the word is kept whole and dynamic.
+const MAX_BRACE_WORDS: usize = 256;
+/// Most brace groups followed in one word.
+const MAX_BRACE_GROUPS: usize = 32;
+
+/// One character of a word (with whether it was quoted), or an expansion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    Ch(char, bool),
+    /// An empty quoted part (`""`): a word made only of it is kept.
+    Quoted,
+    Home(String),
+    Dyn(String),
+}
+
+/// Bash's brace expansion of one word: `{a,b}` alternatives and `{1..3}` / `{a..c}`
+/// sequences, on unquoted braces only.
+fn brace_expand_word(segs: Vec<Seg>) -> Vec<Word> {
+    let eligible = segs
+        .iter()
+        .any(|s| matches!(s, Seg::Lit(t, false) if t.contains('{')));
+    if !eligible {
+        return vec![word_of(&segs, false)];
+    }
+    let mut toks = Vec::new();
+    for seg in &segs {
+        match seg {
+            Seg::Lit(text, true) if text.is_empty() => toks.push(Tok::Quoted),
+            Seg::Lit(text, quoted) => toks.extend(text.chars().map(|c| Tok::Ch(c, *quoted))),
+            Seg::Home(source) => toks.push(Tok::Home(source.clone())),
+            Seg::Dyn(source) => toks.push(Tok::Dyn(source.clone())),
+        }
+    }
+    let mut expanded = Vec::new();
+    if !expand_toks(&toks, 0, &mut expanded) {
+        return vec![word_of(&segs, true)];
+    }
+    if expanded.len() == 1 && expanded[0] == toks {
+        return vec![word_of(&segs, false)];
+    }
+    expanded
+        .iter()
+        .filter(|t| !t.is_empty())
+        .map(|t| word_of(&segs_of(t), false))
+        .collect()
+}
+
+fn segs_of(toks: &[Tok]) -> Vec<Seg> {
+    let mut acc = WordAcc::default();
+    for tok in toks {
+        match tok {
+            Tok::Ch(c, quoted) => {
+                let mut buf = [0u8; 4];
+                acc.literal(c.encode_utf8(&mut buf), *quoted);
+            }
+            Tok::Quoted => acc.literal("", true),
+            Tok::Home(source) => acc.segs.push(Seg::Home(source.clone())),
+            Tok::Dyn(source) => acc.segs.push(Seg::Dyn(source.clone())),
+        }
+    }
+    acc.segs
+}
+
+/// Expands the first brace group of `toks` and recurses on the results; false when the
+/// expansion is too large.
+fn expand_toks(toks: &[Tok], groups: usize, out: &mut Vec<Vec<Tok>>) -> bool {
+    if groups > MAX_BRACE_GROUPS || out.len() > MAX_BRACE_WORDS {
+        return false;
+    }
+    let Some((open, close, alternatives)) = first_brace_group(toks) else {
+        out.push(toks.to_vec());
+        return out.len() <= MAX_BRACE_WORDS;
+    };
+    // A sequence too long to follow.
+    let Some(alternatives) = alternatives else {
+        return false;
+    };
+    for alternative in alternatives {
+        let mut word = toks[..open].to_vec();
+        word.extend(alternative);
+        word.extend_from_slice(toks.get(close + 1..).unwrap_or(&[]));
+        if !expand_toks(&word, groups + 1, out) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The first expandable brace group: its braces and its alternatives (`None`: a sequence too
+/// long to follow).
+type BraceGroup = (usize, usize, Option<Vec<Vec<Tok>>>);
+
+fn first_brace_group(toks: &[Tok]) -> Option<BraceGroup> {
+    for open in 0..toks.len() {
+        if toks[open] != Tok::Ch('{', false) {
+            continue;
+        }
+        if open > 0 && toks[open - 1] == Tok::Ch('$', false) {
+            continue; // `${` is not a brace group
+        }
+        let mut depth = 0usize;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (k, tok) in toks.iter().enumerate().skip(open) {
+            match tok {
+                Tok::Ch('{', false) => depth += 1,
+                Tok::Ch('}', false) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(k);
+                        break;
+                    }
+                }
+                Tok::Ch(',', false) if depth == 1 => commas.push(k),
+                _ => {}
+            }
+        }
+        let Some(close) = close else { continue };
+        if !commas.is_empty() {
+            let mut alternatives = Vec::new();
+            let mut start = open + 1;
+            for comma in commas.into_iter().chain(std::iter::once(close)) {
+                alternatives.push(toks[start..comma].to_vec());
+                start = comma + 1;
+            }
+            return Some((open, close, Some(alternatives)));
+        }
+        match brace_sequence(&toks[open + 1..close]) {
+            Sequence::Not => {}
+            Sequence::TooLong => return Some((open, close, None)),
+            Sequence::Words(words) => return Some((open, close, Some(words))),
+        }
+    }
+    None
+}
+
+enum Sequence {
+    Not,
+    TooLong,
+    Words(Vec<Vec<Tok>>),
+}
+
+/// `1..5`, `1..10..2`, `05..10`, `a..e`: the words of a sequence expression.
+fn brace_sequence(inner: &[Tok]) -> Sequence {
+    let mut text = String::new();
+    for tok in inner {
+        match tok {
+            Tok::Ch(c, false) => text.push(*c),
+            _ => return Sequence::Not,
+        }
+    }
+    let parts: Vec<&str> = text.split("..").collect();
+    let (from, to, step) = match parts.as_slice() {
+        [from, to] => (*from, *to, None),
+        [from, to, step] => (*from, *to, Some(*step)),
+        _ => return Sequence::Not,
+    };
+    let step = match step.map(str::parse::<i64>) {
+        Some(Ok(step)) => step.unsigned_abs().max(1),
+        Some(Err(_)) => return Sequence::Not,
+        None => 1,
+    };
+    let chars = |t: Vec<String>| -> Vec<Vec<Tok>> {
+        t.into_iter()
+            .map(|s| s.chars().map(|c| Tok::Ch(c, false)).collect())
+            .collect()
+    };
+    if let (Ok(a), Ok(b)) = (from.parse::<i64>(), to.parse::<i64>()) {
+        let count = (a.abs_diff(b) / step).saturating_add(1);
+        if count > MAX_BRACE_WORDS as u64 {
+            return Sequence::TooLong;
+        }
+        let padded = |s: &str| {
+            let digits = s.trim_start_matches(['-', '+']);
+            digits.len() > 1 && digits.starts_with('0')
+        };
+        let width = if padded(from) || padded(to) {
+            from.len().max(to.len())
+        } else {
+            0
+        };
+        let step = i64::try_from(step).unwrap_or(i64::MAX);
+        let mut out = Vec::new();
+        let mut n = a;
+        for _ in 0..count {
+            out.push(format!("{n:0width$}"));
+            n = if a <= b {
+                n.saturating_add(step)
+            } else {
+                n.saturating_sub(step)
+            };
+        }
+        return Sequence::Words(chars(out));
+    }
+    let mut from_chars = from.chars();
+    let mut to_chars = to.chars();
+    match (
+        from_chars.next(),
+        from_chars.next(),
+        to_chars.next(),
+        to_chars.next(),
+    ) {
+        (Some(a), None, Some(b), None) if a.is_ascii_alphabetic() && b.is_ascii_alphabetic() => {
+            let (a, b) = (a as u8, b as u8);
+            let count = (u64::from(a.abs_diff(b)) / step).saturating_add(1);
+            let step = i64::try_from(step).unwrap_or(i64::MAX);
+            let mut out = Vec::new();
+            let mut n = i64::from(a);
+            for _ in 0..count {
+                out.push(char::from(u8::try_from(n).unwrap_or(b'?')).to_string());
+                n = if a <= b {
+                    n.saturating_add(step)
+                } else {
+                    n.saturating_sub(step)
+                };
+            }
+            Sequence::Words(chars(out))
+        }
+        _ => Sequence::Not,
+    }
+}
+
+// ----- text helpers -----
+
+/// The delimiter of a here-document as bash reads it (quotes removed), and whether any of
+/// it was quoted (which makes the body literal).
+fn heredoc_delimiter(raw: &str) -> Option<(String, bool)> {
+    if raw.contains("$'") || raw.contains("$\"") {
+        return None;
+    }
+    let mut out = String::new();
+    let mut quoted = false;
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                quoted = true;
+                match chars.next() {
+                    Some('\n') | None => {}
+                    Some(next) => out.push(next),
+                }
+            }
+            '\'' => {
+                quoted = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(next) => out.push(next),
+                        None => return None,
+                    }
+                }
+            }
+            '"' => {
+                quoted = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.peek() {
+                            Some(&next @ ('$' | '`' | '"' | '\\')) => {
+                                chars.next();
+                                out.push(next);
+                            }
+                            Some('\n') => {
+                                chars.next();
+                            }
+                            _ => out.push('\\'),
+                        },
+                        Some(next) => out.push(next),
+                        None => return None,
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    Some((out, quoted))
+}
+
+/// Whether bash ends a here-document whose body tree-sitter read as `body` at the line
+/// `end_text` (its last, unterminated piece of `body` included): no earlier line of the
+/// body is the delimiter for bash, and the end line is.
+fn heredoc_ends_as_bash_does(
+    body: &str,
+    end_text: &str,
+    delimiter: &str,
+    quoted: bool,
+    strip_tabs: bool,
+) -> bool {
+    let is_delimiter = |line: &str| {
+        line == delimiter || (strip_tabs && line.trim_start_matches('\t') == delimiter)
+    };
+    // The complete lines of the body, and the start of the end line.
+    let (lines, last) = match body.rfind('\n') {
+        Some(i) => (body.get(..i), body.get(i + 1..).unwrap_or("")),
+        None => (None, body),
+    };
+    let mut logical = String::new();
+    for line in lines.into_iter().flat_map(|lines| lines.split('\n')) {
+        // In an unquoted body, a backslash-newline joins lines before the check.
+        let trailing = line.len() - line.trim_end_matches('\\').len();
+        if !quoted && trailing % 2 == 1 {
+            logical.push_str(line.get(..line.len() - 1).unwrap_or(""));
+            continue;
+        }
+        logical.push_str(line);
+        if is_delimiter(&logical) {
+            return false;
+        }
+        logical.clear();
+    }
+    if !logical.is_empty() {
+        return false;
+    }
+    let mut end_line = String::from(last);
+    end_line.push_str(end_text);
+    is_delimiter(&end_line)
+}
+
+/// The inside of `$'…'`, if the node really is one ANSI-C string: tree-sitter-bash's token
+/// (`/\$'([^']|\\')*'/`) runs past the real end of `$'\\'`, swallowing what follows.
+fn ansi_c_inner(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix("$'")?;
+    let bytes = inner.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\'' => return (i + 1 == bytes.len()).then(|| &inner[..i]),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Unquoted text: `\x` is `x`, a backslash-newline disappears.
@@ -1632,8 +2349,8 @@ mod tests {
 
     #[test]
     fn ansi_c_strings_are_decoded() {
-        let c = only(r#"echo $'a\x41\101\tb\'\\' $'\u00e9\cA' $'x\0y'"#);
-        assert_eq!(c.argv[1].value, "aAA\tb'\\");
+        let c = only(r#"echo $'a\x41\101\tb\'\\c' $'\u00e9\cA' $'x\0y'"#);
+        assert_eq!(c.argv[1].value, "aAA\tb'\\c");
         assert_eq!(c.argv[2].value, "\u{e9}\u{1}");
         assert_eq!(c.argv[3].value, "x");
         assert_eq!(argvs(r"$'\x72m' -rf /"), vec![v(&["rm", "-rf", "/"])]);
@@ -1661,10 +2378,81 @@ mod tests {
     }
 
     #[test]
-    fn globs_and_braces_stay_literal_and_known() {
-        let c = only("ls *.rs {a,b}.txt");
+    fn ansi_c_string_that_tree_sitter_overreads_fails() {
+        // tree-sitter-bash reads `$'\\' ; rm -rf / # '` as one string; bash runs `rm`.
+        failure(r"echo $'\\' ; rm -rf / # '");
+        failure(r"echo $'a\\' && rm -rf ~ #'");
+        assert_eq!(only(r"echo $'\\'").argv[1].value, "\\");
+    }
+
+    #[test]
+    fn backslash_blank_between_words_fails() {
+        // tree-sitter-bash skips `\ ` as blank; for bash it is a word.
+        failure(r"echo x \ ; ls");
+        failure(r"ls \ x");
+        assert_eq!(argvs(r"ls a\ b"), vec![v(&["ls", "a b"])]);
+        assert_eq!(argvs(r#"echo "a\ b""#), vec![v(&["echo", "a\\ b"])]);
+    }
+
+    #[test]
+    fn globs_stay_literal_and_known() {
+        let c = only("ls *.rs [ab]?");
         assert_eq!(c.argv[1], word("*.rs", false, Some("*.rs")));
-        assert_eq!(c.argv[2], word("{a,b}.txt", false, Some("{a,b}.txt")));
+        assert_eq!(c.argv[2], word("[ab]?", false, Some("[ab]?")));
+    }
+
+    #[test]
+    fn brace_expansion_gives_the_words_bash_runs() {
+        assert_eq!(
+            argvs("sudo {rm,-rf,/}"),
+            vec![v(&["sudo", "rm", "-rf", "/"])]
+        );
+        // tree-sitter-bash cannot parse a brace expansion first on the line.
+        failure("{rm,-rf,/}");
+        assert_eq!(argvs("r{m,} -rf /"), vec![v(&["rm", "r", "-rf", "/"])]);
+        assert_eq!(
+            argvs("echo {a,b}{1..2} x{c..a} {01..3} {1..7..3} a{,}b"),
+            vec![v(&[
+                "echo", "a1", "a2", "b1", "b2", "xc", "xb", "xa", "01", "02", "03", "1", "4", "7",
+                "ab", "ab"
+            ])]
+        );
+        assert_eq!(
+            argvs("echo {a,{b,c}d} {a,\"b,c\"} x{a}y {a,b {} {!..#} {,}"),
+            vec![v(&[
+                "echo", "a", "bd", "cd", "a", "b,c", "x{a}y", "{a,b", "{}", "{!..#}"
+            ])]
+        );
+        let c = only("cat ~/.ssh/{id_rsa,config} $HOME/{.aws,x}");
+        let paths: Vec<Option<&str>> = c.argv[1..].iter().map(|w| w.path.as_deref()).collect();
+        assert_eq!(
+            paths,
+            vec![
+                Some("~/.ssh/id_rsa"),
+                Some("~/.ssh/config"),
+                Some("~/.aws"),
+                Some("~/x")
+            ]
+        );
+    }
+
+    #[test]
+    fn quoted_braces_are_not_expanded() {
+        assert_eq!(
+            argvs(r#"echo "{a,b}" '{a,b}' \{a,b} {a\,b} {"1"..3}"#),
+            vec![v(&["echo", "{a,b}", "{a,b}", "{a,b}", "{a,b}", "{1..3}"])]
+        );
+        assert_eq!(argvs("X={a,b} env"), vec![v(&["env"])]);
+        assert_eq!(ok("X={a,b} env")[0].assignments, v(&["X={a,b}"]));
+    }
+
+    #[test]
+    fn oversized_brace_expansion_is_one_dynamic_word() {
+        let c = only("echo {1..100000}");
+        assert_eq!(c.argv[1], word("{1..100000}", true, None));
+        let c = only(&format!("echo {}", "{a,b}".repeat(20)));
+        assert!(c.argv[1].dynamic);
+        assert_eq!(c.argv.len(), 2);
     }
 
     #[test]
@@ -2062,11 +2850,15 @@ mod tests {
     }
 
     #[test]
-    fn heredoc_followed_by_a_list_and_arguments() {
-        let commands = ok("cat <<EOF file && rm x\nbody\nEOF");
-        assert_eq!(commands[0].text(View::Literal), "cat file");
+    fn heredoc_followed_by_a_list_or_arguments() {
+        let commands = ok("cat <<EOF && rm x\nbody\nEOF");
+        assert_eq!(commands[0].text(View::Literal), "cat");
         assert_eq!(commands[1].text(View::Literal), "rm x");
         assert!(commands[1].redirects.is_empty());
+        let c = only("cat <<EOF file\nbody\nEOF");
+        assert_eq!(c.text(View::Literal), "cat file");
+        // Both at once is valid bash, but tree-sitter-bash cannot parse it.
+        failure("cat <<EOF file && rm x\nbody\nEOF");
     }
 
     // ----- assignments and declarations -----
@@ -2199,7 +2991,7 @@ mod tests {
 
     #[test]
     fn nesting_within_the_limit_is_analysed() {
-        let line = format!("{}rm -rf /{}", "$(echo ".repeat(10), ")".repeat(10));
+        let line = format!("{}rm -rf /{}", "echo $(".repeat(10), ")".repeat(10));
         let commands = ok(&line);
         assert_eq!(commands.len(), 11);
         assert_eq!(commands[10].text(View::Literal), "rm -rf /");
@@ -2261,6 +3053,179 @@ mod tests {
             assert_eq!(commands.len(), 4);
             assert_eq!(commands[3].text(View::Literal), "rm -rf /");
         });
+    }
+
+    // ----- where tree-sitter-bash reads differently from bash -----
+
+    #[test]
+    fn heredoc_that_bash_ends_earlier_fails() {
+        // bash joins `EO\<newline>F` into the delimiter line and ends the body there.
+        failure("cat <<EOF\nhello\nEO\\\nF\nrm -rf /\nEOF\nls");
+        // bash ends the body at the first `EOF` line, even inside `${…`.
+        failure("cat <<EOF\n${x:-\nEOF\nrm -rf /}\nEOF\nls");
+        failure("cat <<EOF\n$(echo \"\nEOF\nrm -rf /\n\")\nEOF\nls");
+    }
+
+    #[test]
+    fn heredoc_end_that_bash_does_not_accept_fails() {
+        failure("cat <<EOF\nhello\nEOF \nls\nEOF");
+        failure("cat <<EOF\nhello\nEOF\r\nls");
+        failure("cat <<EOF\n\thello\n\tEOF\nls\nEOF");
+        assert_eq!(argvs("cat <<-EOF\n\thello\n\tEOF\nls").len(), 2);
+    }
+
+    #[test]
+    fn heredoc_delimiter_quotes_are_removed_as_bash_does() {
+        let c = &ok("cat <<\"E'F\"\n$(x)\nE'F\nls")[0];
+        assert_eq!(c.redirects, vec![redirect("<<", None, "E'F")]);
+        assert_eq!(ok("cat <<\"E'F\"\n$(x)\nE'F\nls").len(), 2);
+    }
+
+    #[test]
+    fn line_continuation_between_non_blanks_fails() {
+        // bash removes `\<newline>`, joining `r` and `m`; tree-sitter splits the word.
+        failure("r\\\nm -rf /");
+        failure("echo $(r\\\nm -rf /)");
+        assert_eq!(argvs("rm \\\n  -rf x"), vec![v(&["rm", "-rf", "x"])]);
+        assert_eq!(argvs("echo \"a\\\nb\""), vec![v(&["echo", "ab"])]);
+    }
+
+    #[test]
+    fn tokens_holding_blanks_or_bad_names_fail() {
+        // `$<newline>x` read as the expansion `$x`, hiding the command `x` on the next line.
+        failure(",<$\nrm<xb");
+        // A line starting with a backslash glued to the word before it.
+        failure(">*\n\\|\\'}rm");
+        failure("]\t]*a");
+        // `*EOF=` and `$ b` are not assignments or expansions for bash.
+        failure("*EOF=");
+        failure("echo \"a $ b\"");
+        // A comment inside an assignment.
+        failure("xb#$\n=[}");
+        // A newline inside a command.
+        failure("! c\n\\\n\\'");
+        failure("[\n ]");
+    }
+
+    #[test]
+    fn value_glued_to_an_assignment_fails() {
+        // bash reads `x=""\x` as the assignment `x=x`, then runs `rm`.
+        failure(r#"x=""\x rm -rf /"#);
+    }
+
+    #[test]
+    fn back_ticks_end_at_the_first_unescaped_back_tick() {
+        failure("echo `a``b`");
+        failure("x=`echo \"\"``rm -rf /`");
+    }
+
+    #[test]
+    fn words_glued_to_keywords_fail() {
+        // For bash these are commands named `{cat`, `[[b`, `{}`.
+        failure("{cat <<'EOF'\nx\nEOF\n}");
+        failure("[[b ]]");
+        failure("{}&&x");
+    }
+
+    #[test]
+    fn bare_dollars_that_expand_make_the_word_dynamic() {
+        let c = only("echo }xb$EO..#xa *$$ a$ $");
+        assert!(c.argv[1].dynamic && c.argv[2].dynamic);
+        assert_eq!(c.argv[3], word("a$", false, Some("a$")));
+        assert_eq!(c.argv[4], word("$", false, Some("$")));
+    }
+
+    #[test]
+    fn blank_only_double_quoted_string_keeps_its_blanks() {
+        assert_eq!(
+            argvs(
+                r#"echo "  "x " a " "" "\~
+ ""#
+            ),
+            vec![v(&["echo", "  x", " a ", "", "\\~\n "])]
+        );
+    }
+
+    #[test]
+    fn herestring_descriptor_is_not_an_argument() {
+        let c = only("cat 0<<< hello");
+        assert_eq!(c.text(View::Literal), "cat");
+        assert_eq!(c.redirects, vec![redirect("<<<", Some(0), "hello")]);
+    }
+
+    #[test]
+    fn empty_quoted_brace_alternative_is_kept() {
+        assert_eq!(
+            argvs(r#"echo {b,""} {b,}"#),
+            vec![v(&["echo", "b", "", "b"])]
+        );
+    }
+
+    #[test]
+    fn extreme_brace_sequences_do_not_overflow() {
+        let c =
+            only("echo {-9223372036854775808..9223372036854775807} {a..z..9223372036854775807}");
+        assert!(c.argv[1].dynamic);
+        assert_eq!(c.argv[2].value, "a");
+        assert_eq!(only("echo {1..2..-9223372036854775808}").argv.len(), 2);
+    }
+
+    #[test]
+    fn common_agent_commands_are_analysed() {
+        for line in [
+            "git commit -m \"$(cat <<'EOF'\nfix: handle empty input\n\nCo-Authored-By: x <y@z>\nEOF\n)\"",
+            "cargo test --workspace 2>&1 | tail -n 20",
+            "find . -name '*.rs' -exec grep -l foo {} \\;",
+            "for f in *.rs; do echo \"$f\"; done",
+            "python3 -c 'print(1)'",
+            "cd /tmp && make -j4",
+            "docker run --rm -v \"$PWD\":/app node:18 npm test",
+            "awk '{print $1}' f | sort | uniq -c",
+            "jq '.a[] | {x: .y}' f.json",
+            "kill -9 $(pgrep foo)",
+            "[ -f Cargo.toml ] && cargo build",
+            "cargo build \\\n  --release",
+            "cat > /tmp/x.py << EOF\nimport os\nprint(os.environ[\"HOME\"])\nEOF",
+            "export PATH=\"$HOME/.cargo/bin:$PATH\"",
+            "timeout 10 ./run.sh || echo \"failed: $?\"",
+        ] {
+            assert!(!ok(line).is_empty(), "{line:?}");
+        }
+        let commands = ok("find . -exec rm {} +");
+        assert_eq!(commands[0].text(View::Literal), "find . -exec rm {} +");
+    }
+
+    #[test]
+    fn input_that_crashes_tree_sitter_is_refused_before_parsing() {
+        // tree-sitter-bash 0.25 reads out of bounds (a segmentation fault) on these.
+        failure("{1\u{E0000}");
+        failure("echo i{1..2\u{10FFFF}");
+        // The check is textual and coarse: a non-ASCII character right after `{` is refused.
+        failure("echo '{é}'");
+        assert_eq!(ok("echo {1..2} é {a} '{ é}'").len(), 1);
+    }
+
+    #[test]
+    fn kind_table_agrees_with_tree_sitter() {
+        let line = "a=1 b | c && { d; } > f <<< x; $(e) `f` \"$g\" 'h' $'i' ${j:-k} [[ l ]] \
+                    ((m++)); case n in o) p;; esac; for q in r; do s; done; t() { u; }";
+        let tree = parse(line).expect("parses");
+        let mut cursor = tree.root_node().walk();
+        let mut seen = 0;
+        loop {
+            let node = cursor.node();
+            assert_eq!(node.fast_kind(), node.kind());
+            seen += 1;
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    assert!(seen > 100);
+                    return;
+                }
+            }
+        }
     }
 
     #[test]
