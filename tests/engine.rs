@@ -468,6 +468,15 @@ fn a_symlink_into_a_protected_folder_is_followed() {
         Action::Deny
     );
     assert_eq!(bash(&e, "cat innocent/id_rsa").action, Action::Deny);
+    std::fs::create_dir(home.path().join(".ssh/sub")).unwrap();
+    std::os::unix::fs::symlink(home.path().join(".ssh/sub"), proj.path().join("deeper")).unwrap();
+    assert_eq!(
+        file(&e, "read_file", "deeper/../id_rsa").action,
+        Action::Deny,
+        "`..` after a symlink climbs from the link's target"
+    );
+    assert_eq!(bash(&e, "cat deeper/../id_rsa").action, Action::Deny);
+    assert_eq!(file(&e, "read_file", "plain.txt").action, Action::Allow);
 }
 
 #[test]
