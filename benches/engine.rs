@@ -67,14 +67,24 @@ fn policy(n: usize) -> String {
     out
 }
 
+/// A real project folder with the file the benchmarked call reads: symlinks are followed on
+/// every decision, so a folder that exists gives the cost an agent's calls really have.
+fn project() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        std::fs::create_dir(dir.path().join("secrets")).expect("secrets/");
+        std::fs::write(dir.path().join("secrets/api.key"), "k").expect("secrets/api.key");
+        dir
+    })
+    .path()
+}
+
 fn build(text: &str) -> Engine {
     Engine::builder()
         .policy_text("bench.policy", text)
         .builtin(true)
-        .context(PathContext::new(
-            "/work/proj",
-            Some(PathBuf::from("/home/u")),
-        ))
+        .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
         .build()
         .expect("the generated policy loads")
 }

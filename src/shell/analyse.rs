@@ -1136,8 +1136,15 @@ impl<'s> Walker<'s> {
         // A newline between the words ends a `[` command for bash (and is mostly an error
         // in `[[ … ]]`).
         for pair in tokens.windows(2) {
-            let gap = self.slice(pair[0].end_byte(), pair[1].start_byte());
+            let (left, right) = (pair[0], pair[1]);
+            let gap = self.slice(left.end_byte(), right.start_byte());
             if gap.contains('\n') {
+                return Err(unparsable());
+            }
+            // `<(…)` glued together is a process substitution for bash, which tree-sitter
+            // reads as `<` then a parenthesised expression (its command hidden).
+            let angle = matches!(left.fast_kind(), "<" | ">");
+            if !arithmetic && angle && right.fast_kind() == "(" && gap.is_empty() {
                 return Err(unparsable());
             }
         }
@@ -1781,7 +1788,7 @@ fn expand_toks(toks: &[Tok], groups: usize, out: &mut Vec<Vec<Tok>>) -> bool {
         out.push(toks.to_vec());
         return out.len() <= MAX_BRACE_WORDS;
     };
-    // A sequence too long to follow.
+    // A group too long or too intricate to follow.
     let Some(alternatives) = alternatives else {
         return false;
     };
@@ -1796,46 +1803,63 @@ fn expand_toks(toks: &[Tok], groups: usize, out: &mut Vec<Vec<Tok>>) -> bool {
     true
 }
 
-/// The first expandable brace group: its braces and its alternatives (`None`: a sequence too
-/// long to follow).
+/// The first expandable brace group: its braces and its alternatives (`None`: a group too
+/// long or too intricate to follow).
 type BraceGroup = (usize, usize, Option<Vec<Vec<Tok>>>);
 
 fn first_brace_group(toks: &[Tok]) -> Option<BraceGroup> {
     for open in 0..toks.len() {
-        if toks[open] != Tok::Ch('{', false) {
+        if toks.get(open) != Some(&Tok::Ch('{', false)) {
             continue;
         }
-        if open > 0 && toks[open - 1] == Tok::Ch('$', false) {
+        if open > 0 && toks.get(open - 1) == Some(&Tok::Ch('$', false)) {
             continue; // `${` is not a brace group
         }
-        let mut depth = 0usize;
+        if open == 0 && toks.get(1) == Some(&Tok::Ch('}', false)) {
+            continue; // nor is a word-initial `{}` (`find -exec rm {} +`)
+        }
+        // As bash's `brace_gobbler`: nested braces are skipped, and a closing brace with no
+        // comma or `..` before it is text (`{""},}` is the group `{"}",}`, not `{""}`).
+        let mut level = 0usize;
         let mut commas = Vec::new();
+        let mut sequence = false;
         let mut close = None;
-        for (k, tok) in toks.iter().enumerate().skip(open) {
+        for (k, tok) in toks.iter().enumerate().skip(open + 1) {
             match tok {
-                Tok::Ch('{', false) => depth += 1,
-                Tok::Ch('}', false) => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(k);
-                        break;
-                    }
+                Tok::Ch('{', false) => level += 1,
+                Tok::Ch('}', false) if level > 0 => level -= 1,
+                Tok::Ch('}', false) if !commas.is_empty() || sequence => {
+                    close = Some(k);
+                    break;
                 }
-                Tok::Ch(',', false) if depth == 1 => commas.push(k),
+                Tok::Ch(',', false) if level == 0 => commas.push(k),
+                Tok::Ch('.', false)
+                    if level == 0
+                        && toks.get(k + 1) == Some(&Tok::Ch('.', false))
+                        && toks.get(k + 2) != Some(&Tok::Ch('}', false)) =>
+                {
+                    sequence = true
+                }
                 _ => {}
             }
         }
         let Some(close) = close else { continue };
+        // A quoted comma in a `..` group: bash's rules there are intricate (`{..','}` loses
+        // its braces, `{aa..c}` does not); not followed.
+        let inner = toks.get(open + 1..close).unwrap_or(&[]);
+        if commas.is_empty() && inner.contains(&Tok::Ch(',', true)) {
+            return Some((open, close, None));
+        }
         if !commas.is_empty() {
             let mut alternatives = Vec::new();
             let mut start = open + 1;
             for comma in commas.into_iter().chain(std::iter::once(close)) {
-                alternatives.push(toks[start..comma].to_vec());
+                alternatives.push(toks.get(start..comma).unwrap_or(&[]).to_vec());
                 start = comma + 1;
             }
             return Some((open, close, Some(alternatives)));
         }
-        match brace_sequence(&toks[open + 1..close]) {
+        match brace_sequence(toks.get(open + 1..close).unwrap_or(&[])) {
             Sequence::Not => {}
             Sequence::TooLong => return Some((open, close, None)),
             Sequence::Words(words) => return Some((open, close, Some(words))),
@@ -2434,6 +2458,17 @@ mod tests {
                 Some("~/x")
             ]
         );
+    }
+
+    #[test]
+    fn brace_groups_are_matched_as_bash_matches_them() {
+        // A closing brace with no comma before it is text; a word-initial `{}` is no group.
+        assert_eq!(
+            argvs(r#"echo {""},} x{a}{b,c} {} a{},b"#),
+            vec![v(&["echo", "}", "x{a}b", "x{a}c", "{}", "a{},b"])]
+        );
+        // Too intricate to follow: one dynamic word.
+        assert!(only("echo {..','}").argv[1].dynamic);
     }
 
     #[test]
@@ -3105,6 +3140,19 @@ mod tests {
         // A newline inside a command.
         failure("! c\n\\\n\\'");
         failure("[\n ]");
+    }
+
+    #[test]
+    fn process_substitution_inside_double_brackets_fails() {
+        // bash runs `<(rm -rf /)` here; tree-sitter reads `<` and a parenthesised word.
+        failure(r#"[[ ""<(rm -rf /) ]]"#);
+        failure("[[ a >(rm -rf /) ]]");
+        // Read right when it is an operand on its own.
+        assert_eq!(
+            find(&ok("[[ -n <(rm -rf /) ]]"), "rm").origin,
+            Origin::ProcessSubstitution
+        );
+        assert_eq!(ok("[[ a < b ]] && ((a<(1)))").len(), 2);
     }
 
     #[test]

@@ -6,8 +6,13 @@
 //! turns into a high-risk ask — never an allow.
 
 mod analyse;
+mod fast;
 
-pub use analyse::analyse;
+/// Analyses a command line. A line of plain words takes a fast path that gives exactly what
+/// the parser would; everything else is parsed.
+pub fn analyse(command: &str) -> Analysis {
+    fast::plain_command(command).unwrap_or_else(|| analyse::analyse(command))
+}
 
 /// Longest command line analysed; longer ones are refused (and asked about).
 pub const MAX_COMMAND_LEN: usize = 64 * 1024;
