@@ -21,7 +21,18 @@ pub type RuleId = u32;
 pub struct ChainIndex {
     by_tool: HashMap<String, Bucket>,
     /// Rules whose tool is a glob, grouped by the glob.
-    by_tool_glob: Vec<(Pattern, Bucket)>,
+    by_tool_glob: Vec<ToolGlob>,
+    /// Tool globs that are a literal prefix and `*` (`mcp__github__*`), by that prefix.
+    glob_by_prefix: HashMap<String, Vec<usize>>,
+    /// The other tool globs, tried one by one.
+    glob_residue: Vec<usize>,
+}
+
+#[derive(Debug)]
+struct ToolGlob {
+    /// For residue globs; `None` proposes the bucket for every tool (always safe).
+    matcher: Option<Pattern>,
+    bucket: Bucket,
 }
 
 #[derive(Debug, Default)]
@@ -47,18 +58,38 @@ enum CmdKeys {
 impl ChainIndex {
     pub fn build(rules: &[CompiledRule]) -> ChainIndex {
         let mut idx = ChainIndex::default();
-        let mut glob_slots: HashMap<String, usize> = HashMap::new();
+        let mut glob_slots: HashMap<&str, usize> = HashMap::new();
         for (i, r) in rules.iter().enumerate() {
             let id = i as RuleId;
             let bucket = match &r.tool {
                 ToolPattern::Name(n) => idx.by_tool.entry(n.clone()).or_default(),
                 ToolPattern::Glob(g) => {
-                    let slot = *glob_slots.entry(g.text.clone()).or_insert_with(|| {
-                        let p = Pattern::command(&g.text).unwrap_or_else(|_| unreachable_pattern());
-                        idx.by_tool_glob.push((p, Bucket::default()));
-                        idx.by_tool_glob.len() - 1
-                    });
-                    &mut idx.by_tool_glob[slot].1
+                    let slot = match glob_slots.get(g.text.as_str()) {
+                        Some(slot) => *slot,
+                        None => {
+                            let slot = idx.by_tool_glob.len();
+                            let matcher = match g.as_prefix() {
+                                Some(prefix) => {
+                                    idx.glob_by_prefix
+                                        .entry(prefix.to_string())
+                                        .or_default()
+                                        .push(slot);
+                                    None
+                                }
+                                None => {
+                                    idx.glob_residue.push(slot);
+                                    Pattern::command(&g.text).ok()
+                                }
+                            };
+                            idx.by_tool_glob.push(ToolGlob {
+                                matcher,
+                                bucket: Bucket::default(),
+                            });
+                            glob_slots.insert(&g.text, slot);
+                            slot
+                        }
+                    };
+                    &mut idx.by_tool_glob[slot].bucket
                 }
             };
             bucket.insert(id, r);
@@ -66,7 +97,7 @@ impl ChainIndex {
         for b in idx
             .by_tool
             .values_mut()
-            .chain(idx.by_tool_glob.iter_mut().map(|(_, b)| b))
+            .chain(idx.by_tool_glob.iter_mut().map(|g| &mut g.bucket))
         {
             b.finish();
         }
@@ -79,21 +110,25 @@ impl ChainIndex {
         if let Some(b) = self.by_tool.get(tool) {
             b.candidates(target, out);
         }
-        for (g, b) in &self.by_tool_glob {
-            if g.is_match(tool) {
-                b.candidates(target, out);
+        if !self.glob_by_prefix.is_empty() {
+            let ends = tool
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain(std::iter::once(tool.len()));
+            for end in ends {
+                for &slot in self.glob_by_prefix.get(&tool[..end]).into_iter().flatten() {
+                    self.by_tool_glob[slot].bucket.candidates(target, out);
+                }
+            }
+        }
+        for &slot in &self.glob_residue {
+            let g = &self.by_tool_glob[slot];
+            if g.matcher.as_ref().is_none_or(|m| m.is_match(tool)) {
+                g.bucket.candidates(target, out);
             }
         }
         out.sort_unstable();
         out.dedup();
-    }
-}
-
-/// A tool glob that compiled once compiles again; this keeps `build` total without `unwrap`.
-fn unreachable_pattern() -> Pattern {
-    match Pattern::command("*") {
-        Ok(p) => p,
-        Err(_) => unreachable!("`*` is a valid glob"),
     }
 }
 
@@ -210,7 +245,7 @@ fn cmd_keys(m: &CMatcher) -> Option<CmdKeys> {
             let mut exact = Vec::new();
             let mut substr = Vec::new();
             for v in vs {
-                match &v.text {
+                match v.text.as_ref()? {
                     TextTest::Contains(c) => substr.push(c.clone()),
                     TextTest::Glob(p) => match (p.exact(), p.required_literal()) {
                         (Some(x), _) => exact.push(x.to_string()),
@@ -252,7 +287,10 @@ fn path_keys(m: &CMatcher) -> Option<Vec<PathBuf>> {
         }
     };
     match &m.test {
-        Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().map(|v| from_glob(&v.path)).collect(),
+        Test::Shorthand(vs) | Test::Glob(vs) => vs
+            .iter()
+            .map(|v| v.path.as_ref().and_then(from_glob))
+            .collect(),
         Test::Path(vs) => vs.iter().map(from_glob).collect(),
         Test::Prefix(vs) => Some(vs.iter().map(|(_, p)| p.clone()).collect()),
         Test::Exact(vs) => Some(vs.iter().map(|(_, p)| p.clone()).collect()),

@@ -699,7 +699,7 @@ impl Engine {
                     h.push(Hit {
                         layer: Layer::User,
                         decision: rule_decision(r),
-                        text: r.text.clone(),
+                        text: r.text(),
                         deciding: Some(r as *const CompiledRule) == first,
                     });
                 }
@@ -721,7 +721,7 @@ impl Engine {
                     h.push(Hit {
                         layer: Layer::Builtin,
                         decision: rule_decision(r),
-                        text: r.text.clone(),
+                        text: r.text(),
                         deciding: Some(r as *const CompiledRule) == first,
                     });
                 }
@@ -845,7 +845,7 @@ impl Engine {
 }
 
 fn rule_decision(r: &CompiledRule) -> Decision {
-    Decision::new(r.action, r.risk, r.reason.clone(), r.origin.label.clone())
+    Decision::new(r.action, r.risk, r.reason(), r.origin.label.clone())
 }
 
 /// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.

@@ -92,10 +92,11 @@ impl Pattern {
         }
     }
 
-    /// Whether it is a plain prefix (`lit*`), and the prefix.
-    pub fn prefix(&self) -> Option<&str> {
+    /// The prefix when the pattern is a literal prefix and `*` (`""` for `*` alone).
+    pub fn as_prefix(&self) -> Option<&str> {
         match &self.fast {
             Fast::Prefix(x) => Some(x.as_str()),
+            Fast::Any => Some(""),
             _ => None,
         }
     }

@@ -10,7 +10,6 @@ use super::paths::{PathContext, PathGlob};
 use super::pattern::Pattern;
 use crate::diag::{Diagnostic, Source};
 use crate::policy::ast::{self, Action, MatcherKind, Risk, Span};
-use crate::policy::print;
 use crate::shell::{SimpleCommand, View};
 
 /// Where a rule was written: for decisions (`team.policy:12`), `explain` and lints.
@@ -38,13 +37,14 @@ impl RuleOrigin {
 pub struct CompiledRule {
     pub action: Action,
     pub risk: Risk,
-    pub reason: String,
+    /// The rule's `reason`, if it has one (see [`CompiledRule::reason`]).
+    pub written_reason: Option<String>,
     pub origin: RuleOrigin,
     pub tool: ToolPattern,
     pub matchers: Vec<CMatcher>,
     pub unless: Vec<Vec<CMatcher>>,
-    /// The rule in canonical form, for messages.
-    pub text: String,
+    /// Where `tool(matchers)` is written, for the reason of a rule without one.
+    head: Span,
 }
 
 #[derive(Debug)]
@@ -73,10 +73,10 @@ pub struct CMatcher {
 /// A value of a shorthand or glob matcher, compiled for each kind of subject.
 #[derive(Debug)]
 pub struct Either {
-    /// Over command text or a JSON string.
-    pub text: TextTest,
-    /// Over a resolved path (file tools, path-like values).
-    pub path: PathGlob,
+    /// Over command text or a JSON string (`None` for a rule of file tools only).
+    pub text: Option<TextTest>,
+    /// Over a resolved path (`None` for a rule that never sees a file tool).
+    pub path: Option<PathGlob>,
 }
 
 #[derive(Debug)]
@@ -226,6 +226,41 @@ pub fn view_for(action: Action) -> View {
 }
 
 impl CompiledRule {
+    /// The rule as written, on one line.
+    pub fn text(&self) -> String {
+        let written = self.origin.source.slice(self.origin.span);
+        written
+            .trim_end_matches(';')
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The reason a decision by this rule gives: its own, or which rule it was.
+    pub fn reason(&self) -> String {
+        if let Some(r) = &self.written_reason {
+            return r.clone();
+        }
+        let head = self
+            .origin
+            .source
+            .slice(self.head)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let head = if head.chars().count() <= 60 {
+            head
+        } else {
+            head.chars().take(57).collect::<String>() + "…"
+        };
+        let verb = match self.action {
+            Action::Allow => "allowed",
+            Action::Deny => "denied",
+            Action::Ask => "asked",
+        };
+        format!("{verb} by `{head}`")
+    }
+
     /// Whether the rule decides this subject: its tool, all its matchers, and none of its
     /// `unless` groups.
     pub fn matches(&self, s: &Subject) -> bool {
@@ -259,7 +294,9 @@ impl Test {
         let text = c.text(view);
         let words = c.words(view);
         match self {
-            Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().any(|v| v.text.is_match(text)),
+            Test::Shorthand(vs) | Test::Glob(vs) => vs
+                .iter()
+                .any(|v| v.text.as_ref().is_some_and(|t| t.is_match(text))),
             Test::Prefix(vs) => vs.iter().any(|(toks, _)| {
                 toks.len() <= words.len() && toks.iter().zip(words.iter()).all(|(a, b)| a == b)
             }),
@@ -285,7 +322,9 @@ impl Test {
     fn matches_path(&self, p: &Path) -> bool {
         let s = p.to_string_lossy();
         match self {
-            Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().any(|v| v.path.is_match(p)),
+            Test::Shorthand(vs) | Test::Glob(vs) => vs
+                .iter()
+                .any(|v| v.path.as_ref().is_some_and(|g| g.is_match(p))),
             Test::Path(vs) => vs.iter().any(|g| g.is_match(p)),
             Test::Prefix(vs) => vs.iter().any(|(_, base)| p.starts_with(base)),
             Test::Exact(vs) => vs.iter().any(|(_, resolved)| resolved == p),
@@ -304,7 +343,9 @@ impl Test {
     /// Over one string: a JSON argument, or a string argument of a tool without a primary one.
     fn matches_str(&self, s: &str) -> bool {
         match self {
-            Test::Shorthand(vs) | Test::Glob(vs) => vs.iter().any(|v| v.text.is_match(s)),
+            Test::Shorthand(vs) | Test::Glob(vs) => vs
+                .iter()
+                .any(|v| v.text.as_ref().is_some_and(|t| t.is_match(s))),
             Test::Prefix(vs) => vs.iter().any(|(toks, _)| {
                 let joined = toks.join(" ");
                 s == joined || s.starts_with(&format!("{joined} "))
@@ -409,6 +450,14 @@ pub struct Compiler<'a> {
     pub diags: Vec<Diagnostic>,
     /// The action of the rule being compiled: allow rules anchor bare file names in the project.
     within_cwd: bool,
+    /// Which forms of shorthand and glob values the rule being compiled needs.
+    forms: Forms,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Forms {
+    text: bool,
+    path: bool,
 }
 
 impl<'a> Compiler<'a> {
@@ -417,6 +466,10 @@ impl<'a> Compiler<'a> {
             ctx,
             diags: Vec::new(),
             within_cwd: false,
+            forms: Forms {
+                text: true,
+                path: true,
+            },
         }
     }
 
@@ -434,6 +487,20 @@ impl<'a> Compiler<'a> {
             ToolPattern::Name(r.tool.value.clone())
         };
         self.within_cwd = r.action.value == Action::Allow;
+        self.forms = match &tool {
+            ToolPattern::Name(n) if crate::call::is_file_tool(n) => Forms {
+                text: false,
+                path: true,
+            },
+            ToolPattern::Name(_) => Forms {
+                text: true,
+                path: false,
+            },
+            ToolPattern::Glob(_) => Forms {
+                text: true,
+                path: true,
+            },
+        };
         let mut ok = true;
         let mut matchers = Vec::new();
         for m in r.matchers.iter().flatten() {
@@ -462,29 +529,22 @@ impl<'a> Compiler<'a> {
             .as_ref()
             .map(|r| r.value)
             .unwrap_or(default_risk(action));
-        let text = print::print_statement(&ast::Statement::Rule(r.clone()));
-        let text = text.trim_end_matches(';').to_string();
-        let reason = match &r.reason {
-            Some(reason) => reason.value.clone(),
-            None => {
-                let head = rule_head(r);
-                if head.chars().count() <= 60 {
-                    format!("{} by `{head}`", past_tense(action))
-                } else {
-                    let short: String = head.chars().take(57).collect();
-                    format!("{} by `{short}…`", past_tense(action))
-                }
+        let head_end = match r.matchers.as_ref().and_then(|m| m.last()) {
+            Some(last) => {
+                let after = &source.text[last.span.end.min(source.text.len())..];
+                last.span.end + after.find(')').map_or(0, |i| i + 1)
             }
+            None => r.tool.span.end,
         };
         Some(CompiledRule {
             action,
             risk,
-            reason,
+            written_reason: r.reason.as_ref().map(|r| r.value.clone()),
             origin: RuleOrigin::new(source, r.span),
             tool,
             matchers,
             unless,
-            text,
+            head: Span::new(r.tool.span.start, head_end),
         })
     }
 
@@ -516,31 +576,37 @@ impl<'a> Compiler<'a> {
         let test = match m.kind {
             MatcherKind::Shorthand | MatcherKind::Glob => {
                 let mut vs = Vec::new();
+                // Only the forms the rule's tool can meet are compiled.
+                let need_text = self.forms.text || m.arg.is_some();
+                let need_path = self.forms.path && m.arg.is_none();
                 for v in &m.values {
-                    let text = if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
+                    let text = if !need_text {
+                        None
+                    } else if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
                         Some(TextTest::Contains(v.value.clone()))
                     } else {
                         match Pattern::command(&v.value) {
                             Ok(p) => Some(TextTest::Glob(p)),
                             Err(e) => {
                                 self.bad_pattern(source, v.span, &v.value, &e);
-                                None
+                                ok = false;
+                                continue;
                             }
                         }
                     };
-                    let path = match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
-                        Ok(p) => Some(p),
-                        Err(e) => {
-                            if text.is_some() {
+                    let path = if !need_path {
+                        None
+                    } else {
+                        match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                            Ok(p) => Some(p),
+                            Err(e) => {
                                 self.bad_pattern(source, v.span, &v.value, &e);
+                                ok = false;
+                                continue;
                             }
-                            None
                         }
                     };
-                    match (text, path) {
-                        (Some(text), Some(path)) => vs.push(Either { text, path }),
-                        _ => ok = false,
-                    }
+                    vs.push(Either { text, path });
                 }
                 if m.kind == MatcherKind::Shorthand {
                     Test::Shorthand(vs)
@@ -670,28 +736,4 @@ pub fn default_risk(action: Action) -> Risk {
         Action::Ask => Risk::Medium,
         Action::Deny => Risk::High,
     }
-}
-
-fn past_tense(a: Action) -> &'static str {
-    match a {
-        Action::Allow => "allowed",
-        Action::Deny => "denied",
-        Action::Ask => "asked",
-    }
-}
-
-/// `bash("git *")`: the part of a rule that says what it matches.
-fn rule_head(r: &ast::Rule) -> String {
-    let mut out = r.tool.value.clone();
-    if let Some(ms) = &r.matchers {
-        out.push('(');
-        out.push_str(
-            &ms.iter()
-                .map(print::print_matcher)
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
-        out.push(')');
-    }
-    out
 }

@@ -23,18 +23,33 @@ const OPTION_KEYWORDS: [&str; 3] = ["risk", "reason", "unless"];
 pub fn parse_policy(source: &Arc<Source>) -> (PolicyFile, Vec<Diagnostic>) {
     let mut file = PolicyFile::default();
     let mut diags = Vec::new();
+    if let Ok(pairs) = PolicyParser::parse(Rule::file, &source.text) {
+        let mut lower = Lower {
+            source,
+            offset: 0,
+            diags: &mut diags,
+        };
+        for p in pairs.flat_map(|f| f.into_inner()) {
+            if p.as_rule() != Rule::EOI {
+                file.statements.extend(lower.statement(p));
+            }
+        }
+        return (file, diags);
+    }
     for (start, end) in split_statements(&source.text) {
         let text = &source.text[start..end];
         match PolicyParser::parse(Rule::statement, text) {
-            Ok(mut pairs) => {
+            Ok(pairs) => {
                 let mut lower = Lower {
                     source,
                     offset: start,
                     diags: &mut diags,
                 };
-                if let Some(stmt) = pairs.next().and_then(|p| lower.statement(p)) {
-                    file.statements.push(stmt);
-                }
+                let body = pairs
+                    .flat_map(|p| p.into_inner())
+                    .find(|p| p.as_rule() != Rule::EOI);
+                file.statements
+                    .extend(body.and_then(|b| lower.statement(b)));
             }
             Err(err) => diags.push(syntax_error(source, start, text, err)),
         }
@@ -169,6 +184,7 @@ fn describe_expected(rules: &[Rule]) -> String {
                 Rule::call => "a tool call",
                 Rule::EOI => "`;`",
                 Rule::kw_include
+                | Rule::body
                 | Rule::kw_default
                 | Rule::kw_expect
                 | Rule::kw_protect
@@ -217,8 +233,7 @@ impl Lower<'_> {
         self.diags.push(d);
     }
 
-    fn statement(&mut self, pair: Pair<Rule>) -> Option<Statement> {
-        let inner = pair.into_inner().find(|p| p.as_rule() != Rule::EOI)?;
+    fn statement(&mut self, inner: Pair<Rule>) -> Option<Statement> {
         match inner.as_rule() {
             Rule::rule_stmt => self.rule(inner).map(Statement::Rule),
             Rule::default_stmt => self.default(inner).map(Statement::Default),
