@@ -267,7 +267,18 @@ fn cmd_keys(m: &CMatcher) -> Option<CmdKeys> {
                 vs.iter().map(|(toks, _)| toks.first().cloned()).collect();
             firsts.map(CmdKeys::FirstWord)
         }
-        Test::Program(vs) => Some(CmdKeys::FirstWord(vs.clone())),
+        Test::Program(vs) => {
+            let exact: Option<Vec<String>> =
+                vs.iter().map(|p| p.exact().map(str::to_string)).collect();
+            match exact {
+                Some(words) => Some(CmdKeys::FirstWord(words)),
+                None => vs
+                    .iter()
+                    .map(|p| p.required_literal().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .map(CmdKeys::Substr),
+            }
+        }
         Test::Contains(vs) if vs.iter().all(|v| !v.is_empty()) => Some(CmdKeys::Substr(vs.clone())),
         Test::Exact(vs) => Some(CmdKeys::Exact(vs.iter().map(|(v, _)| v.clone()).collect())),
         _ => None,

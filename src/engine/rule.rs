@@ -103,9 +103,11 @@ pub enum Test {
     Regex(Vec<Regex>),
     Exact(Vec<(String, PathBuf)>),
     Path(Vec<PathGlob>),
-    Program(Vec<String>),
+    Program(Vec<Pattern>),
     Flag(Vec<String>),
     Argument(Vec<Pattern>),
+    Operand(Vec<Pattern>),
+    Subcommand(Vec<Pattern>),
     Redirect(Vec<PathGlob>),
     Piped,
     SelfCall,
@@ -304,7 +306,9 @@ impl Test {
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(text)),
             Test::Exact(vs) => vs.iter().any(|(v, _)| v == text),
             Test::Path(vs) => c.paths.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
-            Test::Program(vs) => words.first().is_some_and(|w| vs.iter().any(|v| v == w)),
+            Test::Program(vs) => words
+                .first()
+                .is_some_and(|w| vs.iter().any(|p| p.is_match(w))),
             Test::Flag(vs) => vs.iter().any(|f| has_flag(c.cmd, f)),
             Test::Argument(vs) => c
                 .cmd
@@ -312,6 +316,10 @@ impl Test {
                 .iter()
                 .skip(1)
                 .any(|w| vs.iter().any(|p| p.is_match(&w.value))),
+            Test::Operand(vs) => operands(c.cmd).any(|o| vs.iter().any(|p| p.is_match(o))),
+            Test::Subcommand(vs) => {
+                subcommand(c.cmd).is_some_and(|o| vs.iter().any(|p| p.is_match(o)))
+            }
             Test::Redirect(vs) => c.redirects.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
@@ -333,6 +341,8 @@ impl Test {
             Test::Program(_)
             | Test::Flag(_)
             | Test::Argument(_)
+            | Test::Operand(_)
+            | Test::Subcommand(_)
             | Test::Redirect(_)
             | Test::Piped
             | Test::SelfCall
@@ -358,6 +368,8 @@ impl Test {
             Test::Program(_)
             | Test::Flag(_)
             | Test::Argument(_)
+            | Test::Operand(_)
+            | Test::Subcommand(_)
             | Test::Redirect(_)
             | Test::Piped
             | Test::SelfCall => false,
@@ -393,6 +405,40 @@ fn has_flag(cmd: &SimpleCommand, flag: &str) -> bool {
         }
     }
     false
+}
+
+/// The operands of a command: arguments that are not options; `-` (standard input) is one, and
+/// so is everything after `--`.
+fn operands(cmd: &SimpleCommand) -> impl Iterator<Item = &str> {
+    let mut after_dashes = false;
+    cmd.argv.iter().skip(1).filter_map(move |w| {
+        let a = w.value.as_str();
+        if after_dashes {
+            return Some(a);
+        }
+        if a == "--" {
+            after_dashes = true;
+            return None;
+        }
+        (a == "-" || !a.starts_with('-')).then_some(a)
+    })
+}
+
+/// The first operand, skipping options and the value of a separate `-C`/`-c` (`git -C dir
+/// -c k=v reset`).
+fn subcommand(cmd: &SimpleCommand) -> Option<&str> {
+    let mut words = cmd.argv.iter().skip(1).map(|w| w.value.as_str());
+    while let Some(a) = words.next() {
+        match a {
+            "-C" | "-c" => {
+                words.next();
+            }
+            "--" => return words.next(),
+            a if a.starts_with('-') && a != "-" => {}
+            a => return Some(a),
+        }
+    }
+    None
 }
 
 /// The values at a dotted path into the arguments; arrays give each element. Numbers and
@@ -671,9 +717,6 @@ impl<'a> Compiler<'a> {
                     Test::Redirect(vs)
                 }
             }
-            MatcherKind::Program => {
-                Test::Program(m.values.iter().map(|v| v.value.clone()).collect())
-            }
             MatcherKind::Flag => {
                 for v in &m.values {
                     if !v.value.starts_with('-') || v.value == "-" || v.value == "--" {
@@ -691,7 +734,11 @@ impl<'a> Compiler<'a> {
                 }
                 Test::Flag(m.values.iter().map(|v| v.value.clone()).collect())
             }
-            MatcherKind::Argument | MatcherKind::Host => {
+            MatcherKind::Program
+            | MatcherKind::Argument
+            | MatcherKind::Operand
+            | MatcherKind::Subcommand
+            | MatcherKind::Host => {
                 let mut vs = Vec::new();
                 for v in &m.values {
                     let text = if m.kind == MatcherKind::Host {
@@ -707,10 +754,12 @@ impl<'a> Compiler<'a> {
                         }
                     }
                 }
-                if m.kind == MatcherKind::Host {
-                    Test::Host(vs)
-                } else {
-                    Test::Argument(vs)
+                match m.kind {
+                    MatcherKind::Host => Test::Host(vs),
+                    MatcherKind::Program => Test::Program(vs),
+                    MatcherKind::Operand => Test::Operand(vs),
+                    MatcherKind::Subcommand => Test::Subcommand(vs),
+                    _ => Test::Argument(vs),
                 }
             }
             MatcherKind::Piped => Test::Piped,

@@ -184,6 +184,10 @@ pub enum MatcherKind {
     Flag,
     /// Any argument after the program.
     Argument,
+    /// Any operand: an argument that is not an option (`-` and everything after `--` are).
+    Operand,
+    /// The first operand, skipping options (and the values of `-C` and `-c`, as in `git -C dir`).
+    Subcommand,
     /// The target of an output redirection (`> /dev/sda`).
     Redirect,
     /// The command reads its input from a pipe (it is not the first stage of a pipeline).
@@ -196,7 +200,7 @@ pub enum MatcherKind {
 
 impl MatcherKind {
     /// Keyword, whether it takes a value, and whether it may follow `arg NAME`.
-    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 14] = [
+    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 16] = [
         (MatcherKind::Shorthand, "", true, true),
         (MatcherKind::Prefix, "prefix", true, true),
         (MatcherKind::Glob, "glob", true, true),
@@ -207,6 +211,8 @@ impl MatcherKind {
         (MatcherKind::Program, "program", true, false),
         (MatcherKind::Flag, "flag", true, false),
         (MatcherKind::Argument, "argument", true, false),
+        (MatcherKind::Operand, "operand", true, false),
+        (MatcherKind::Subcommand, "subcommand", true, false),
         (MatcherKind::Redirect, "redirect", true, false),
         (MatcherKind::Piped, "piped", false, false),
         (MatcherKind::SelfCall, "self_call", false, false),
