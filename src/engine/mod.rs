@@ -804,7 +804,8 @@ impl Engine {
         }) {
             return Some(hit);
         }
-        if raw.is_empty() {
+        // A wildcard names no single file to follow; nor does an empty path.
+        if raw.is_empty() || wild {
             return None;
         }
         let real = ctx.real(raw)?;

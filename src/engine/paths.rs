@@ -53,8 +53,32 @@ impl PathContext {
         match strip_home(raw) {
             Some(rest) => home.join(rest.trim_start_matches('/')),
             None if raw.starts_with('/') => PathBuf::from(raw),
-            None => self.cwd.join(raw),
+            None => match self.user_home(raw) {
+                Some((dir, rest)) => dir.join(rest.trim_start_matches('/')),
+                None => self.cwd.join(raw),
+            },
         }
+    }
+
+    /// `~name/…`: that user's home. The current user's when `name` is the last part of `$HOME`;
+    /// `/root` for root; `/home/name` otherwise (the usual layout).
+    fn user_home<'r>(&self, raw: &'r str) -> Option<(PathBuf, &'r str)> {
+        let rest = raw.strip_prefix('~')?;
+        let end = rest.find('/').unwrap_or(rest.len());
+        let name = &rest[..end];
+        let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        if !valid {
+            return None;
+        }
+        let dir = match &self.home {
+            Some(h) if h.file_name().is_some_and(|f| f == name) => h.clone(),
+            _ if name == "root" => PathBuf::from("/root"),
+            _ => Path::new("/home").join(name),
+        };
+        Some((dir, &rest[end..]))
     }
 
     /// [`join`](Self::join), then `.` and `..` removed lexically (never above the root).
@@ -348,7 +372,14 @@ mod tests {
         );
         assert_eq!(c.resolve("/../../etc/passwd"), PathBuf::from("/etc/passwd"));
         assert_eq!(c.resolve("./~/x"), PathBuf::from("/work/proj/~/x"));
-        assert_eq!(c.resolve("~user/x"), PathBuf::from("/work/proj/~user/x"));
+        assert_eq!(
+            c.resolve("~u/.ssh"),
+            PathBuf::from("/home/u/.ssh"),
+            "`~name` of the current user"
+        );
+        assert_eq!(c.resolve("~root/x"), PathBuf::from("/root/x"));
+        assert_eq!(c.resolve("~bob"), PathBuf::from("/home/bob"));
+        assert_eq!(c.resolve("./~user/x"), PathBuf::from("/work/proj/~user/x"));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Rules compiled for matching, and the subjects they are matched against.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -138,7 +139,7 @@ pub struct CommandView<'a> {
     /// Resolved paths of the arguments and redirection targets.
     pub paths: Vec<PathBuf>,
     /// The same paths as written, for following symlinks and resolving from other folders.
-    pub raw_paths: Vec<&'a str>,
+    pub raw_paths: Vec<String>,
     /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
     pub redirects: Vec<PathBuf>,
 }
@@ -147,7 +148,7 @@ impl<'a> CommandView<'a> {
     pub fn new(cmd: &'a SimpleCommand, ctx: &PathContext) -> Self {
         let mut paths = Vec::new();
         let mut raw_paths = Vec::new();
-        let mut push = |raw: &'a str, resolved: PathBuf| {
+        let mut push = |raw: String, resolved: PathBuf| {
             raw_paths.push(raw);
             paths.push(resolved);
         };
@@ -159,15 +160,26 @@ impl<'a> CommandView<'a> {
             cmd.argv.get(1..).unwrap_or_default()
         };
         for w in args {
-            if let Some(p) = &w.path {
-                let candidate = match p.split_once('=') {
-                    Some((flag, value)) if flag.starts_with("--") => value,
-                    _ => p.as_str(),
-                };
-                let is_flag = candidate.starts_with('-') && candidate.len() > 1;
-                if !candidate.is_empty() && !is_flag {
-                    push(candidate, ctx.resolve(candidate));
-                }
+            // A word whose value is not known (`/home/$USER/.ssh`) is read with its unknown
+            // parts as wildcards, so it is still seen when it may name a protected path.
+            let path = match &w.path {
+                Some(p) => Cow::Borrowed(p.as_str()),
+                None if w.dynamic => Cow::Owned(wildcard_template(&w.value)),
+                None => continue,
+            };
+            let candidate = match path.split_once('=') {
+                Some((name, value)) if is_option_name(name) => value,
+                _ => &path,
+            };
+            // `@file` is how curl and httpie read a file into a request.
+            let candidate = candidate
+                .strip_prefix('@')
+                .filter(|c| !c.is_empty())
+                .unwrap_or(candidate);
+            let is_flag = candidate.starts_with('-') && candidate.len() > 1;
+            if !candidate.is_empty() && !is_flag {
+                let resolved = ctx.resolve(candidate);
+                push(candidate.to_string(), resolved);
             }
         }
         let mut redirects = Vec::new();
@@ -182,7 +194,7 @@ impl<'a> CommandView<'a> {
             if r.writes() && !harmless_device(&resolved) {
                 redirects.push(resolved.clone());
             }
-            push(p, resolved);
+            push(p.clone(), resolved);
         }
         CommandView {
             cmd,
@@ -208,6 +220,72 @@ impl<'a> CommandView<'a> {
             View::Literal => &self.literal_words,
             View::Canonical => &self.canonical_words,
         }
+    }
+}
+
+/// `if` in `if=~/x`, `--file` in `--file=~/x`: the value after `=` is what the shell expands.
+fn is_option_name(name: &str) -> bool {
+    let bare = name.trim_start_matches('-');
+    name.len() - bare.len() <= 2
+        && bare.starts_with(|c: char| c.is_ascii_alphabetic())
+        && bare
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// A word's text with `$HOME` as `~` and every other expansion (`$X`, `${X}`, `$(…)`, back-ticks)
+/// as `*`.
+fn wildcard_template(value: &str) -> String {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(i) = rest.find(['$', '`']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let home = ["${HOME}", "$HOME"].into_iter().find(|h| {
+            tail.starts_with(h)
+                && !tail[h.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        });
+        let len = if let Some(h) = home {
+            out.push('~');
+            h.len()
+        } else {
+            out.push('*');
+            expansion_len(tail)
+        };
+        rest = &tail[len.max(1)..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the expansion at the start of `s` (`$X`, `${…}`, `$(…)`, `` `…` ``).
+fn expansion_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let closing = |open: u8, close: u8, from: usize| {
+        let mut depth = 0usize;
+        for (i, &b) in bytes.iter().enumerate().skip(from) {
+            if b == open {
+                depth += 1;
+            } else if b == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+        }
+        bytes.len()
+    };
+    match bytes {
+        [b'`', ..] => s[1..].find('`').map_or(s.len(), |i| i + 2),
+        [b'$', b'{', ..] => closing(b'{', b'}', 1),
+        [b'$', b'(', ..] => closing(b'(', b')', 1),
+        [b'$', c, ..] if c.is_ascii_alphabetic() || *c == b'_' => {
+            1 + s[1..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(s.len() - 1)
+        }
+        [b'$', _, ..] => 2,
+        _ => 1,
     }
 }
 
@@ -784,5 +862,23 @@ pub fn default_risk(action: Action) -> Risk {
         Action::Allow => Risk::Low,
         Action::Ask => Risk::Medium,
         Action::Deny => Risk::High,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wildcard_template;
+
+    #[test]
+    fn unknown_parts_of_a_word_become_wildcards_and_home_stays_home() {
+        assert_eq!(
+            wildcard_template("/home/$USER/.ssh/id_rsa"),
+            "/home/*/.ssh/id_rsa"
+        );
+        assert_eq!(wildcard_template("${HOME}/.aws/x"), "~/.aws/x");
+        assert_eq!(wildcard_template("if=$HOME/.ssh/k"), "if=~/.ssh/k");
+        assert_eq!(wildcard_template("$HOMEDIR/x"), "*/x");
+        assert_eq!(wildcard_template("$(pwd)/a/`id`/${X:-y}"), "*/a/*/*");
+        assert_eq!(wildcard_template("$"), "*");
     }
 }
