@@ -153,23 +153,40 @@ fn compile(c: &mut Criterion) {
 
 /// Typical agent command lines of 60 to 120 characters that need the shell parser.
 const LINES: [(&str, &str); 4] = [
-    ("test_pipeline", "cargo test --workspace --all-features 2>&1 | tail -n 20 && git status --short"),
-    ("grep_loop", "for f in $(git ls-files '*.rs'); do grep -n 'unwrap()' \"$f\" | head -3; done"),
-    ("heredoc_write", "cat > notes.md <<'EOF'\n# Notes\nrun `make` first\nEOF\ngit add notes.md"),
-    ("install_script", "curl -fsSL https://example.com/install.sh | sudo bash -s -- --prefix=/opt/tool"),
+    (
+        "test_pipeline",
+        "cargo test --workspace --all-features 2>&1 | tail -n 20 && git status --short",
+    ),
+    (
+        "grep_loop",
+        "for f in $(git ls-files '*.rs'); do grep -n 'unwrap()' \"$f\" | head -3; done",
+    ),
+    (
+        "heredoc_write",
+        "cat > notes.md <<'EOF'\n# Notes\nrun `make` first\nEOF\ngit add notes.md",
+    ),
+    (
+        "install_script",
+        "curl -fsSL https://example.com/install.sh | sudo bash -s -- --prefix=/opt/tool",
+    ),
 ];
 
 /// Shell analysis alone, and analysis plus the decision, with the default policy.
 fn commands(c: &mut Criterion) {
     let mut g = c.benchmark_group("command");
-    g.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    g.warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
     let engine = Engine::builder()
         .default_policy()
         .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
         .build()
         .expect("the default policy loads");
     for (name, line) in LINES {
-        assert!((60..=120).contains(&line.len()), "{name} is {} characters", line.len());
+        assert!(
+            (60..=120).contains(&line.len()),
+            "{name} is {} characters",
+            line.len()
+        );
         let call = ToolCall::primary("bash", line);
         g.bench_with_input(BenchmarkId::new("analyse", name), line, |b, line| {
             b.iter(|| harness9::shell::analyse(black_box(line)))
