@@ -358,9 +358,29 @@ fn allow_rules_match_the_command_as_written_and_deny_rules_its_meaning() {
 
 #[test]
 fn a_user_allow_silences_a_builtin_ask() {
-    let e = engine("allow bash(prefix \"sudo apt-get\");");
+    let e = engine("allow bash(prefix [\"sudo apt-get\", \"apt-get\"]);");
     assert_eq!(bash(&e, "sudo apt-get update").action, Action::Allow);
     assert_eq!(act(&bash(&e, "sudo reboot")), (Action::Ask, Risk::Medium));
+}
+
+#[test]
+fn the_command_a_wrapper_runs_is_judged_too() {
+    let e = engine("allow bash(prefix \"sudo\");");
+    assert_eq!(
+        act(&bash(&e, "sudo rm -rf /srv")),
+        (Action::Ask, Risk::High)
+    );
+    assert_eq!(
+        bash(&e, "sudo apt-get update").action,
+        Action::Ask,
+        "allowing `sudo …` does not allow what it runs"
+    );
+    let e = engine("deny bash(prefix \"curl\");\nallow bash;");
+    assert_eq!(
+        bash(&e, "env X=1 nice -n 5 curl https://x").action,
+        Action::Deny
+    );
+    assert_eq!(bash(&e, "bash -c 'curl https://x'").action, Action::Deny);
 }
 
 #[test]

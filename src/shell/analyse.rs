@@ -25,10 +25,11 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Language, Node, Parser, Tree};
 
+use super::expand::{self, Budget, Env, Script};
 use super::{Analysis, Origin, Redirect, SimpleCommand, Word, MAX_COMMAND_LEN, MAX_DEPTH};
 
 /// The reason given for any line tree-sitter cannot parse or the walk does not understand.
-const UNPARSABLE: &str = "the command could not be parsed";
+pub(super) const UNPARSABLE: &str = "the command could not be parsed";
 
 /// Hard cap on the recursion of the walk itself (statements and word parts), whatever the
 /// nesting counted by `MAX_DEPTH`: a guard against stack exhaustion on hostile input.
@@ -44,7 +45,7 @@ fn too_long() -> String {
     format!("the command is longer than {MAX_COMMAND_LEN} bytes")
 }
 
-fn too_deep() -> String {
+pub(super) fn too_deep() -> String {
     format!("the command nests deeper than {MAX_DEPTH} levels")
 }
 
@@ -123,7 +124,8 @@ pub(crate) fn analyse_at_depth(text: &str, depth: usize, origin: Origin) -> Anal
         piped: false,
         depth,
     };
-    match walk_text(text, 0, ctx, Vec::new(), 0) {
+    let budget = Budget::default();
+    match walk_text(text, 0, ctx, Vec::new(), 0, &budget, &[]) {
         Ok((commands, _)) => Analysis {
             commands,
             failure: None,
@@ -136,13 +138,18 @@ pub(crate) fn analyse_at_depth(text: &str, depth: usize, origin: Origin) -> Anal
 }
 
 /// Parses `text` and walks it; `base` is added to every span, `functions` are the functions
-/// being defined around it (given back), `frames` the recursion already spent.
-fn walk_text(
+/// being defined around it (given back), `frames` the recursion already spent, `budget` the
+/// work spent on the whole line, `inherited` the here-documents its commands read unless
+/// redirected (those of the shell running `text`). The commands found are followed by what
+/// they run (see [`expand`]).
+pub(super) fn walk_text(
     text: &str,
     base: usize,
     ctx: Ctx,
     functions: Vec<String>,
     frames: usize,
+    budget: &Budget,
+    inherited: &[&Script],
 ) -> Res<(Vec<SimpleCommand>, Vec<String>)> {
     if text.len() > MAX_COMMAND_LEN {
         return Err(too_long());
@@ -167,12 +174,149 @@ fn walk_text(
         watch: None,
         watch_start: None,
         bad_slice: false,
+        pending: Vec::new(),
+        stdin: Vec::new(),
+        budget,
     };
     walker.block(root, ctx)?;
     if walker.bad_slice {
         return Err(unparsable());
     }
-    Ok((walker.out, walker.functions))
+    let out = expand_commands(
+        walker.out,
+        walker.pending,
+        &walker.stdin,
+        inherited,
+        frames,
+        budget,
+    )?;
+    Ok((out, walker.functions))
+}
+
+/// What the walk of a line of plain simple commands (found at nesting `depth`, see
+/// `fast.rs`) gives: the commands, each followed by what it runs.
+pub(super) fn expand_plain(commands: Vec<SimpleCommand>, depth: usize) -> Analysis {
+    let budget = Budget::default();
+    let pending = plain_pending(&commands, depth, &[]);
+    match expand_commands(commands, pending, &[], &[], 0, &budget) {
+        Ok(commands) => Analysis {
+            commands,
+            failure: None,
+        },
+        Err(reason) => Analysis {
+            commands: Vec::new(),
+            failure: Some(reason),
+        },
+    }
+}
+
+/// The pending expansions of plain simple commands, as the walk records them.
+pub(super) fn plain_pending(
+    commands: &[SimpleCommand],
+    depth: usize,
+    functions: &[String],
+) -> Vec<Pending> {
+    commands
+        .iter()
+        .enumerate()
+        .map(|(index, c)| Pending {
+            index,
+            ctx: Ctx {
+                origin: c.origin,
+                piped: c.piped,
+                depth,
+            },
+            functions: functions.to_vec(),
+        })
+        .collect()
+}
+
+/// A simple command of the walk, to be expanded once the walk is done (its words and
+/// redirections are only complete then: `rm > f -rf /`, `{ …; } > f`).
+pub(super) struct Pending {
+    index: usize,
+    ctx: Ctx,
+    /// The functions whose definitions enclose it.
+    functions: Vec<String>,
+}
+
+/// Inserts after each pending command what it runs beyond itself (wrapped commands,
+/// payloads, shell-outs).
+pub(super) fn expand_commands(
+    out: Vec<SimpleCommand>,
+    mut pending: Vec<Pending>,
+    stdin: &[(usize, usize, Script)],
+    inherited: &[&Script],
+    frames: usize,
+    budget: &Budget,
+) -> Res<Vec<SimpleCommand>> {
+    pending.retain(|p| {
+        out.get(p.index).is_some_and(|c| {
+            c.argv.first().is_some_and(|w| !w.dynamic) && expand::special(c.program())
+        })
+    });
+    if pending.is_empty() {
+        return Ok(out);
+    }
+    pending.sort_by_key(|p| p.index);
+    let mut inserts: Vec<(usize, Vec<SimpleCommand>)> = Vec::new();
+    for p in &pending {
+        let Some(cmd) = out.get(p.index) else {
+            continue;
+        };
+        // After the commands of its own words (`$(…)`), which the shell runs first.
+        let mut at = p.index;
+        while out
+            .get(at + 1)
+            .is_some_and(|c| c.span.0 >= cmd.span.0 && c.span.1 <= cmd.span.1)
+        {
+            at += 1;
+        }
+        let mut scripts: Vec<&Script> = stdin
+            .iter()
+            .filter(|(start, end, _)| (*start..*end).contains(&p.index))
+            .map(|(_, _, script)| script)
+            .collect();
+        let own_input = cmd.piped
+            || cmd.redirects.iter().any(|r| {
+                r.fd.is_none_or(|fd| fd == 0)
+                    && matches!(r.op.as_str(), "<" | "<<" | "<<-" | "<<<" | "<>")
+            });
+        if !own_input {
+            scripts.extend(inherited.iter().copied());
+        }
+        let env = Env {
+            frames,
+            budget,
+            functions: &p.functions,
+            stdin: &scripts,
+        };
+        let mut extra = Vec::new();
+        expand::expand(cmd, p.ctx.depth, &env, &mut extra)?;
+        if !extra.is_empty() {
+            inserts.push((at, extra));
+        }
+    }
+    if inserts.is_empty() {
+        return Ok(out);
+    }
+    inserts.sort_by_key(|(at, _)| *at);
+    let added: usize = inserts.iter().map(|(_, extra)| extra.len()).sum();
+    let mut merged = Vec::with_capacity(out.len() + added);
+    let mut inserts = inserts.into_iter().peekable();
+    for (i, cmd) in out.into_iter().enumerate() {
+        merged.push(cmd);
+        while let Some((_, mut extra)) = inserts.next_if(|(at, _)| *at == i) {
+            merged.append(&mut extra);
+        }
+    }
+    Ok(merged)
+}
+
+/// tree-sitter's parse alone, for timing.
+#[cfg(test)]
+pub(super) fn parse_only(text: &str) -> bool {
+    parse(text).is_some_and(|t| !t.root_node().has_error())
 }
 
 /// Whether `text` would make tree-sitter-bash 0.25's scanner read out of bounds: after `{`,
@@ -222,7 +366,8 @@ fn misread(root: Node<'_>, text: &str) -> bool {
         let raw = text.get(start..end).unwrap_or("");
         match kind {
             "ansi_c_string" if ansi_c_inner(raw).is_none() => return true,
-            "variable_name" if !is_name(raw) => return true,
+            // Positional parameters (`$1`, `${10}`) are names only inside an expansion.
+            "variable_name" if !is_name(raw) && !positional_parameter(node, raw) => return true,
             "concatenation" | "simple_expansion" | "variable_assignment" if has_gaps(node) => {
                 return true
             }
@@ -343,6 +488,14 @@ fn has_unescaped_blank(raw: &str) -> bool {
     false
 }
 
+/// `1` in `$1` or `${1}`.
+fn positional_parameter(node: Node<'_>, raw: &str) -> bool {
+    raw.bytes().all(|b| b.is_ascii_digit())
+        && node
+            .parent()
+            .is_some_and(|p| matches!(p.fast_kind(), "simple_expansion" | "expansion"))
+}
+
 /// A shell variable name: a letter or `_`, then letters, digits and `_`.
 fn is_name(raw: &str) -> bool {
     let mut chars = raw.chars();
@@ -367,10 +520,10 @@ fn has_gaps(node: Node<'_>) -> bool {
 
 /// Where the walk is: what the commands found here get.
 #[derive(Debug, Clone, Copy)]
-struct Ctx {
-    origin: Origin,
-    piped: bool,
-    depth: usize,
+pub(super) struct Ctx {
+    pub origin: Origin,
+    pub piped: bool,
+    pub depth: usize,
 }
 
 impl Ctx {
@@ -458,6 +611,56 @@ fn adjacent_runs<'t>(nodes: &[Node<'t>]) -> Vec<Vec<Node<'t>>> {
     runs
 }
 
+/// The stages of a pipeline, and the statements of a list written after it.
+///
+/// tree-sitter-bash reads `a | b | c && d` as `a | (b | c && d)`; bash reads it as
+/// `(a | b | c) && d`, in which `d` reads no pipe. A list ending a pipeline is read the bash
+/// way: its first pipeline's stages continue the pipeline, the rest of it follows.
+fn pipeline_parts(node: Node<'_>) -> Res<(Vec<Node<'_>>, Vec<Node<'_>>)> {
+    let mut stages = Vec::new();
+    let mut levels: Vec<Vec<Node<'_>>> = Vec::new();
+    let mut current = node;
+    loop {
+        let children = named_children(current);
+        let Some((last, init)) = children.split_last() else {
+            return Err(unparsable());
+        };
+        for stage in init {
+            if stage.fast_kind() == "list" {
+                return Err(unparsable());
+            }
+            stages.push(*stage);
+        }
+        if last.fast_kind() != "list" {
+            stages.push(*last);
+            break;
+        }
+        // The leftmost statement of the (left-nested) list, and the others in source order.
+        let mut rights = Vec::new();
+        let mut leftmost = *last;
+        while leftmost.fast_kind() == "list" {
+            let items = named_children(leftmost);
+            match items.split_first() {
+                Some((left, right)) => {
+                    rights.push(right.to_vec());
+                    leftmost = *left;
+                }
+                None => return Err(unparsable()),
+            }
+        }
+        levels.push(rights.into_iter().rev().flatten().collect());
+        if leftmost.fast_kind() == "pipeline" {
+            current = leftmost;
+        } else {
+            stages.push(leftmost);
+            break;
+        }
+    }
+    // Statements of deeper levels come first in the text.
+    let after = levels.into_iter().rev().flatten().collect();
+    Ok((stages, after))
+}
+
 /// Descends from a redirected body to the statement its redirections belong to: the last
 /// command of a pipeline or list (`a | b > f` redirects `b` only), the command of `! cmd`.
 fn redirect_target(body: Node<'_>) -> Node<'_> {
@@ -492,6 +695,11 @@ fn is_word_like(kind: &str) -> bool {
 
 struct Walker<'s> {
     src: &'s str,
+    /// Simple commands to expand once the walk is done.
+    pending: Vec<Pending>,
+    /// Here-documents and the range of commands (by index) that read them.
+    stdin: Vec<(usize, usize, Script)>,
+    budget: &'s Budget,
     /// Added to every span (the offset of `src` in the analysed line).
     base: usize,
     out: Vec<SimpleCommand>,
@@ -603,13 +811,17 @@ impl<'s> Walker<'s> {
             "command" => self.command(node, ctx),
             "list" => self.list(node, ctx, ctx),
             "pipeline" => {
-                for (i, stage) in named_children(node).into_iter().enumerate() {
+                let (stages, after) = pipeline_parts(node)?;
+                for (i, stage) in stages.into_iter().enumerate() {
                     let stage_ctx = Ctx {
                         origin: Origin::Pipeline,
                         piped: ctx.piped || i > 0,
                         depth: ctx.depth,
                     };
                     self.stmt(stage, stage_ctx)?;
+                }
+                for statement in after {
+                    self.stmt(statement, ctx)?;
                 }
                 Ok(())
             }
@@ -718,6 +930,16 @@ impl<'s> Walker<'s> {
     }
 
     fn command(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        // A reserved word first in a command closes a construct that is not open (`echo a; }`,
+        // `sudo { rm x; }`): a syntax error for bash, a command for tree-sitter.
+        if let Some(name) = node.child(0).filter(|c| c.fast_kind() == "command_name") {
+            if matches!(
+                self.text(name),
+                "}" | "]]" | "done" | "fi" | "then" | "esac" | "do" | "else" | "elif" | "in"
+            ) {
+                return Err(unparsable());
+            }
+        }
         let index = self.open(node, ctx);
         let mut assignments = Vec::new();
         let mut argv = Vec::new();
@@ -785,6 +1007,11 @@ impl<'s> Walker<'s> {
             argv.extend(self.words(&run, ctx)?);
         }
         self.fill(index, assignments, argv);
+        self.pending.push(Pending {
+            index,
+            ctx,
+            functions: self.functions.clone(),
+        });
         Ok(())
     }
 
@@ -830,6 +1057,7 @@ impl<'s> Walker<'s> {
         let mut collected = Vec::new();
         let mut extra = Vec::new();
         let mut after = Vec::new();
+        let mut scripts = Vec::new();
         for redirect in redirects {
             match redirect.fast_kind() {
                 "file_redirect" | "herestring_redirect" => {
@@ -838,10 +1066,15 @@ impl<'s> Walker<'s> {
                     extra.extend(words);
                 }
                 "heredoc_redirect" => {
-                    self.heredoc(redirect, ctx, &mut collected, &mut extra, &mut after)?
+                    let script =
+                        self.heredoc(redirect, ctx, &mut collected, &mut extra, &mut after)?;
+                    scripts.push(script);
                 }
                 _ => return Err(unparsable()),
             }
+        }
+        for script in scripts {
+            self.stdin.push((start, end, script));
         }
         if !extra.is_empty() {
             // Words after a redirection belong to the command (`rm > /dev/null -rf /`); after
@@ -877,7 +1110,7 @@ impl<'s> Walker<'s> {
 
     /// A here-document. Its redirection goes to `collected`, words written after it to
     /// `extra`, and statements written after it (`| sh`, `&& x`) to `after` (with whether
-    /// they read the pipe).
+    /// they read the pipe). Returns its body as the command reading it sees it.
     fn heredoc<'t>(
         &mut self,
         node: Node<'t>,
@@ -885,7 +1118,7 @@ impl<'s> Walker<'s> {
         collected: &mut Vec<Redirect>,
         extra: &mut Vec<Word>,
         after: &mut Vec<(Node<'t>, bool)>,
-    ) -> Res<()> {
+    ) -> Res<Script> {
         let slot = collected.len();
         collected.push(Redirect::default());
         let children = children_with_fields(node);
@@ -911,6 +1144,7 @@ impl<'s> Walker<'s> {
         {
             return Err(unparsable());
         }
+        let script = heredoc_script(body, quoted, op == "<<-");
         let mut fd = None;
         let mut arguments = Vec::new();
         for (field, child) in children {
@@ -950,7 +1184,7 @@ impl<'s> Walker<'s> {
                 target: literal_word(delimiter),
             };
         }
-        Ok(())
+        Ok(script)
     }
 
     /// The expansions of an unquoted here-document body. tree-sitter finds `$(…)` and `${…}`
@@ -1015,7 +1249,8 @@ impl<'s> Walker<'s> {
     fn nested_text(&mut self, text: &str, base: usize, ctx: Ctx) -> Res<()> {
         self.enter()?;
         let functions = std::mem::take(&mut self.functions);
-        let (mut commands, functions) = walk_text(text, base, ctx, functions, self.frames)?;
+        let (mut commands, functions) =
+            walk_text(text, base, ctx, functions, self.frames, self.budget, &[])?;
         self.functions = functions;
         self.out.append(&mut commands);
         self.leave();
@@ -1669,40 +1904,82 @@ fn unquoted_segments(text: &str, acc: &mut WordAcc) {
 /// large to follow.
 fn word_of(segs: &[Seg], forced_dynamic: bool) -> Word {
     let value: String = segs.iter().map(Seg::text).collect();
-    let mut dynamic = forced_dynamic || segs.iter().any(|s| matches!(s, Seg::Dyn(_)));
+    // `if=~/x`, `--file=$HOME/x`: the path is the value after the `=`.
+    let (dynamic, path) = match assigned_value(segs) {
+        Some(rest) => path_reading(&rest),
+        None => path_reading(segs),
+    };
+    let dynamic = forced_dynamic || dynamic;
+    Word {
+        value,
+        dynamic,
+        path: if dynamic { None } else { path },
+    }
+}
+
+/// The segments after the first `=` of a word of the shape `name=…` or `--flag=…` (literal
+/// up to the `=`, see [`super::assigned_name`]).
+fn assigned_value(segs: &[Seg]) -> Option<Vec<Seg>> {
+    if !segs
+        .iter()
+        .any(|s| matches!(s, Seg::Lit(text, _) if text.contains('=')))
+    {
+        return None;
+    }
+    let mut prefix = String::new();
+    for (i, seg) in segs.iter().enumerate() {
+        let Seg::Lit(text, quoted) = seg else {
+            return None;
+        };
+        if let Some(pos) = text.find('=') {
+            prefix.push_str(&text[..pos]);
+            if !super::assigned_name(&prefix) {
+                return None;
+            }
+            let mut rest = vec![Seg::Lit(text[pos + 1..].to_string(), *quoted)];
+            rest.extend(segs[i + 1..].iter().cloned());
+            return Some(rest);
+        }
+        prefix.push_str(text);
+    }
+    None
+}
+
+/// Whether the segments are dynamic, and their reading as a path (see [`Word::path`]).
+fn path_reading(segs: &[Seg]) -> (bool, Option<String>) {
+    let value: String = segs.iter().map(Seg::text).collect();
+    let mut dynamic = segs.iter().any(|s| matches!(s, Seg::Dyn(_)));
     // `$HOME` counts as known only first in the word and followed by nothing or a `/`.
     let first = segs
         .iter()
         .position(|s| !matches!(s, Seg::Lit(t, _) if t.is_empty()));
     let mut home_rest = None;
     for (i, seg) in segs.iter().enumerate() {
-        if let Seg::Home(source) = seg {
+        if let Seg::Home(_) = seg {
             let rest: String = segs[i + 1..].iter().map(Seg::text).collect();
             if Some(i) == first && (rest.is_empty() || rest.starts_with('/')) {
                 home_rest = Some(rest);
             } else {
                 dynamic = true;
-                let _ = source;
             }
         }
     }
+    let first_literal = segs
+        .iter()
+        .find(|s| !matches!(s, Seg::Lit(t, false) if t.is_empty()));
     let path = if dynamic {
         None
     } else if let Some(rest) = home_rest {
         Some(format!("~{rest}"))
-    } else if matches!(segs.first(), Some(Seg::Lit(t, false)) if t.starts_with('~')) {
-        Some(value.clone())
+    } else if matches!(first_literal, Some(Seg::Lit(t, false)) if t.starts_with('~')) {
+        Some(value)
     } else if value.starts_with('~') {
         // A quoted `~` is a file named `~`.
         Some(format!("./{value}"))
     } else {
-        Some(value.clone())
+        Some(value)
     };
-    Word {
-        value,
-        dynamic,
-        path,
-    }
+    (dynamic, path)
 }
 
 fn literal_word(value: String) -> Word {
@@ -2008,6 +2285,51 @@ fn heredoc_delimiter(raw: &str) -> Option<(String, bool)> {
         }
     }
     Some((out, quoted))
+}
+
+/// A here-document body as the command reading it sees it: a quoted delimiter keeps it as
+/// written; otherwise `\$`, `` \` ``, `\\` and `\<newline>` are unescaped and any `$` or
+/// back-tick left makes it dynamic (expanded when it runs). `<<-` strips leading tabs.
+fn heredoc_script(body: &str, quoted: bool, strip_tabs: bool) -> Script {
+    let stripped;
+    let body = if strip_tabs {
+        stripped = body
+            .split_inclusive('\n')
+            .map(|line| line.trim_start_matches('\t'))
+            .collect::<String>();
+        stripped.as_str()
+    } else {
+        body
+    };
+    if quoted {
+        return Script {
+            text: body.to_string(),
+            dynamic: false,
+        };
+    }
+    let mut text = String::with_capacity(body.len());
+    let mut dynamic = false;
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.peek() {
+                Some('\n') => {
+                    chars.next();
+                }
+                Some(&next @ ('$' | '`' | '\\')) => {
+                    chars.next();
+                    text.push(next);
+                }
+                _ => text.push('\\'),
+            },
+            '$' | '`' => {
+                dynamic = true;
+                text.push(c);
+            }
+            _ => text.push(c),
+        }
+    }
+    Script { text, dynamic }
 }
 
 /// Whether bash ends a here-document whose body tree-sitter read as `body` at the line
@@ -2427,9 +2749,10 @@ mod tests {
 
     #[test]
     fn brace_expansion_gives_the_words_bash_runs() {
+        // (`sudo` also gives the command it runs.)
         assert_eq!(
             argvs("sudo {rm,-rf,/}"),
-            vec![v(&["sudo", "rm", "-rf", "/"])]
+            vec![v(&["sudo", "rm", "-rf", "/"]), v(&["rm", "-rf", "/"])]
         );
         // tree-sitter-bash cannot parse a brace expansion first on the line.
         failure("{rm,-rf,/}");
@@ -2539,6 +2862,58 @@ mod tests {
         let commands = ok("a | b |& c");
         let piped: Vec<bool> = commands.iter().map(|c| c.piped).collect();
         assert_eq!(piped, vec![false, true, true]);
+    }
+
+    #[test]
+    fn a_list_after_a_long_pipeline_reads_no_pipe() {
+        // tree-sitter-bash reads these as `a | (b | c && d)`.
+        for (line, expected) in [
+            (
+                "a | b | c && d",
+                vec![
+                    ("a", Origin::Pipeline, false),
+                    ("b", Origin::Pipeline, true),
+                    ("c", Origin::Pipeline, true),
+                    ("d", Origin::TopLevel, false),
+                ],
+            ),
+            (
+                "a | b | c | d && e | f || g",
+                vec![
+                    ("a", Origin::Pipeline, false),
+                    ("b", Origin::Pipeline, true),
+                    ("c", Origin::Pipeline, true),
+                    ("d", Origin::Pipeline, true),
+                    ("e", Origin::Pipeline, false),
+                    ("f", Origin::Pipeline, true),
+                    ("g", Origin::TopLevel, false),
+                ],
+            ),
+            (
+                "x; a | b | c && d > f; y",
+                vec![
+                    ("x", Origin::TopLevel, false),
+                    ("a", Origin::Pipeline, false),
+                    ("b", Origin::Pipeline, true),
+                    ("c", Origin::Pipeline, true),
+                    ("d", Origin::TopLevel, false),
+                    ("y", Origin::TopLevel, false),
+                ],
+            ),
+        ] {
+            let got: Vec<(String, Origin, bool)> = ok(line)
+                .iter()
+                .map(|c| (c.text(View::Literal), c.origin, c.piped))
+                .collect();
+            let expected: Vec<(String, Origin, bool)> = expected
+                .into_iter()
+                .map(|(t, o, p)| (t.to_string(), o, p))
+                .collect();
+            assert_eq!(got, expected, "{line:?}");
+        }
+        let commands = ok("a | b | c && d > f");
+        assert!(commands[..3].iter().all(|c| c.redirects.is_empty()));
+        assert_eq!(commands[3].redirects[0].target.value, "f");
     }
 
     #[test]
@@ -3165,6 +3540,35 @@ mod tests {
     fn back_ticks_end_at_the_first_unescaped_back_tick() {
         failure("echo `a``b`");
         failure("x=`echo \"\"``rm -rf /`");
+    }
+
+    #[test]
+    fn reserved_words_that_close_nothing_fail() {
+        for line in [
+            "sudo { rm -rf build; }",
+            "echo { a; }",
+            "echo a; }",
+            "a && }",
+            "echo a; done",
+            "echo a; fi",
+            "echo a; then",
+            "echo a; esac",
+            "echo a; do",
+            "echo a; else",
+            "echo a; in",
+            "echo a; ]]",
+            "echo $(})",
+        ] {
+            failure(line);
+        }
+        // Quoted or not first, they are words.
+        assert_eq!(argvs("echo }"), vec![v(&["echo", "}"])]);
+        assert_eq!(argvs("'}'"), vec![v(&["}"])]);
+        assert_eq!(argvs("\\}"), vec![v(&["}"])]);
+        assert_eq!(
+            argvs("echo a; done=1 x"),
+            vec![v(&["echo", "a"]), v(&["x"])]
+        );
     }
 
     #[test]

@@ -4,9 +4,21 @@
 //! [`SimpleCommand`]s produced here, one at a time, and combines their decisions strictly.
 //! A command line that cannot be analysed is an [`Analysis`] with a `failure`, which the engine
 //! turns into a high-risk ask — never an allow.
+//!
+//! The commands a line really runs are all there: besides the simple commands as written, the
+//! command a wrapper runs (`sudo`, `env`, `nice`, `timeout`, `xargs`, `find -exec`, …), the
+//! strings a shell executes (`bash -c`, `eval`, `su -c`, `ssh host '…'`, `watch`, a
+//! here-document fed to `sh`) and the shell-outs of interpreter one-liners (`python -c
+//! 'os.system("…")'`) — see `expand.rs`. Since the engine keeps the strictest decision of all
+//! the commands, an extra command can only make a decision stricter. A payload whose text is
+//! only known at run time (`sh -c "$(curl …)"`) is a command whose program is dynamic, which
+//! the engine asks about.
 
 mod analyse;
+mod expand;
 mod fast;
+mod interp;
+mod options;
 
 /// Analyses a command line. A line of plain words takes a fast path that gives exactly what
 /// the parser would; everything else is parsed.
@@ -14,9 +26,23 @@ pub fn analyse(command: &str) -> Analysis {
     fast::plain_command(command).unwrap_or_else(|| analyse::analyse(command))
 }
 
+/// Whether `prefix`, the part of a word before its first `=`, makes the word a `name=value`
+/// (`if=…`, `PREFIX=…`) or `--flag=value` (`--file=…`, `-o=…`) whose value is read as a path.
+fn assigned_name(prefix: &str) -> bool {
+    let name = prefix
+        .strip_prefix("--")
+        .or_else(|| prefix.strip_prefix('-'))
+        .unwrap_or(prefix);
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
 /// Longest command line analysed; longer ones are refused (and asked about).
 pub const MAX_COMMAND_LEN: usize = 64 * 1024;
-/// Deepest nesting of substitutions, subshells and `-c` payloads followed.
+/// Deepest nesting of substitutions, subshells, wrappers (`sudo env nice …`) and payloads
+/// (`bash -c`, `eval`, interpreter shell-outs) followed.
 pub const MAX_DEPTH: usize = 16;
 
 /// What analysing one command line found.
@@ -60,6 +86,11 @@ pub struct Word {
     /// The word read as a path: an unquoted leading `~` and `$HOME` / `${HOME}` become a
     /// leading `~`; a quoted literal `~` becomes `./~` (a file named `~`). `None` when the word
     /// is dynamic in a way that is not about the home folder.
+    ///
+    /// A word of the shape `name=value` or `--flag=value` (the part before the first `=` an
+    /// identifier or a flag: `if=~/.ssh/id_rsa`, `--file=$HOME/x`, `of=out.img`) is read as
+    /// its value: bash expands a `~` after such an `=`, and `$HOME` there is as known as at the
+    /// start of a word. So `dd if=~/.ssh/id_rsa` has the path `~/.ssh/id_rsa`.
     pub path: Option<String>,
 }
 
@@ -111,6 +142,19 @@ pub enum Origin {
     Compound,
     /// The body of a function definition.
     Function,
+    /// The command a wrapper runs: `rm -rf /` of `sudo rm -rf /`, `env X=1 …`, `nice …`,
+    /// `xargs rm`, `find … -exec rm {} +`. The wrapper itself is emitted too.
+    Wrapped,
+    /// A string a shell executes: `bash -c '…'`, `eval …`, `su -c '…'`, `watch '…'`, a
+    /// here-document or here-string fed to a shell. A payload whose text is only known when
+    /// the command runs (`sh -c "$(curl …)"`, `eval "$X"`, `bash <(curl …)`) is a command
+    /// whose program is dynamic.
+    Payload,
+    /// A command run on another host: `ssh host 'rm -rf /'`.
+    Remote,
+    /// A shell-out found in an interpreter one-liner: `python -c 'os.system("…")'`,
+    /// `perl -e 'system "…"'`, `node -e "execSync('…')"`.
+    Interpreter,
 }
 
 impl Origin {
@@ -124,6 +168,10 @@ impl Origin {
             Origin::Group => "group",
             Origin::Compound => "compound statement",
             Origin::Function => "function body",
+            Origin::Wrapped => "wrapped command",
+            Origin::Payload => "shell string",
+            Origin::Remote => "remote command",
+            Origin::Interpreter => "interpreter shell-out",
         }
     }
 }
@@ -167,3 +215,6 @@ impl SimpleCommand {
         self.argv.first().is_some_and(|w| w.dynamic)
     }
 }
+
+#[cfg(test)]
+mod tests;
