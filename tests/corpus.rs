@@ -1,0 +1,357 @@
+//! The public corpus of issue 3 (`tests/corpus/*.jsonl`): dangerous spellings, harmless
+//! look-alikes and sensitive paths, each with the decision a careful user expects from the
+//! default configuration of `harness9 check` (the shipped default policy, the built-in rules and
+//! the hard protections).
+//!
+//! One case per line:
+//!
+//! ```json
+//! {"command": "rm -r -f build", "decision": "ask", "min_risk": "high", "note": "why"}
+//! {"call": {"name": "read_file", "arguments": {"path": "~/.ssh/config"}}, "decision": "deny", "note": "why"}
+//! ```
+//!
+//! `min_risk` and `max_risk` are optional bounds (low < medium < high). `{HOME}` in a command
+//! or an argument stands for the fixed home folder the runner uses (`${HOME}`, the shell's own
+//! spelling, is left alone). Every failing case is reported at once, with its file and line.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use harness9::{Action, Decision, Engine, PathContext, Risk, ToolCall};
+use serde_json::{Map, Value};
+
+/// The home folder of the corpus: `~`, `$HOME` and `{HOME}` all mean this folder.
+const HOME: &str = "/home/corpus";
+/// The project folder the library engine works in (it need not exist).
+const PROJECT: &str = "/work/proj";
+/// The corpus must not shrink below this.
+const MIN_CASES: usize = 300;
+
+/// One corpus line.
+struct Case {
+    file: String,
+    line: usize,
+    call: ToolCall,
+    decision: Action,
+    min_risk: Option<Risk>,
+    max_risk: Option<Risk>,
+    note: String,
+}
+
+impl Case {
+    /// `tests/corpus/dangerous.jsonl:12`.
+    fn location(&self) -> String {
+        format!("tests/corpus/{}:{}", self.file, self.line)
+    }
+
+    /// The call as a person reads it: the command for bash, the JSON call otherwise.
+    fn label(&self) -> String {
+        match (self.call.name.as_str(), self.call.primary_arg()) {
+            ("bash", Some(cmd)) => format!("bash: {cmd:?}"),
+            _ => format!(
+                "{}({})",
+                self.call.name,
+                Value::Object(self.call.arguments.clone())
+            ),
+        }
+    }
+
+    fn expected(&self) -> String {
+        let mut s = self.decision.to_string();
+        match (self.min_risk, self.max_risk) {
+            (Some(lo), Some(hi)) if lo == hi => write!(s, ", risk {lo}").unwrap(),
+            (Some(lo), Some(hi)) => write!(s, ", risk {lo}..={hi}").unwrap(),
+            (Some(lo), None) => write!(s, ", risk >= {lo}").unwrap(),
+            (None, Some(hi)) => write!(s, ", risk <= {hi}").unwrap(),
+            (None, None) => {}
+        }
+        s
+    }
+
+    /// Why the decision does not meet the case, if it does not.
+    fn mismatch(&self, got: &Decision) -> Option<String> {
+        let decision_ok = got.action == self.decision;
+        let min_ok = self.min_risk.is_none_or(|lo| got.risk >= lo);
+        let max_ok = self.max_risk.is_none_or(|hi| got.risk <= hi);
+        if decision_ok && min_ok && max_ok {
+            return None;
+        }
+        Some(format!(
+            "{}: {}\n    expected: {}  ({})\n    got:      {}, risk {}  rule {}: {}",
+            self.location(),
+            self.label(),
+            self.expected(),
+            self.note,
+            got.action,
+            got.risk,
+            got.rule,
+            got.reason
+        ))
+    }
+}
+
+/// Replaces the `{HOME}` placeholder, but not the shell's own `${HOME}`.
+fn expand_home(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("{HOME}") {
+        let (before, after) = rest.split_at(i);
+        out.push_str(before);
+        if before.ends_with('$') {
+            out.push_str("{HOME}");
+        } else {
+            out.push_str(HOME);
+        }
+        rest = &after["{HOME}".len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn expand_value(v: Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(expand_home(&s)),
+        Value::Array(a) => Value::Array(a.into_iter().map(expand_value).collect()),
+        Value::Object(m) => {
+            Value::Object(m.into_iter().map(|(k, v)| (k, expand_value(v))).collect())
+        }
+        other => other,
+    }
+}
+
+fn risk_field(m: &Map<String, Value>, key: &str) -> Result<Option<Risk>, String> {
+    match m.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Risk::parse(s)
+            .map(Some)
+            .ok_or_else(|| format!("`{key}` must be low, medium or high, not {s:?}")),
+        Some(v) => Err(format!("`{key}` must be a string, not {v}")),
+    }
+}
+
+fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let Value::Object(m) = v else {
+        return Err("a case must be a JSON object".into());
+    };
+    if let Some(k) = m.keys().find(|k| {
+        ![
+            "command", "call", "decision", "min_risk", "max_risk", "note",
+        ]
+        .contains(&k.as_str())
+    }) {
+        return Err(format!("unknown field `{k}`"));
+    }
+    let call = match (m.get("command"), m.get("call")) {
+        (Some(Value::String(cmd)), None) => ToolCall::primary("bash", expand_home(cmd)),
+        (None, Some(call)) => serde_json::from_value(expand_value(call.clone()))
+            .map_err(|e| format!("`call` is not a tool call: {e}"))?,
+        (Some(_), Some(_)) => return Err("give `command` or `call`, not both".into()),
+        (Some(v), None) => return Err(format!("`command` must be a string, not {v}")),
+        (None, None) => return Err("missing `command` or `call`".into()),
+    };
+    let decision = match m.get("decision") {
+        Some(Value::String(s)) => Action::parse(s)
+            .ok_or_else(|| format!("`decision` must be allow, ask or deny, not {s:?}"))?,
+        _ => return Err("missing `decision` (a string)".into()),
+    };
+    let min_risk = risk_field(&m, "min_risk")?;
+    let max_risk = risk_field(&m, "max_risk")?;
+    if let (Some(lo), Some(hi)) = (min_risk, max_risk) {
+        if lo > hi {
+            return Err(format!("min_risk {lo} is above max_risk {hi}"));
+        }
+    }
+    let note = match m.get("note") {
+        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+        _ => return Err("missing `note`: say why the case expects what it does".into()),
+    };
+    Ok(Case {
+        file: file.to_string(),
+        line,
+        call,
+        decision,
+        min_risk,
+        max_risk,
+        note,
+    })
+}
+
+/// Every case of every `tests/corpus/*.jsonl`, in file and line order; panics listing every
+/// malformed line.
+fn load_cases() -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match parse_case(&name, i + 1, line) {
+                Ok(c) => cases.push(c),
+                Err(e) => errors.push(format!("tests/corpus/{name}:{}: {e}", i + 1)),
+            }
+        }
+    }
+    assert!(
+        errors.is_empty(),
+        "malformed corpus lines:\n{}",
+        errors.join("\n")
+    );
+    assert!(
+        cases.len() >= MIN_CASES,
+        "the corpus has {} cases; it must keep at least {MIN_CASES}",
+        cases.len()
+    );
+    cases
+}
+
+/// The engine `harness9 check` builds with no flags, in `cwd` with the corpus home.
+fn default_engine(cwd: &Path) -> Engine {
+    Engine::builder()
+        .context(PathContext::new(cwd, Some(PathBuf::from(HOME))))
+        .default_policy()
+        .build()
+        .expect("the default policy loads")
+}
+
+/// Counts per file, then every failure; panics if there is any.
+fn report(what: &str, cases: &[Case], failures: &[(usize, String)]) {
+    let mut per_file: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for c in cases {
+        per_file.entry(&c.file).or_default().0 += 1;
+    }
+    for (i, _) in failures {
+        per_file.entry(&cases[*i].file).or_default().1 += 1;
+    }
+    let summary: Vec<String> = per_file
+        .iter()
+        .map(|(f, (n, bad))| format!("{f}: {bad} of {n} fail"))
+        .collect();
+    if failures.is_empty() {
+        eprintln!(
+            "{what}: all {} cases pass ({})",
+            cases.len(),
+            summary.join("; ")
+        );
+        return;
+    }
+    let list: Vec<&str> = failures.iter().map(|(_, s)| s.as_str()).collect();
+    panic!(
+        "{what}: {} of {} corpus cases fail ({})\n\n{}\n",
+        failures.len(),
+        cases.len(),
+        summary.join("; "),
+        list.join("\n\n")
+    );
+}
+
+#[test]
+fn every_corpus_case_gets_its_expected_decision() {
+    let cases = load_cases();
+    let engine = default_engine(Path::new(PROJECT));
+    let failures: Vec<(usize, String)> = cases
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.mismatch(&engine.decide(&c.call)).map(|m| (i, m)))
+        .collect();
+    report("library", &cases, &failures);
+}
+
+/// The built binary, run as an agent's hook would run it (`check --batch -`, `HOME` set, the
+/// project as its working folder), decides every case as the corpus expects and exactly as the
+/// library does.
+#[test]
+fn the_binary_decides_every_corpus_case_like_the_library() {
+    let cases = load_cases();
+    let dir = tempfile::tempdir().unwrap();
+    let mut input = String::new();
+    for (i, c) in cases.iter().enumerate() {
+        let line = serde_json::json!({"id": i, "name": c.call.name, "arguments": c.call.arguments});
+        writeln!(input, "{line}").unwrap();
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
+        .args(["check", "--batch", "-"])
+        .current_dir(dir.path())
+        .env("HOME", HOME)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread: the binary answers while it reads, and a full stdout pipe would
+    // otherwise block both sides.
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().expect("the batch is written");
+    assert!(
+        out.status.success(),
+        "harness9 check --batch failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let mut got: Vec<Option<Decision>> = vec![None; cases.len()];
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let v: Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("the binary printed invalid JSON ({e}): {line}"));
+        let id = v["id"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("a batch answer without its id: {line}"))
+            as usize;
+        let d: Decision = serde_json::from_value(v.clone())
+            .unwrap_or_else(|e| panic!("not a decision ({e}): {line}"));
+        got[id] = Some(d);
+    }
+
+    let cwd = dir.path().canonicalize().unwrap();
+    let engine = default_engine(&cwd);
+    let mut failures = Vec::new();
+    for (i, (c, d)) in cases.iter().zip(&got).enumerate() {
+        let Some(d) = d else {
+            failures.push((
+                i,
+                format!(
+                    "{}: {}\n    no answer from the binary",
+                    c.location(),
+                    c.label()
+                ),
+            ));
+            continue;
+        };
+        let lib = engine.decide(&c.call);
+        if (lib.action, lib.risk, &lib.rule) != (d.action, d.risk, &d.rule) {
+            failures.push((
+                i,
+                format!(
+                    "{}: {}\n    binary:  {}, risk {}  rule {}\n    library: {}, risk {}  rule {}",
+                    c.location(),
+                    c.label(),
+                    d.action,
+                    d.risk,
+                    d.rule,
+                    lib.action,
+                    lib.risk,
+                    lib.rule
+                ),
+            ));
+        } else if let Some(m) = c.mismatch(d) {
+            failures.push((i, m));
+        }
+    }
+    report("binary", &cases, &failures);
+}
