@@ -26,6 +26,8 @@
 pub mod call;
 pub mod diag;
 pub mod engine;
+pub mod hooks;
+pub mod import;
 pub mod lint;
 pub mod policy;
 pub mod settings;

@@ -1,6 +1,9 @@
 //! Command-line interface: thin layers over the library's engine.
 
 mod check;
+mod fmt;
+mod hook;
+mod import;
 mod lint;
 
 use std::io::IsTerminal;
@@ -36,6 +39,13 @@ enum Command {
     Lint(lint::LintArgs),
     /// Run the `expect` statements of policy files.
     Test(lint::TestArgs),
+    /// Answer an agent's pre-tool hook: an event on standard input, the decision on standard
+    /// output (exit 2 when no decision can be made, which blocks the call).
+    Hook(hook::HookArgs),
+    /// Format policy files canonically, comments kept (`--check` lists files that would change).
+    Fmt(fmt::FmtArgs),
+    /// Turn another agent's permission rules into a policy file.
+    Import(import::ImportArgs),
 }
 
 /// Where the policy comes from; shared by `check` and `explain`.
@@ -154,6 +164,9 @@ pub fn run() -> i32 {
         Some(Command::Explain(a)) => check::explain(a),
         Some(Command::Lint(a)) => lint::lint(a),
         Some(Command::Test(a)) => lint::test(a),
+        Some(Command::Hook(a)) => hook::hook(a),
+        Some(Command::Fmt(a)) => fmt::fmt(a),
+        Some(Command::Import(a)) => import::import(a),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

@@ -2,6 +2,7 @@
 //! includes.
 
 pub mod ast;
+pub mod fmt;
 pub mod parse;
 pub mod print;
 

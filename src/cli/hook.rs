@@ -1,0 +1,235 @@
+//! `harness9 hook claude-code` and `harness9 hook gemini-cli`: one hook event on standard input,
+//! the decision on standard output, exit 0. Anything that stops a decision (input that is not
+//! an event, a working folder that cannot be used, a policy that does not load) is a message on
+//! standard error and exit code 2, which both agents take as "block this call": never an allow.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::Value;
+
+use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
+use harness9::hooks::{
+    self, audit, claude_code, gemini_cli, parse_tool_event, HookCall, Project, SetupError,
+    ToolEvent,
+};
+use harness9::{Decision, Engine, Mode};
+
+#[derive(Args, Debug)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    agent: Agent,
+}
+
+#[derive(Subcommand, Debug)]
+enum Agent {
+    /// Claude Code's PreToolUse hook: event JSON in, `permissionDecision` JSON out.
+    ClaudeCode(ClaudeArgs),
+    /// Gemini CLI's BeforeTool hook: event JSON in, `decision` JSON out.
+    GeminiCli(GeminiArgs),
+}
+
+#[derive(Args, Debug)]
+struct ClaudeArgs {
+    /// Decide in this harness9 mode whatever Claude Code's permission mode is (default:
+    /// from the event: bypassPermissions → auto-approve, acceptEdits accepts edits the policy
+    /// has no rule for, dontAsk denies what would be asked, others → default).
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<Mode>,
+    /// Write no audit line.
+    #[arg(long)]
+    no_audit: bool,
+}
+
+#[derive(Args, Debug)]
+struct GeminiArgs {
+    /// The harness9 mode to decide in.
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    /// What an ask becomes: `ask` (Gemini CLI prompts its user; versions before the hooks'
+    /// `ask` decision let their own settings decide) or `deny`.
+    #[arg(long, value_enum, default_value = "ask")]
+    ask_as: AskAs,
+    /// Write no audit line.
+    #[arg(long)]
+    no_audit: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum AskAs {
+    Ask,
+    Deny,
+}
+
+pub fn hook(a: HookArgs) -> i32 {
+    let agent = match &a.agent {
+        Agent::ClaudeCode(_) => "claude-code",
+        Agent::GeminiCli(_) => "gemini-cli",
+    };
+    // A panic would exit with 101, which both agents take as a non-blocking error: the call
+    // would go on. Whatever goes wrong, the answer is exit 2, which blocks it.
+    let run = std::panic::AssertUnwindSafe(|| match a.agent {
+        Agent::ClaudeCode(c) => claude(c),
+        Agent::GeminiCli(g) => gemini(g),
+    });
+    match std::panic::catch_unwind(run) {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!("harness9 hook {agent}: internal error; the tool call is blocked");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// What both adapters share: reading the event, loading the project's engine.
+struct Prepared {
+    event: ToolEvent,
+    project: Project,
+    engine: Engine,
+}
+
+fn prepare(agent: &str, expected_event: &str, fallback: (&str, &str)) -> Result<Prepared, i32> {
+    let fail = |msg: String| {
+        eprintln!("harness9 hook {agent}: {msg}; the tool call is blocked");
+        EXIT_USAGE
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+        return Err(fail(format!(
+            "cannot read the event from standard input: {e}"
+        )));
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(fail("the event on standard input is not UTF-8 text".into()));
+    };
+    let event = parse_tool_event(&text).map_err(fail)?;
+    if let Some(name) = &event.hook_event_name {
+        if name != expected_event {
+            return Err(fail(format!(
+                "this hook answers {expected_event} events, not `{name}`"
+            )));
+        }
+    }
+    let cwd = match &event.cwd {
+        Some(c) if !c.is_empty() => PathBuf::from(c),
+        _ => match std::env::current_dir() {
+            Ok(c) => c,
+            Err(e) => {
+                return Err(fail(format!(
+                    "the event has no `cwd`, and the hook's own working folder is unknown: {e}"
+                )))
+            }
+        },
+    };
+    // Run where the agent works: relative names in decisions read as in `harness9 check`.
+    // A folder that cannot be entered is reported by `project_engine`.
+    let _ = std::env::set_current_dir(&cwd);
+    let project = Project::from_env(cwd);
+    match hooks::project_engine(&project, Some(fallback)) {
+        Ok((engine, _sources)) => {
+            print_diags(engine.warnings().iter().filter(|d| {
+                !harness9::policy::EMBEDDED
+                    .iter()
+                    .any(|(n, _)| *n == &*d.source.name)
+            }));
+            Ok(Prepared {
+                event,
+                project,
+                engine,
+            })
+        }
+        Err(SetupError::Load(e)) => {
+            report_load_error(&e);
+            Err(fail("the policy of this project did not load".to_string()))
+        }
+        Err(e) => Err(fail(e.to_string())),
+    }
+}
+
+fn claude(a: ClaudeArgs) -> i32 {
+    let p = match prepare(
+        "claude-code",
+        claude_code::EVENT,
+        claude_code::FALLBACK_POLICY,
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let call = claude_code::tool_call(&p.event);
+    let permission_mode = claude_code::PermissionMode::parse(
+        p.event.raw.get("permission_mode").and_then(Value::as_str),
+    );
+    let d = claude_code::decide(&p.engine, &call.call, &permission_mode, a.mode);
+    let mode = match a.mode {
+        Some(m) => m.as_str().to_string(),
+        None => permission_mode.as_str().to_string(),
+    };
+    if !a.no_audit {
+        write_audit(
+            "claude-code",
+            &p,
+            claude_code::tool_use_id(&p.event),
+            &call,
+            &mode,
+            &d,
+        );
+    }
+    answer("claude-code", &claude_code::response(&d))
+}
+
+fn gemini(a: GeminiArgs) -> i32 {
+    let p = match prepare("gemini-cli", gemini_cli::EVENT, gemini_cli::FALLBACK_POLICY) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let call = gemini_cli::tool_call(&p.event);
+    let ask_as = match a.ask_as {
+        AskAs::Ask => gemini_cli::AskAs::Ask,
+        AskAs::Deny => gemini_cli::AskAs::Deny,
+    };
+    let d = p.engine.decide_in_mode(&call.call, a.mode);
+    let out = gemini_cli::response(&d, ask_as);
+    if !a.no_audit {
+        let logged = gemini_cli::effective(d, ask_as);
+        write_audit("gemini-cli", &p, None, &call, a.mode.as_str(), &logged);
+    }
+    answer("gemini-cli", &out)
+}
+
+/// Appends the audit line; a log that cannot be written is a warning, the decision stands.
+fn write_audit(
+    agent: &str,
+    p: &Prepared,
+    call_id: Option<&str>,
+    call: &HookCall,
+    mode: &str,
+    d: &Decision,
+) {
+    let entry = audit::Entry {
+        agent,
+        session_id: p.event.session_id.as_deref(),
+        call_id,
+        call,
+        mode,
+        decision: d,
+    };
+    if let Err(e) = audit::append(&p.project.cwd, &entry) {
+        eprintln!(
+            "harness9 hook {agent}: warning: cannot append to `{}`: {e}",
+            audit::audit_path(&p.project.cwd).display()
+        );
+    }
+}
+
+/// Prints the answer; exit 0, or 2 (the call is blocked) when it cannot be written.
+fn answer(agent: &str, v: &Value) -> i32 {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{v}").and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("harness9 hook {agent}: cannot write the decision: {e}");
+            EXIT_USAGE
+        }
+    }
+}

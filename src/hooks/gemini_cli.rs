@@ -1,0 +1,143 @@
+//! Gemini CLI's `BeforeTool` hook, as documented in its hooks reference
+//! (`docs/hooks/reference.md` of google-gemini/gemini-cli): the event on standard input, a JSON
+//! decision on standard output.
+//!
+//! Input (unknown fields ignored): `{"session_id", "transcript_path", "cwd", "hook_event_name":
+//! "BeforeTool", "timestamp", "tool_name", "tool_input", "mcp_context"}`.
+//! Output: `{"decision": "allow" | "deny" | "ask", "reason": "…"}`. The reference documents
+//! `allow` and `deny` (a deny's `reason` goes to the model as the tool's error); `ask`, which
+//! forces Gemini CLI's confirmation prompt even where its own policy would run the tool, came
+//! with google-gemini/gemini-cli#21146 and is not in the reference yet (issue #28046). Gemini
+//! CLI versions before it treat `ask` like no decision: their own approval settings decide.
+//! [`AskAs::Deny`] is for those, and for runs where nobody can answer.
+//!
+//! Tools: `run_shell_command` → `bash` (`command`); `read_file` → `read_file` (`path` =
+//! `file_path`, `path` or `absolute_path`, by version); `write_file` → `write_file` and
+//! `replace` → `edit_file` (`path` = `file_path`); `list_directory` → `list_dir` (`path` =
+//! `dir_path` or `path`); every other tool (`glob`, `search_file_content`, `read_many_files`,
+//! `web_fetch`, `mcp__…`) keeps its name and input, with `path` added from `dir_path` or
+//! `paths` so the hard protections see it.
+
+use serde_json::{json, Value};
+
+use super::{with_path_from, HookCall, ToolEvent};
+use crate::call::{Action, Decision, ToolCall};
+
+/// The event this adapter answers.
+pub const EVENT: &str = "BeforeTool";
+
+/// Gemini CLI's tools that change nothing and have no harness9 counterpart: allowed when no
+/// policy file is found (beside the shipped default policy). The hard protections still apply
+/// to the paths they search.
+pub const FALLBACK_POLICY: (&str, &str) = (
+    "gemini-cli.policy",
+    "allow glob;\nallow search_file_content;\nallow grep_search;\nallow read_many_files;\n",
+);
+
+/// The harness9 call for a Gemini CLI tool call.
+pub fn tool_call(event: &ToolEvent) -> HookCall {
+    let input = &event.tool_input;
+    let (name, arguments) = match event.tool_name.as_str() {
+        "run_shell_command" => ("bash", input.clone()),
+        "read_file" => (
+            "read_file",
+            with_path_from(input, &["absolute_path", "path", "file_path"]),
+        ),
+        "write_file" => ("write_file", with_path_from(input, &["file_path"])),
+        "replace" => ("edit_file", with_path_from(input, &["file_path"])),
+        "list_directory" => ("list_dir", with_path_from(input, &["path", "dir_path"])),
+        other if input.contains_key("path") => (other, input.clone()),
+        other => (other, with_path_from(input, &["dir_path", "paths"])),
+    };
+    HookCall {
+        agent_tool: event.tool_name.clone(),
+        call: ToolCall::new(name, arguments),
+    }
+}
+
+/// What an ask becomes in the answer to Gemini CLI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AskAs {
+    /// `"decision": "ask"`: Gemini CLI asks its user.
+    #[default]
+    Ask,
+    /// `"decision": "deny"`: for Gemini CLI versions that ignore `ask`, or unattended runs.
+    Deny,
+}
+
+/// The hook's answer on standard output.
+pub fn response(d: &Decision, ask_as: AskAs) -> Value {
+    let reason = super::explain(d);
+    match (d.action, ask_as) {
+        (Action::Allow, _) => json!({"decision": "allow", "reason": reason}),
+        (Action::Deny, _) => json!({"decision": "deny", "reason": reason}),
+        (Action::Ask, AskAs::Ask) => json!({
+            "decision": "ask",
+            "reason": reason,
+            "systemMessage": format!("harness9 asks: {reason}"),
+        }),
+        (Action::Ask, AskAs::Deny) => json!({
+            "decision": "deny",
+            "reason": format!("needs a person's approval, and none can be asked: {reason}"),
+        }),
+    }
+}
+
+/// The decision an answer stands for (what the audit log records).
+pub fn effective(d: Decision, ask_as: AskAs) -> Decision {
+    match (d.action, ask_as) {
+        (Action::Ask, AskAs::Deny) => Decision {
+            action: Action::Deny,
+            reason: format!(
+                "needs a person's approval, and none can be asked: {}",
+                d.reason
+            ),
+            ..d
+        },
+        _ => d,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::parse_tool_event;
+
+    fn call(event: &str) -> ToolCall {
+        tool_call(&parse_tool_event(event).unwrap()).call
+    }
+
+    #[test]
+    fn gemini_tools_map_onto_harness9_tools() {
+        let c = call(
+            r#"{"tool_name": "run_shell_command", "tool_input": {"command": "ls", "description": "list"}}"#,
+        );
+        assert_eq!((c.name.as_str(), c.primary_arg()), ("bash", Some("ls")));
+        let c = call(r#"{"tool_name": "read_file", "tool_input": {"absolute_path": "/p/a"}}"#);
+        assert_eq!(
+            (c.name.as_str(), c.primary_arg()),
+            ("read_file", Some("/p/a"))
+        );
+        let c = call(
+            r#"{"tool_name": "replace", "tool_input": {"file_path": "/p/a", "old_string": "x"}}"#,
+        );
+        assert_eq!(
+            (c.name.as_str(), c.primary_arg()),
+            ("edit_file", Some("/p/a"))
+        );
+        let c = call(r#"{"tool_name": "list_directory", "tool_input": {"dir_path": "/p"}}"#);
+        assert_eq!((c.name.as_str(), c.primary_arg()), ("list_dir", Some("/p")));
+        let c =
+            call(r#"{"tool_name": "glob", "tool_input": {"pattern": "*.rs", "dir_path": "/p"}}"#);
+        assert_eq!(c.name, "glob");
+        assert_eq!(c.arguments["path"], "/p");
+    }
+
+    #[test]
+    fn an_ask_is_asked_or_denied_never_allowed() {
+        let d = Decision::new(Action::Ask, crate::call::Risk::High, "r", "x:1");
+        assert_eq!(response(&d, AskAs::Ask)["decision"], "ask");
+        assert_eq!(response(&d, AskAs::Deny)["decision"], "deny");
+        assert_eq!(effective(d, AskAs::Deny).action, Action::Deny);
+    }
+}

@@ -1,0 +1,323 @@
+//! Adapters that put harness9 in front of agents people already use: Claude Code's
+//! `PreToolUse` hook and Gemini CLI's `BeforeTool` hook. Each is a thin translation — the
+//! agent's event into a [`ToolCall`], the engine's [`Decision`] into the agent's answer — over
+//! one [`Engine`] loaded for the event's working folder ([`project_engine`]). No second matcher.
+
+pub mod audit;
+pub mod claude_code;
+pub mod gemini_cli;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::call::{Decision, ToolCall};
+use crate::engine::{Engine, LoadError, PathContext};
+use crate::settings::SETTINGS_PATH;
+
+/// Project policy files are `*.policy` in this folder of the working folder.
+pub const PROJECT_DIR: &str = ".harness9";
+/// User policy files are `*.policy` in this folder of the configuration folder
+/// (`$XDG_CONFIG_HOME`, else `~/.config`).
+pub const USER_DIR: &str = "harness9";
+
+/// What an agent's hook event becomes: the call for the engine, plus what the audit log needs.
+#[derive(Debug, Clone)]
+pub struct HookCall {
+    /// The agent's own name for the tool (`Bash`, `run_shell_command`).
+    pub agent_tool: String,
+    pub call: ToolCall,
+}
+
+/// Where the policy of a hook call came from.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// Policy files, project ones first, then the user's.
+    pub policies: Vec<PathBuf>,
+    pub settings: Option<PathBuf>,
+    /// No policy file was found, so the shipped default policy applies.
+    pub default_policy: bool,
+}
+
+/// Why no engine could be built for a hook call. Never an allow: the caller blocks the call.
+#[derive(Debug)]
+pub enum SetupError {
+    /// The working folder cannot be used, or a policy folder cannot be listed.
+    Folder(String),
+    /// A policy or settings file does not load.
+    Load(LoadError),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Folder(m) => f.write_str(m),
+            SetupError::Load(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Where the hook looks for policies: the working folder of the event, the home folder and the
+/// user's configuration folder.
+#[derive(Debug, Clone)]
+pub struct Project {
+    pub cwd: PathBuf,
+    pub home: Option<PathBuf>,
+    /// The folder holding the user's `*.policy` files (`~/.config/harness9`).
+    pub user_dir: Option<PathBuf>,
+}
+
+impl Project {
+    /// The project at `cwd`, with home and configuration folder from the environment
+    /// (`$HOME`, `$XDG_CONFIG_HOME`).
+    pub fn from_env(cwd: impl Into<PathBuf>) -> Project {
+        let home = env_path("HOME");
+        let config =
+            env_path("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config")));
+        Project {
+            cwd: cwd.into(),
+            home,
+            user_dir: config.map(|c| c.join(USER_DIR)),
+        }
+    }
+}
+
+/// An absolute path from an environment variable; empty or relative values are ignored, as
+/// the XDG specification says.
+fn env_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
+/// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
+/// `.harness9/*.policy` (by name), the user's `*.policy` files, or — when no policy file is
+/// found — the shipped default policy plus `fallback` (the agent's read-only tools), and the
+/// built-in rules. Relative paths resolve against the working folder, `~` against home.
+pub fn project_engine(
+    project: &Project,
+    fallback: Option<(&str, &str)>,
+) -> Result<(Engine, Sources), SetupError> {
+    let cwd = &project.cwd;
+    if !cwd.is_absolute() {
+        return Err(SetupError::Folder(format!(
+            "the working folder `{}` is not an absolute path",
+            cwd.display()
+        )));
+    }
+    if let Err(e) = std::fs::read_dir(cwd) {
+        return Err(SetupError::Folder(format!(
+            "cannot use the working folder `{}`: {e}",
+            cwd.display()
+        )));
+    }
+    let mut sources = Sources {
+        policies: policy_files(&cwd.join(PROJECT_DIR))?,
+        ..Sources::default()
+    };
+    if let Some(dir) = &project.user_dir {
+        sources.policies.extend(policy_files(dir)?);
+    }
+    let settings = cwd.join(SETTINGS_PATH);
+    if settings.exists() {
+        sources.settings = Some(settings);
+    }
+    // Files of the working folder are named relative to it when the process runs there, so
+    // decisions read `.harness9/team.policy:3`, as `harness9 check` has them.
+    let here = std::env::current_dir().ok().filter(|d| d == cwd);
+    let named = |p: &Path| match &here {
+        Some(d) => p.strip_prefix(d).unwrap_or(p).to_path_buf(),
+        None => p.to_path_buf(),
+    };
+    let mut b = Engine::builder().context(PathContext::new(cwd.clone(), project.home.clone()));
+    if sources.policies.is_empty() {
+        sources.default_policy = true;
+        b = b.default_policy();
+        if let Some((name, text)) = fallback {
+            b = b.policy_text(name, text);
+        }
+    }
+    for p in &sources.policies {
+        b = b.policy_file(named(p));
+    }
+    if let Some(s) = &sources.settings {
+        b = b.settings_file(named(s));
+    }
+    let engine = b.build().map_err(SetupError::Load)?;
+    Ok((engine, sources))
+}
+
+/// The `*.policy` files of a folder, sorted by name; none when the folder does not exist.
+fn policy_files(dir: &Path) -> Result<Vec<PathBuf>, SetupError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(SetupError::Folder(format!(
+                "cannot list the policy folder `{}`: {e}",
+                dir.display()
+            )))
+        }
+    };
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| {
+            SetupError::Folder(format!(
+                "cannot list the policy folder `{}`: {e}",
+                dir.display()
+            ))
+        })?;
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "policy") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// A copy of `input` with `path` set to the first string (or array) found under `keys`, so the
+/// engine sees the agent's path argument under the name its file tools and hard protections
+/// read. An existing `path` is kept unless `keys` names it later.
+fn with_path_from(input: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
+    let mut args = input.clone();
+    if let Some(v) = keys
+        .iter()
+        .filter_map(|k| input.get(*k))
+        .find(|v| v.is_string() || v.is_array())
+    {
+        args.insert("path".into(), v.clone());
+    }
+    args
+}
+
+/// The reason an agent is shown: the engine's reason, the risk, and the deciding rule.
+pub fn explain(d: &Decision) -> String {
+    format!("{} ({} risk; harness9 rule {})", d.reason, d.risk, d.rule)
+}
+
+/// A short, one-line description of what a call touches, for the audit log: the command, the
+/// path, or the arguments as JSON (cut at 300 characters).
+pub fn summary(call: &ToolCall) -> String {
+    const MAX: usize = 300;
+    let text = match call.primary_arg() {
+        Some(a) => a.to_string(),
+        None => Value::Object(call.arguments.clone()).to_string(),
+    };
+    if text.chars().count() <= MAX {
+        return text;
+    }
+    let mut cut: String = text.chars().take(MAX - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// Reads an optional string field of an event; a value of another type is an error naming it.
+fn string_field(event: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
+    match event.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(format!(
+            "`{name}` must be a string, not {}",
+            json_kind(other)
+        )),
+    }
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The fields every agent's tool event has: which tool, its input, where, and which session.
+#[derive(Debug, Clone)]
+pub struct ToolEvent {
+    pub tool_name: String,
+    pub tool_input: Map<String, Value>,
+    pub cwd: Option<String>,
+    pub session_id: Option<String>,
+    pub hook_event_name: Option<String>,
+    /// The whole event, for agent-specific fields (`permission_mode`, `tool_use_id`).
+    pub raw: Map<String, Value>,
+}
+
+/// Parses a hook event: a JSON object with a non-empty string `tool_name` and an object
+/// `tool_input` (absent means no arguments). Unknown fields are ignored.
+pub fn parse_tool_event(text: &str) -> Result<ToolEvent, String> {
+    let v: Value =
+        serde_json::from_str(text).map_err(|e| format!("the input is not valid JSON: {e}"))?;
+    let Value::Object(raw) = v else {
+        return Err(format!(
+            "the input must be a JSON object, not {}",
+            json_kind(&v)
+        ));
+    };
+    let tool_name = match string_field(&raw, "tool_name")? {
+        Some(t) if !t.is_empty() => t,
+        Some(_) => return Err("`tool_name` is empty".into()),
+        None => return Err("the event has no `tool_name`".into()),
+    };
+    let tool_input = match raw.get("tool_input") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => {
+            return Err(format!(
+                "`tool_input` must be a JSON object, not {}",
+                json_kind(other)
+            ))
+        }
+    };
+    Ok(ToolEvent {
+        tool_name,
+        tool_input,
+        cwd: string_field(&raw, "cwd")?,
+        session_id: string_field(&raw, "session_id")?,
+        hook_event_name: string_field(&raw, "hook_event_name")?,
+        raw,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_without_a_tool_name_or_with_a_bad_input_are_rejected() {
+        assert!(parse_tool_event("not json")
+            .unwrap_err()
+            .contains("not valid JSON"));
+        assert!(parse_tool_event("[1]").unwrap_err().contains("JSON object"));
+        assert!(parse_tool_event("{}").unwrap_err().contains("tool_name"));
+        assert!(parse_tool_event(r#"{"tool_name": 3}"#)
+            .unwrap_err()
+            .contains("must be a string"));
+        assert!(
+            parse_tool_event(r#"{"tool_name": "Bash", "tool_input": "ls"}"#)
+                .unwrap_err()
+                .contains("`tool_input` must be a JSON object")
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_a_missing_input_is_empty() {
+        let e = parse_tool_event(r#"{"tool_name": "WebSearch", "whatever": [1, 2]}"#).unwrap();
+        assert_eq!(e.tool_name, "WebSearch");
+        assert!(e.tool_input.is_empty());
+    }
+
+    #[test]
+    fn long_summaries_are_cut_on_a_character_boundary() {
+        let call = ToolCall::primary("bash", "é".repeat(400));
+        let s = summary(&call);
+        assert_eq!(s.chars().count(), 300);
+        assert!(s.ends_with('…'));
+    }
+}
