@@ -51,6 +51,23 @@ impl Source {
     }
 }
 
+/// Byte offset of a 1-based line and column (columns count characters), as serde_json reports
+/// them.
+pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let col = l
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(l.len(), |(b, _)| b);
+            return (offset + col).min(text.len());
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;

@@ -102,7 +102,7 @@ impl Scope {
 pub fn claude_code(source: &Arc<Source>, scope: Scope) -> Result<Imported, Vec<Diagnostic>> {
     let text: &str = &source.text;
     let root: Value = serde_json::from_str(text).map_err(|e| {
-        let at = offset_of(text, e.line(), e.column());
+        let at = crate::diag::offset_of(text, e.line(), e.column());
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
         vec![Diagnostic::error(
@@ -396,22 +396,6 @@ fn file_rule(tool: &str, spec: Option<&str>, scope: Scope) -> Result<Translated,
         head: format!("{tool}({})", quote(&pattern)),
         comment,
     })
-}
-
-/// Byte offset of a 1-based line and column (columns count characters).
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let mut offset = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            let col = l
-                .char_indices()
-                .nth(column.saturating_sub(1))
-                .map_or(l.len(), |(b, _)| b);
-            return (offset + col).min(text.len());
-        }
-        offset += l.len();
-    }
-    text.len()
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
     }
     // serde_json is the judge of what is valid JSON; jsonc-parser only locates the entries.
     if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        let offset = offset_of(text, e.line(), e.column());
+        let offset = crate::diag::offset_of(text, e.line(), e.column());
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
         diags.push(
@@ -283,22 +283,6 @@ fn range(v: &JValue) -> Span {
         JValue::NullKeyword(x) => x.range,
     };
     Span::new(r.start, r.end)
-}
-
-/// Byte offset of a 1-based line and column (columns count characters).
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let mut offset = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            let col = l
-                .char_indices()
-                .nth(column.saturating_sub(1))
-                .map_or(l.len(), |(b, _)| b);
-            return (offset + col).min(text.len());
-        }
-        offset += l.len();
-    }
-    text.len()
 }
 
 #[cfg(test)]
