@@ -12,18 +12,19 @@ use super::pattern::Pattern;
 pub struct PathContext {
     pub cwd: PathBuf,
     pub home: Option<PathBuf>,
-    /// The working folder with symlinks followed, looked up once.
-    cwd_real: Option<PathBuf>,
+    /// The first working folder and where it really is (symlinks followed), looked up once;
+    /// kept by [`with_cwd`](Self::with_cwd), so that walks from other folders stop there too.
+    known: Option<(PathBuf, PathBuf)>,
 }
 
 impl PathContext {
     pub fn new(cwd: impl Into<PathBuf>, home: Option<PathBuf>) -> Self {
         let cwd = normalize(&cwd.into());
-        let cwd_real = cwd.canonicalize().ok();
+        let known = cwd.canonicalize().ok().map(|real| (cwd.clone(), real));
         PathContext {
             cwd,
             home: home.map(|h| normalize(&h)),
-            cwd_real,
+            known,
         }
     }
 
@@ -32,7 +33,7 @@ impl PathContext {
         PathContext {
             cwd,
             home: self.home.clone(),
-            cwd_real: None,
+            known: self.known.clone(),
         }
     }
 
@@ -103,8 +104,8 @@ impl PathContext {
             base
         };
         loop {
-            if cur == self.cwd {
-                if let Some(real) = &self.cwd_real {
+            if let Some((folder, real)) = &self.known {
+                if cur == *folder {
                     return Some(rebuild(real.clone(), &below));
                 }
             }
