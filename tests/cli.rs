@@ -5,19 +5,28 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+/// A project folder to run in, with a home folder beside it (not inside it: a command that
+/// walks the project must not reach the home's protected folders).
 struct Dir {
     dir: tempfile::TempDir,
+    work: PathBuf,
 }
 
 impl Dir {
     fn new() -> Dir {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("home")).unwrap();
-        Dir { dir }
+        let work = dir.path().join("work");
+        std::fs::create_dir(&work).unwrap();
+        Dir { dir, work }
     }
 
     fn path(&self) -> &Path {
-        self.dir.path()
+        &self.work
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
     }
 
     fn write(&self, name: &str, text: &str) -> PathBuf {
@@ -38,7 +47,7 @@ impl Dir {
         let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
             .args(args)
             .current_dir(self.path())
-            .env("HOME", self.path().join("home"))
+            .env("HOME", self.home())
             .env("NO_COLOR", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -659,3 +659,30 @@ fn paths_with_unknown_parts_or_another_users_tilde_are_still_protected() {
     );
     assert_eq!(bash(&e, "cat /home/$USER/notes.txt").action, Action::Allow);
 }
+
+#[test]
+fn walking_a_folder_tree_that_holds_a_protected_path_is_denied() {
+    let e = engine("allow bash;");
+    for cmd in [
+        "tar czf /tmp/home.tgz ~",
+        "grep -r password ~",
+        "cp -r ~ /tmp/copy",
+        "rsync -a $HOME/ backup:/h",
+        "zip -r /tmp/h.zip /home/u",
+        "find ~ -name 'id_*' -exec cat {} +",
+        "tar czf /tmp/all.tgz /",
+        "rg --hidden token ~",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+    for cmd in [
+        "ls ~",
+        "du -sh ~",
+        "grep password ~/notes.txt",
+        "cp ~/a.txt /tmp",
+        "rg token ~",
+        "tar czf x.tgz src",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Allow, "{cmd}");
+    }
+}

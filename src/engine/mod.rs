@@ -776,9 +776,23 @@ impl Engine {
                 .paths
                 .iter()
                 .zip(&c.raw_paths)
-                .find_map(|(p, raw)| self.protected(p, raw, &self.ctx)),
+                .find_map(|(p, raw)| self.protected(p, raw, &self.ctx))
+                .or_else(|| self.walked_into(c)),
             Target::Other => self.extra_path_args(s),
         }
+    }
+
+    /// A protection inside a folder tree the command walks (`tar czf k.tgz ~`).
+    fn walked_into(&self, c: &CommandView) -> Option<&Protection> {
+        if !rule::walks_folders(c.cmd) {
+            return None;
+        }
+        c.paths.iter().find_map(|p| {
+            self.protections.iter().find(|prot| {
+                prot.resolved.starts_with(p)
+                    || prot.canonical.as_deref().is_some_and(|c| c.starts_with(p))
+            })
+        })
     }
 
     /// Path-like arguments of any tool (`file_path`, `directory`, …).

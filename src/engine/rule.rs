@@ -455,6 +455,25 @@ impl Test {
     }
 }
 
+/// Whether a command reads or copies whole folder trees, so that naming a folder that holds a
+/// protected path (`tar czf k.tgz ~`, `grep -r key ~`, `cp -r ~ /tmp`) reaches into it. Tools
+/// that skip hidden folders by default (`rg` without `--hidden`) do not count. Recursive
+/// deletes and permission changes (`rm -rf ~`, `chmod -R`) are the danger rules' to ask about.
+pub fn walks_folders(cmd: &SimpleCommand) -> bool {
+    let any = |flags: &[&str]| flags.iter().any(|f| has_flag(cmd, f));
+    match cmd.program() {
+        "tar" | "rsync" | "7z" | "7za" | "bsdtar" | "cpio" | "duplicity" | "restic" | "borg" => {
+            true
+        }
+        "zip" => any(&["-r", "--recurse-paths"]),
+        "cp" | "scp" => any(&["-r", "-R", "-a", "--recursive", "--archive"]),
+        "grep" | "egrep" | "fgrep" => any(&["-r", "-R", "--recursive", "--dereference-recursive"]),
+        "rg" => any(&["--hidden", "-u", "--unrestricted"]),
+        "find" => any(&["-exec", "-execdir", "-ok", "-okdir"]),
+        _ => false,
+    }
+}
+
 /// `-r` matches `-r`, `-rf`, `-fr` (short flags combine); `--recursive` matches `--recursive`
 /// and `--recursive=…`. Options end at `--`.
 fn has_flag(cmd: &SimpleCommand, flag: &str) -> bool {
