@@ -157,6 +157,18 @@ enum Run {
     Unknown { source: String, origin: Origin },
 }
 
+/// Where the operands of a command start: the first reading of its options, and a second one
+/// when an unknown option may have taken the next word as its value (both are followed; the
+/// second is charged to the budget).
+fn starts(parsed: &Parsed, budget: &Budget) -> Res<Vec<usize>> {
+    let mut starts = vec![parsed.operands];
+    if let Some(alternative) = parsed.alternative {
+        budget.alternative()?;
+        starts.push(alternative);
+    }
+    Ok(starts)
+}
+
 /// The run of the words `argv[from..]` of a wrapper.
 fn wrapped(cmd: &SimpleCommand, from: usize) -> Run {
     Run::Argv {
@@ -857,12 +869,10 @@ fn wrapper_runs(w: &Wrapper, cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>
     if start >= cmd.argv.len() && w.shell.iter().any(|o| o.is_empty() || parsed.has(o)) {
         return Ok(stdin_scripts(cmd, env, Origin::Payload));
     }
-    let mut runs = vec![wrapped(cmd, start)];
-    if let Some(alternative) = parsed.alternative {
-        env.budget.alternative()?;
-        runs.push(wrapped(cmd, alternative + w.positional));
-    }
-    Ok(runs)
+    Ok(starts(&parsed, env.budget)?
+        .into_iter()
+        .map(|s| wrapped(cmd, s + w.positional))
+        .collect())
 }
 
 // ----- env -----
@@ -893,12 +903,7 @@ fn env_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
         return Ok(Vec::new());
     }
     let mut runs = Vec::new();
-    let mut starts = vec![parsed.operands];
-    if let Some(alternative) = parsed.alternative {
-        env.budget.alternative()?;
-        starts.push(alternative);
-    }
-    for start in starts {
+    for start in starts(&parsed, env.budget)? {
         let mut i = start;
         // `env -` is `env -i`.
         if argv.get(i).is_some_and(|w| w.value == "-") {
@@ -1161,12 +1166,7 @@ fn xargs_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
             origin: Origin::Wrapped,
         }
     };
-    let mut runs = vec![run(parsed.operands)];
-    if let Some(alternative) = parsed.alternative {
-        env.budget.alternative()?;
-        runs.push(run(alternative));
-    }
-    Ok(runs)
+    Ok(starts(&parsed, env.budget)?.into_iter().map(run).collect())
 }
 
 /// `find … -exec CMD … ;` (and `+`, `-execdir`, `-ok`, `-okdir`): each clause runs a command.
@@ -1224,12 +1224,7 @@ fn watch_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
         return Ok(Vec::new());
     }
     let mut runs = Vec::new();
-    let mut starts = vec![parsed.operands];
-    if let Some(alternative) = parsed.alternative {
-        env.budget.alternative()?;
-        starts.push(alternative);
-    }
-    for start in starts {
+    for start in starts(&parsed, env.budget)? {
         if parsed.has("x") || parsed.has("exec") {
             runs.push(wrapped(cmd, start));
         } else {
@@ -1609,12 +1604,7 @@ fn ssh_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
         return Ok(stdin_scripts(cmd, env, Origin::Remote));
     }
     let mut runs = Vec::new();
-    let mut starts = vec![after.operands];
-    if let Some(alternative) = after.alternative {
-        env.budget.alternative()?;
-        starts.push(alternative);
-    }
-    for start in starts {
+    for start in starts(&after, env.budget)? {
         let words = cmd.argv.get(start..).unwrap_or_default();
         runs.extend(joined(words, Origin::Remote, cmd.piped, false));
     }
