@@ -29,7 +29,9 @@ pub mod engine;
 pub mod hooks;
 pub mod import;
 pub mod lint;
+pub mod model;
 pub mod policy;
+pub mod runtime;
 pub mod settings;
 pub mod shell;
 

@@ -166,15 +166,27 @@ fn entries(
         };
         match parse_entry(&s.value) {
             Ok(e) => {
-                let matchers = e.pattern.map(|(p, a, b)| {
-                    vec![Matcher {
-                        kind: MatcherKind::Shorthand,
-                        arg: None,
-                        values: vec![Spanned::new(p, at(a, b))],
-                        list: false,
-                        span: at(a, b),
-                    }]
-                });
+                let matchers = match e.pattern {
+                    None => None,
+                    Some((p, a, b)) => match keyword_matchers(&p, at(a, b)) {
+                        Some(Ok(ms)) => Some(ms),
+                        Some(Err(msg)) => {
+                            diags.push(
+                                Diagnostic::error(source, "settings-rule", at(a, b), msg).help(
+                                    "write `exact 'the command'` or `prefix 'git commit'` in the parentheses",
+                                ),
+                            );
+                            continue;
+                        }
+                        None => Some(vec![Matcher {
+                            kind: MatcherKind::Shorthand,
+                            arg: None,
+                            values: vec![Spanned::new(p, at(a, b))],
+                            list: false,
+                            span: at(a, b),
+                        }]),
+                    },
+                };
                 rules.push(Rule {
                     action: Spanned::new(action, span),
                     tool: Spanned::new(e.tool, at(0, e.tool_end)),
@@ -190,6 +202,38 @@ fn entries(
             }
         }
     }
+}
+
+/// The keyword forms `exact '…'` and `prefix '…'` of a pattern (the policy language's matchers,
+/// for rules a shorthand cannot say: a substring is not an exact command). `None` for a plain
+/// shorthand pattern.
+fn keyword_matchers(pattern: &str, span: Span) -> Option<Result<Vec<Matcher>, String>> {
+    let t = pattern.trim_start();
+    let keyword = ["exact", "prefix"].into_iter().find(|k| {
+        t.strip_prefix(k).is_some_and(|rest| {
+            rest.trim_start().starts_with(['\'', '"']) && rest.starts_with(char::is_whitespace)
+        })
+    })?;
+    let text = format!("allow x({pattern});");
+    let source = Source::new("settings entry", text);
+    let (file, diags) = crate::policy::parse::parse_policy(&source);
+    if let Some(d) = diags.first() {
+        return Some(Err(format!(
+            "`{keyword}` needs one quoted string: {}",
+            d.message
+        )));
+    }
+    let Some(crate::policy::ast::Statement::Rule(rule)) = file.statements.into_iter().next() else {
+        return Some(Err(format!("`{keyword}` needs one quoted string")));
+    };
+    let mut ms = rule.matchers.unwrap_or_default();
+    for m in &mut ms {
+        m.span = span;
+        for v in &mut m.values {
+            v.span = span;
+        }
+    }
+    Some(Ok(ms))
 }
 
 struct Entry {

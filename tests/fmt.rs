@@ -266,7 +266,7 @@ fn messy_statement(s: &Statement, picks: &[u8]) -> String {
     for (i, (tok, spaced)) in tokens(&printed).into_iter().enumerate() {
         if i > 0 {
             let p = picks.get(i % picks.len().max(1)).copied().unwrap_or(0) as usize;
-            if p < SEPARATORS.len() && (spaced || p % 2 == 0) {
+            if p < SEPARATORS.len() && (spaced || p.is_multiple_of(2)) {
                 out.push_str(SEPARATORS[p]);
             } else if spaced {
                 out.push(' ');

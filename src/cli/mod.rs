@@ -1,5 +1,6 @@
 //! Command-line interface: thin layers over the library's engine.
 
+mod allow;
 mod check;
 mod fmt;
 mod hook;
@@ -46,6 +47,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Turn another agent's permission rules into a policy file.
     Import(import::ImportArgs),
+    /// Add allow rules to `.harness9/settings.json` (atomic, locked, other content kept).
+    Allow(allow::AllowArgs),
 }
 
 /// Where the policy comes from; shared by `check` and `explain`.
@@ -167,6 +170,7 @@ pub fn run() -> i32 {
         Some(Command::Hook(a)) => hook::hook(a),
         Some(Command::Fmt(a)) => fmt::fmt(a),
         Some(Command::Import(a)) => import::import(a),
+        Some(Command::Allow(a)) => allow::allow(a),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

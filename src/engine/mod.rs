@@ -97,7 +97,17 @@ pub enum Layer {
     User,
     Builtin,
     Analysis,
+    Session,
     Default,
+}
+
+/// What an evaluation consults besides the compiled layers.
+#[derive(Debug, Clone, Copy, Default)]
+struct Opts<'a> {
+    /// Session memory: allow rules that settle parts that would be asked about.
+    session: Option<&'a Chain>,
+    /// Only the hard protections, the built-in rules and the analysis (the danger hook).
+    builtin_only: bool,
 }
 
 impl Layer {
@@ -107,6 +117,7 @@ impl Layer {
             Layer::User => "policy",
             Layer::Builtin => "built-in",
             Layer::Analysis => "analysis",
+            Layer::Session => "session",
             Layer::Default => "default",
         }
     }
@@ -152,9 +163,18 @@ pub struct Engine {
     builtin: Option<Chain>,
     readonly: Chain,
     default: Decision,
+    /// How an ask resolves per risk when no person can answer (`headless` statements).
+    headless: [(Risk, Action); 3],
     expects: Vec<(Arc<Source>, Expect)>,
     warnings: Vec<Diagnostic>,
 }
+
+/// The shipped headless setting: asks of high risk are denied, the others allowed.
+pub const SHIPPED_HEADLESS: [(Risk, Action); 3] = [
+    (Risk::High, Action::Deny),
+    (Risk::Medium, Action::Allow),
+    (Risk::Low, Action::Allow),
+];
 
 /// Problems that stop a policy from loading.
 #[derive(Debug)]
@@ -260,6 +280,7 @@ impl EngineBuilder {
         let mut protections = Vec::new();
         let mut expects = Vec::new();
         let mut default: Option<(Arc<Source>, DefaultStmt)> = None;
+        let mut headless: Vec<(Risk, Action)> = Vec::new();
         let mut user = Vec::new();
 
         // The built-in policy: its protections always hold; its rules unless switched off.
@@ -313,6 +334,20 @@ impl EngineBuilder {
                             .help("keep one `default` statement"),
                         ),
                     },
+                    Statement::Headless(d) => {
+                        if let Some(risk) = d.risk {
+                            // Nobody can be asked: `ask` there means deny. Files that disagree
+                            // get the stricter answer.
+                            let action = match d.action.value {
+                                Action::Ask => Action::Deny,
+                                a => a,
+                            };
+                            match headless.iter_mut().find(|(r, _)| *r == risk.value) {
+                                Some(slot) => slot.1 = slot.1.max(action),
+                                None => headless.push((risk.value, action)),
+                            }
+                        }
+                    }
                     Statement::Include(_) => {}
                 }
             }
@@ -391,6 +426,10 @@ impl EngineBuilder {
                 .then(|| Chain::new("builtin.policy", builtin_rules)),
             readonly: Chain::new("readonly.policy", readonly_rules),
             default,
+            headless: SHIPPED_HEADLESS.map(|(risk, shipped)| {
+                let set = headless.iter().find(|(r, _)| *r == risk);
+                (risk, set.map_or(shipped, |(_, a)| *a))
+            }),
             expects,
             warnings: diags,
         })
@@ -446,15 +485,88 @@ impl Engine {
         &self.user
     }
 
+    /// The built-in danger rules, unless switched off.
+    pub fn builtin_chain(&self) -> Option<&Chain> {
+        self.builtin.as_ref()
+    }
+
+    /// The rules of `readonly.policy`, which read-only mode consults.
+    pub fn readonly_chain(&self) -> &Chain {
+        &self.readonly
+    }
+
+    /// What a call that no rule matches gets.
+    pub fn default_decision(&self) -> &Decision {
+        &self.default
+    }
+
     /// Decides a call under the default mode.
     pub fn decide(&self, call: &ToolCall) -> Decision {
-        self.evaluate(call, None)
+        self.evaluate(call, Opts::default(), None)
     }
 
     /// Decides a call under a permission mode (see [`Mode`]).
     pub fn decide_in_mode(&self, call: &ToolCall, mode: Mode) -> Decision {
         let d = self.decide(call);
         mode::apply(self, call, d, mode)
+    }
+
+    /// Decides a call under a mode, letting `session` (allow rules a person approved for the
+    /// session, see [`Engine::compile_allow_rules`]) settle the parts that would be asked about.
+    /// Denies and hard protections are never lifted by the session.
+    pub fn decide_with_session(
+        &self,
+        call: &ToolCall,
+        mode: Mode,
+        session: Option<&Chain>,
+    ) -> Decision {
+        let o = Opts {
+            session,
+            builtin_only: false,
+        };
+        let d = self.evaluate(call, o, None);
+        mode::apply(self, call, d, mode)
+    }
+
+    /// The built-in layer alone: hard protections, the built-in danger rules and what the
+    /// analysis refuses; `allow` when none of them has anything to say.
+    pub fn decide_builtin(&self, call: &ToolCall) -> Decision {
+        let o = Opts {
+            session: None,
+            builtin_only: true,
+        };
+        self.evaluate(call, o, None)
+    }
+
+    /// How an ask of each risk resolves when no person can answer.
+    pub fn headless(&self) -> [(Risk, Action); 3] {
+        self.headless
+    }
+
+    /// Compiles allow rules written in settings.json's format (`bash(git commit *)`) against
+    /// this engine's folders: the session memory and "always allow" proposals. Rule `i` is
+    /// labelled `NAME:i+1`.
+    pub fn compile_allow_rules(&self, name: &str, rules: &[String]) -> Result<Chain, String> {
+        // One rule per line (the first beside the header), so rule `i` is on line `i+1`.
+        let items: Vec<String> = rules
+            .iter()
+            .map(|r| Value::String(r.clone()).to_string())
+            .collect();
+        let text = format!(
+            "{{\"permissions\": {{\"allow\": [{}]}}}}\n",
+            items.join(",\n")
+        );
+        let source = Source::new(name.to_string(), text);
+        let (parsed, diags) = settings::parse_settings(&source);
+        let mut compiler = Compiler::new(&self.ctx);
+        let compiled: Vec<CompiledRule> = parsed
+            .iter()
+            .filter_map(|r| compiler.rule(&source, r))
+            .collect();
+        if let Some(d) = diags.iter().chain(&compiler.diags).find(|d| d.is_error()) {
+            return Err(d.message.clone());
+        }
+        Ok(Chain::new(name.to_string(), compiled))
     }
 
     /// Decides a call and records why: the command's parts, every rule that matched each.
@@ -464,18 +576,23 @@ impl Engine {
             failure: None,
             decision: self.default.clone(),
         };
-        ex.decision = self.evaluate(call, Some(&mut ex));
+        ex.decision = self.evaluate(call, Opts::default(), Some(&mut ex));
         ex
     }
 
-    fn evaluate(&self, call: &ToolCall, mut trace: Option<&mut Explanation>) -> Decision {
+    fn evaluate(
+        &self,
+        call: &ToolCall,
+        o: Opts<'_>,
+        mut trace: Option<&mut Explanation>,
+    ) -> Decision {
         let mut scratch = Vec::new();
         match call.name.as_str() {
             "bash" => {
                 let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
                     return malformed("`bash` needs a string argument `command`");
                 };
-                self.evaluate_command(call, command, &mut scratch, trace)
+                self.evaluate_command(call, command, o, &mut scratch, trace)
             }
             tool if is_file_tool(tool) => {
                 let Some(raw) = call.primary_arg() else {
@@ -487,7 +604,7 @@ impl Engine {
                     args: &call.arguments,
                     target: Target::File(resolved),
                 };
-                let d = self.decide_subject(&subject, &mut scratch, trace.as_deref_mut(), raw);
+                let d = self.decide_subject(&subject, o, &mut scratch, trace.as_deref_mut(), raw);
                 if let Some(t) = trace {
                     t.decision = d.clone();
                 }
@@ -499,7 +616,7 @@ impl Engine {
                     args: &call.arguments,
                     target: Target::Other,
                 };
-                self.decide_subject(&subject, &mut scratch, trace, tool)
+                self.decide_subject(&subject, o, &mut scratch, trace, tool)
             }
         }
     }
@@ -508,6 +625,7 @@ impl Engine {
         &self,
         call: &ToolCall,
         command: &str,
+        o: Opts<'_>,
         scratch: &mut Vec<RuleId>,
         mut trace: Option<&mut Explanation>,
     ) -> Decision {
@@ -555,7 +673,7 @@ impl Engine {
             };
             let mut d = match moved {
                 Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
-                None => self.decide_subject(&subject, scratch, trace.as_deref_mut(), &label),
+                None => self.decide_subject(&subject, o, scratch, trace.as_deref_mut(), &label),
             };
             if let Some(t) = trace.as_deref_mut() {
                 if let Some(p) = t.parts.last_mut() {
@@ -648,13 +766,35 @@ impl Engine {
     fn decide_subject(
         &self,
         s: &Subject,
+        o: Opts<'_>,
         scratch: &mut Vec<RuleId>,
         trace: Option<&mut Explanation>,
         label: &str,
     ) -> Decision {
         let mut hits = Vec::new();
         let tracing = trace.is_some();
-        let d = self.layers(s, scratch, tracing.then_some(&mut hits));
+        let mut d = self.layers(s, o, scratch, tracing.then_some(&mut hits));
+        if d.action == Action::Ask {
+            if let Some(r) = o.session.and_then(|c| c.first_match(s, scratch)) {
+                if r.action == Action::Allow {
+                    let by = rule_decision(r);
+                    if tracing {
+                        hits.push(Hit {
+                            layer: Layer::Session,
+                            decision: by.clone(),
+                            text: r.text(),
+                            deciding: true,
+                        });
+                    }
+                    d = Decision::new(
+                        Action::Allow,
+                        d.risk,
+                        format!("allowed for this session (asked because: {})", d.reason),
+                        by.rule,
+                    );
+                }
+            }
+        }
         if let Some(t) = trace {
             t.parts.push(Part {
                 subject: label.to_string(),
@@ -669,6 +809,7 @@ impl Engine {
     fn layers(
         &self,
         s: &Subject,
+        o: Opts<'_>,
         scratch: &mut Vec<RuleId>,
         mut hits: Option<&mut Vec<Hit>>,
     ) -> Decision {
@@ -690,7 +831,8 @@ impl Engine {
             return d;
         }
         let mut user: Option<Decision> = None;
-        for chain in &self.user {
+        let user_chains: &[Chain] = if o.builtin_only { &[] } else { &self.user };
+        for chain in user_chains {
             if let Some(h) = hits.as_deref_mut() {
                 let first = chain
                     .first_match(s, scratch)
@@ -749,6 +891,14 @@ impl Engine {
         }
         if let Some(d) = found {
             return d;
+        }
+        if o.builtin_only {
+            return Decision::new(
+                Action::Allow,
+                Risk::Low,
+                "no built-in rule matched",
+                "builtin",
+            );
         }
         if let Some(h) = hits {
             h.push(Hit {

@@ -10,11 +10,14 @@ use globset::{Glob, GlobBuilder, GlobMatcher};
 use super::paths::has_meta;
 
 /// A compiled glob. `paths` globs keep `*` inside one path component; command globs let `*`
-/// match anything, `/` included (`git *` matches `git add src/x`).
+/// match anything, `/` included (`git *` matches `git add src/x`). A command glob ending in
+/// ` *` also matches the words before it alone: `git commit *` matches `git commit`.
 #[derive(Debug)]
 pub struct Pattern {
     pub text: String,
     fast: Fast,
+    /// For a command glob ending in ` *`: the glob without it.
+    bare: Option<Box<Pattern>>,
     /// Only for `Fast::Slow`: the parsed glob and its matcher, compiled on first use.
     slow: Option<Box<(Glob, OnceLock<GlobMatcher>)>>,
 }
@@ -48,14 +51,25 @@ impl Pattern {
             .build()?;
         // Parsed whatever the strategy, so that an invalid pattern is an error either way.
         let slow = (fast == Fast::Slow).then(|| Box::new((glob, OnceLock::new())));
+        let bare = match text.strip_suffix(" *") {
+            Some(words) if !paths && !words.trim().is_empty() => {
+                Some(Box::new(Pattern::new(words, false)?))
+            }
+            _ => None,
+        };
         Ok(Pattern {
             text: text.to_string(),
             fast,
+            bare,
             slow,
         })
     }
 
     pub fn is_match(&self, s: &str) -> bool {
+        self.is_match_self(s) || self.bare.as_ref().is_some_and(|b| b.is_match(s))
+    }
+
+    fn is_match_self(&self, s: &str) -> bool {
         match &self.fast {
             Fast::Exact(x) => s == x,
             Fast::Prefix(x) => s.starts_with(x.as_str()),
@@ -75,6 +89,9 @@ impl Pattern {
 
     /// Literal text every match must contain (the longest run), for the substring index.
     pub fn required_literal(&self) -> Option<&str> {
+        if let Some(b) = &self.bare {
+            return b.required_literal();
+        }
         match &self.fast {
             Fast::Exact(x) | Fast::Prefix(x) | Fast::Suffix(x) | Fast::Contains(x) => {
                 Some(x.as_str())
@@ -94,6 +111,9 @@ impl Pattern {
 
     /// The prefix when the pattern is a literal prefix and `*` (`""` for `*` alone).
     pub fn as_prefix(&self) -> Option<&str> {
+        if let Some(b) = &self.bare {
+            return b.as_prefix().or(b.exact());
+        }
         match &self.fast {
             Fast::Prefix(x) => Some(x.as_str()),
             Fast::Any => Some(""),
@@ -228,10 +248,28 @@ mod tests {
                 .required_literal(),
             Some("terraform")
         );
+        // `git *` also matches `git` alone, so only `git` is required.
         assert_eq!(
             Pattern::command("git *").unwrap().required_literal(),
-            Some("git ")
+            Some("git")
+        );
+        assert_eq!(
+            Pattern::command("git push*").unwrap().required_literal(),
+            Some("git push")
         );
         assert_eq!(Pattern::command("*").unwrap().required_literal(), None);
+    }
+
+    #[test]
+    fn a_trailing_space_star_also_matches_the_words_alone() {
+        let p = Pattern::command("git commit *").unwrap();
+        assert!(p.is_match("git commit"));
+        assert!(p.is_match("git commit -m x"));
+        assert!(!p.is_match("git commitx"));
+        assert!(!p.is_match("git"));
+        let slow = Pattern::command("git [c]ommit *").unwrap();
+        assert!(slow.is_match("git commit") && slow.is_match("git commit --amend"));
+        // Path globs keep their meaning.
+        assert!(!Pattern::path("/a/b *").unwrap().is_match("/a/b"));
     }
 }

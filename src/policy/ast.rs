@@ -128,6 +128,8 @@ pub struct PolicyFile {
 pub enum Statement {
     Rule(Rule),
     Default(DefaultStmt),
+    /// `headless deny risk high;`
+    Headless(DefaultStmt),
     Expect(Expect),
     Include(Include),
     Protect(Protect),
@@ -137,7 +139,7 @@ impl Statement {
     pub fn span(&self) -> Span {
         match self {
             Statement::Rule(r) => r.span,
-            Statement::Default(d) => d.span,
+            Statement::Default(d) | Statement::Headless(d) => d.span,
             Statement::Expect(e) => e.span,
             Statement::Include(i) => i.span,
             Statement::Protect(p) => p.span,

@@ -251,7 +251,11 @@ pub fn statement_lines(stmt: &Statement, written_over_lines: bool) -> Vec<String
     }
     match stmt {
         Statement::Rule(r) => rule_lines(r),
-        Statement::Default(d) => {
+        Statement::Default(d) | Statement::Headless(d) => {
+            let keyword = match stmt {
+                Statement::Headless(_) => "headless",
+                _ => "default",
+            };
             let mut opts = Vec::new();
             if let Some(r) = &d.risk {
                 opts.push(format!("risk {}", r.value));
@@ -259,7 +263,7 @@ pub fn statement_lines(stmt: &Statement, written_over_lines: bool) -> Vec<String
             if let Some(r) = &d.reason {
                 opts.push(format!("reason {}", quote(&r.value)));
             }
-            head_and_options(format!("default {}", d.action.value), opts)
+            head_and_options(format!("{keyword} {}", d.action.value), opts)
         }
         Statement::Protect(p) => {
             let opts = p

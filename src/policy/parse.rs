@@ -14,8 +14,8 @@ use crate::diag::{did_you_mean, Diagnostic, Source};
 #[grammar = "../grammar/policy.pest"]
 struct PolicyParser;
 
-const STATEMENT_KEYWORDS: [&str; 7] = [
-    "allow", "deny", "ask", "default", "expect", "include", "protect",
+const STATEMENT_KEYWORDS: [&str; 8] = [
+    "allow", "deny", "ask", "default", "headless", "expect", "include", "protect",
 ];
 const OPTION_KEYWORDS: [&str; 3] = ["risk", "reason", "unless"];
 
@@ -186,6 +186,8 @@ fn describe_expected(rules: &[Rule]) -> String {
                 Rule::kw_include
                 | Rule::body
                 | Rule::kw_default
+                | Rule::kw_headless
+                | Rule::headless_stmt
                 | Rule::kw_expect
                 | Rule::kw_protect
                 | Rule::rule_stmt
@@ -236,7 +238,24 @@ impl Lower<'_> {
     fn statement(&mut self, inner: Pair<Rule>) -> Option<Statement> {
         match inner.as_rule() {
             Rule::rule_stmt => self.rule(inner).map(Statement::Rule),
-            Rule::default_stmt => self.default(inner).map(Statement::Default),
+            Rule::default_stmt => self.default(inner, "default").map(Statement::Default),
+            Rule::headless_stmt => {
+                let span = self.span(&inner);
+                let d = self.default(inner, "headless")?;
+                if d.risk.is_none() {
+                    self.diags.push(
+                        Diagnostic::error(
+                            self.source,
+                            "headless-risk",
+                            span,
+                            "`headless` needs the risk it is about",
+                        )
+                        .help("write `headless deny risk high;` or `headless allow risk low;`"),
+                    );
+                    return None;
+                }
+                Some(Statement::Headless(d))
+            }
             Rule::expect_stmt => self.expect(inner).map(Statement::Expect),
             Rule::include_stmt => {
                 let span = self.span(&inner);
@@ -592,11 +611,11 @@ impl Lower<'_> {
         }
     }
 
-    fn default(&mut self, pair: Pair<Rule>) -> Option<DefaultStmt> {
+    fn default(&mut self, pair: Pair<Rule>, keyword: &str) -> Option<DefaultStmt> {
         let span = self.span(&pair);
         let mut it = pair
             .into_inner()
-            .filter(|p| p.as_rule() != Rule::kw_default);
+            .filter(|p| !matches!(p.as_rule(), Rule::kw_default | Rule::kw_headless));
         let action = it.next().and_then(|p| self.action(&p, false));
         let mut risk = None;
         let mut reason = None;
@@ -612,7 +631,7 @@ impl Lower<'_> {
                     ok &= reason.is_some();
                 }
                 _ => {
-                    self.misplaced_option(&p, "default", &["risk", "reason"]);
+                    self.misplaced_option(&p, keyword, &["risk", "reason"]);
                     ok = false;
                 }
             }

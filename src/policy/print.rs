@@ -19,8 +19,12 @@ pub fn print_statement(s: &Statement) -> String {
     let mut out = String::new();
     match s {
         Statement::Rule(r) => print_rule(&mut out, r),
-        Statement::Default(d) => {
-            let _ = write!(out, "default {}", d.action.value);
+        Statement::Default(d) | Statement::Headless(d) => {
+            let keyword = match s {
+                Statement::Headless(_) => "headless",
+                _ => "default",
+            };
+            let _ = write!(out, "{keyword} {}", d.action.value);
             if let Some(r) = &d.risk {
                 let _ = write!(out, " risk {}", r.value);
             }

@@ -462,7 +462,7 @@ fn inner_newline(node: Node<'_>, bytes: &[u8]) -> bool {
                         .rev()
                         .take_while(|b| **b == b'\\')
                         .count();
-                    if backslashes % 2 == 0 {
+                    if backslashes.is_multiple_of(2) {
                         return true;
                     }
                 }

@@ -1,0 +1,55 @@
+//! `harness9 allow RULE...`: adds allow rules to `.harness9/settings.json` the way the TUI's
+//! "always allow" does — checked, atomic, under a lock, other content kept, no duplicates.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::EXIT_USAGE;
+use harness9::runtime::allowlist::add_allow_rules;
+use harness9::settings::SETTINGS_PATH;
+use harness9::Engine;
+
+#[derive(Args, Debug)]
+pub struct AllowArgs {
+    /// The settings file to add to.
+    #[arg(long, value_name = "FILE", default_value = SETTINGS_PATH)]
+    settings: PathBuf,
+    /// Rules in settings.json's format: `bash(git commit *)`, `bash(exact 'make dist')`.
+    #[arg(required = true, value_name = "RULE")]
+    rules: Vec<String>,
+}
+
+pub fn allow(a: AllowArgs) -> i32 {
+    // A rule that does not compile is refused before the file is touched.
+    let engine = match Engine::builder().builtin(false).build() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    for r in &a.rules {
+        if let Err(e) = engine.compile_allow_rules("rule", std::slice::from_ref(r)) {
+            eprintln!("error: `{r}` is not a valid rule: {e}");
+            return EXIT_USAGE;
+        }
+    }
+    match add_allow_rules(&a.settings, &a.rules) {
+        Ok(added) => {
+            for r in &a.rules {
+                let what = if added.contains(r) {
+                    "added"
+                } else {
+                    "already allowed"
+                };
+                println!("{what}: {r}");
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Writing "always allow" rules to `.harness9/settings.json`, safely:
+//! - under an advisory lock on a sidecar file (`settings.json.lock`), re-reading the file under
+//!   the lock, so two processes adding rules at the same moment both land;
+//! - editing the JSON text in place (comments, key order and formatting of everything else are
+//!   kept), adding only rules not already in the allow list;
+//! - atomically: the new text goes to a temporary file in the same folder, is synced, and
+//!   renamed over the old one;
+//! - never over a file that does not parse: the write fails and the file is left as it was.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+
+use jsonc_parser::cst::{CstInputValue, CstRootNode};
+use jsonc_parser::ParseOptions;
+
+use super::RuleWriter;
+
+/// A settings file that "always allow" rules are added to.
+#[derive(Debug, Clone)]
+pub struct SettingsWriter {
+    path: PathBuf,
+}
+
+impl SettingsWriter {
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        SettingsWriter { path: path.into() }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Adds `rules` to `permissions.allow`; returns the ones that were not there already.
+    pub fn add(&self, rules: &[String]) -> Result<Vec<String>, String> {
+        add_allow_rules(&self.path, rules)
+    }
+}
+
+impl RuleWriter for SettingsWriter {
+    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, String> {
+        self.add(rules)
+    }
+}
+
+/// Adds `rules` to the `permissions.allow` list of the settings file at `path` (created when
+/// missing); returns the rules actually added.
+pub fn add_allow_rules(path: &Path, rules: &[String]) -> Result<Vec<String>, String> {
+    let shown = path.display();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    let lock_path = sidecar(path, "lock");
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open the lock file `{}`: {e}", lock_path.display()))?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock `{}`: {e}", lock_path.display()))?;
+
+    // Under the lock: whatever another process wrote before us is read now.
+    let (text, existed) = match fs::read_to_string(path) {
+        Ok(t) => (t, true),
+        Err(e) if e.kind() == ErrorKind::NotFound => ("{}\n".to_string(), false),
+        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+    };
+    let (new_text, added) = with_rules(&text, rules).map_err(|e| {
+        format!("cannot add the rule to `{shown}`: {e}; the file was left as it was")
+    })?;
+    if added.is_empty() {
+        return Ok(added);
+    }
+    write_atomically(path, &dir, &new_text, existed)?;
+    drop(lock);
+    Ok(added)
+}
+
+/// The settings text with `rules` appended to `permissions.allow`, and the rules added.
+pub fn with_rules(text: &str, rules: &[String]) -> Result<(String, Vec<String>), String> {
+    // The engine reads settings.json as strict JSON; a file it would reject is not touched.
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let present: Vec<&str> = value
+        .pointer("/permissions/allow")
+        .and_then(|a| a.as_array())
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    let mut added: Vec<String> = Vec::new();
+    for r in rules {
+        if !present.contains(&r.as_str()) && !added.contains(r) {
+            added.push(r.clone());
+        }
+    }
+    if added.is_empty() {
+        return Ok((text.to_string(), added));
+    }
+    let root = CstRootNode::parse(text, &ParseOptions::default())
+        .map_err(|e| format!("it does not parse ({e})"))?;
+    let obj = root
+        .object_value()
+        .ok_or("its top level is not a JSON object")?;
+    let permissions = obj
+        .object_value_or_create("permissions")
+        .ok_or("`permissions` is not an object")?;
+    let allow = permissions
+        .array_value_or_create("allow")
+        .ok_or("`permissions.allow` is not a list")?;
+    for r in &added {
+        allow.append(CstInputValue::String(r.clone()));
+    }
+    let mut out = root.to_string();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    // Checked before anything is written: the result parses and holds every rule.
+    let check: serde_json::Value = serde_json::from_str(&out)
+        .map_err(|e| format!("the edit would not be valid JSON ({e})"))?;
+    let now: Vec<&str> = check
+        .pointer("/permissions/allow")
+        .and_then(|a| a.as_array())
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    if !added.iter().all(|r| now.contains(&r.as_str())) {
+        return Err("the edit lost a rule".into());
+    }
+    Ok((out, added))
+}
+
+fn write_atomically(path: &Path, dir: &Path, text: &str, existed: bool) -> Result<(), String> {
+    let shown = path.display();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".settings.")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| {
+            format!(
+                "cannot write `{shown}`: cannot create a temporary file in `{}`: {e}",
+                dir.display()
+            )
+        })?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| format!("cannot write `{shown}`: {e}"))?;
+    if existed {
+        if let Ok(meta) = fs::metadata(path) {
+            let _ = fs::set_permissions(tmp.path(), meta.permissions());
+        }
+    }
+    tmp.persist(path)
+        .map_err(|e| format!("cannot replace `{shown}`: {}", e.error))?;
+    // The rename itself is durable once the folder is synced.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+fn sidecar(path: &Path, ext: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".");
+    name.push(ext);
+    path.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(xs: &[&str]) -> Vec<String> {
+        xs.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn other_keys_rules_and_formatting_are_kept() {
+        let text = "{\n  \"model\": \"x\",\n  \"permissions\": {\n    \"deny\": [\"bash(sudo *)\"],\n    \"allow\": [\"bash(git status)\"]\n  },\n  \"z\": 1\n}\n";
+        let (out, added) = with_rules(text, &rules(&["bash(git commit *)"])).unwrap();
+        assert_eq!(added, rules(&["bash(git commit *)"]));
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["model"], "x");
+        assert_eq!(v["z"], 1);
+        assert_eq!(v["permissions"]["deny"][0], "bash(sudo *)");
+        assert_eq!(
+            v["permissions"]["allow"],
+            serde_json::json!(["bash(git status)", "bash(git commit *)"])
+        );
+        assert!(
+            out.starts_with("{\n  \"model\": \"x\",\n  \"permissions\""),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_rule_already_present_is_not_added_twice() {
+        let text = r#"{"permissions": {"allow": ["bash(git commit *)"]}}"#;
+        let (out, added) =
+            with_rules(text, &rules(&["bash(git commit *)", "bash(git commit *)"])).unwrap();
+        assert!(added.is_empty());
+        assert_eq!(out, text);
+    }
+
+    #[test]
+    fn missing_permissions_and_allow_are_created() {
+        let (out, added) = with_rules("{}", &rules(&["bash(npm run test *)"])).unwrap();
+        assert_eq!(added.len(), 1);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["permissions"]["allow"][0], "bash(npm run test *)");
+    }
+
+    #[test]
+    fn a_file_that_does_not_parse_is_refused() {
+        for bad in [
+            "{\"permissions\": ",
+            "[]",
+            "{\"permissions\": []}",
+            "{\"permissions\": {\"allow\": 3}}",
+            "// c\n{}",
+        ] {
+            let e = with_rules(bad, &rules(&["bash(ls *)"])).unwrap_err();
+            assert!(!e.is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_file_is_created_with_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".harness9/settings.json");
+        let added = add_allow_rules(&path, &rules(&["bash(git commit *)"])).unwrap();
+        assert_eq!(added.len(), 1);
+        let v: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["permissions"]["allow"][0], "bash(git commit *)");
+    }
+
+    #[test]
+    fn an_unparseable_file_is_left_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(&path, "{ broken").unwrap();
+        let e = add_allow_rules(&path, &rules(&["bash(ls *)"])).unwrap_err();
+        assert!(e.contains("left as it was"), "{e}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{ broken");
+    }
+}

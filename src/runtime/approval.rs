@@ -1,0 +1,308 @@
+//! Approval events: a tool task that needs a human sends an [`ApprovalRequest`] on the
+//! runtime's event channel and waits for its [`Answer`]. Each request is answered exactly once
+//! (answering consumes it); a request dropped unanswered, a closed channel, a cancelled turn or a
+//! timeout all mean denied.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::call::{Risk, ToolCall};
+
+/// What a person answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "answer", content = "feedback")]
+pub enum Answer {
+    /// `[1]` this call only.
+    AllowOnce,
+    /// `[2]` this call, and calls the proposal covers, for the rest of the session.
+    AllowSession,
+    /// `[3]` writes the proposal's rules to `.harness9/settings.json`.
+    AlwaysAllow,
+    /// `[4]`.
+    Deny,
+    /// `[5]` denied, with text for the model.
+    DenyWithFeedback(String),
+}
+
+impl Answer {
+    pub fn allows(&self) -> bool {
+        matches!(
+            self,
+            Answer::AllowOnce | Answer::AllowSession | Answer::AlwaysAllow
+        )
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Answer::AllowOnce => "allow-once",
+            Answer::AllowSession => "allow-session",
+            Answer::AlwaysAllow => "always-allow",
+            Answer::Deny => "deny",
+            Answer::DenyWithFeedback(_) => "deny-with-feedback",
+        }
+    }
+}
+
+/// The rules "always allow" would write (and "allow for this session" would remember): one
+/// per part of the call that needs one, in settings.json's format (`bash(git commit *)`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub rules: Vec<String>,
+    /// Whether the rules are the exact call only (high risk, wrappers, interpreters).
+    pub exact: bool,
+}
+
+impl fmt::Display for Proposal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.rules.join(", "))
+    }
+}
+
+/// A call waiting for a person. Answer it with [`ApprovalRequest::respond`]; dropping it
+/// unanswered denies the call.
+#[derive(Debug)]
+pub struct ApprovalRequest {
+    /// Increases with arrival; a UI answers requests in this order.
+    pub id: u64,
+    pub call: ToolCall,
+    pub reason: String,
+    pub risk: Risk,
+    /// The rule that asked (`builtin.policy:12`), when one did.
+    pub rule: Option<String>,
+    /// What option 3 would write; `None` when no rule can be proposed safely.
+    pub proposal: Option<Proposal>,
+    respond: oneshot::Sender<Answer>,
+}
+
+impl ApprovalRequest {
+    /// Sends the answer to the waiting tool task. Returns false when the task no longer waits
+    /// (its turn was cancelled or it timed out; it was denied).
+    pub fn respond(self, answer: Answer) -> bool {
+        self.respond.send(answer).is_ok()
+    }
+
+    /// A request and the receiver its task waits on (for UIs' tests).
+    pub fn new(
+        id: u64,
+        call: ToolCall,
+        reason: impl Into<String>,
+        risk: Risk,
+        rule: Option<String>,
+        proposal: Option<Proposal>,
+    ) -> (ApprovalRequest, oneshot::Receiver<Answer>) {
+        let (tx, rx) = oneshot::channel();
+        let req = ApprovalRequest {
+            id,
+            call,
+            reason: reason.into(),
+            risk,
+            rule,
+            proposal,
+            respond: tx,
+        };
+        (req, rx)
+    }
+}
+
+/// What the runtime tells its UI.
+#[derive(Debug)]
+pub enum RuntimeEvent {
+    /// A call waits for a person.
+    Approval(ApprovalRequest),
+    /// A policy or settings file changed and was loaded again.
+    PolicyReloaded { path: String },
+    /// A policy or settings file changed but does not load; the last good policy stays in
+    /// force. `message` is the rendered diagnostic.
+    PolicyError { message: String },
+    /// Something a person should know (a rule could not be written, …).
+    Notice(String),
+}
+
+/// A turn's cancellation: every clone sees `cancel()`.
+#[derive(Debug, Clone)]
+pub struct CancelToken {
+    tx: Arc<watch::Sender<bool>>,
+}
+
+impl Default for CancelToken {
+    fn default() -> Self {
+        CancelToken {
+            tx: Arc::new(watch::channel(false).0),
+        }
+    }
+}
+
+impl CancelToken {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn cancel(&self) {
+        self.tx.send_replace(true);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        *self.tx.borrow()
+    }
+
+    /// Completes when the token is cancelled.
+    pub async fn cancelled(&self) {
+        let mut rx = self.tx.subscribe();
+        // The sender lives as long as `self`, so `wait_for` only ends by cancellation.
+        let _ = rx.wait_for(|c| *c).await;
+    }
+}
+
+/// Why a call was denied without a person's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoAnswer {
+    Cancelled,
+    Timeout(Duration),
+    /// The UI dropped the request, or the event channel is closed.
+    Dropped,
+}
+
+impl fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoAnswer::Cancelled => f.write_str("the turn was cancelled before a person answered"),
+            NoAnswer::Timeout(d) => {
+                write!(f, "no answer within {}", humantime::format_duration(*d))
+            }
+            NoAnswer::Dropped => f.write_str("the approval request was dropped unanswered"),
+        }
+    }
+}
+
+/// Sends approval requests and waits for answers. Identical requests waiting at the same time
+/// are asked once: the others wait for that answer, and take it if it was a denial or a
+/// session/always allow (an "allow once" is for one call, so they are asked in turn).
+#[derive(Debug, Clone)]
+pub struct Approver {
+    events: mpsc::UnboundedSender<RuntimeEvent>,
+    timeout: Option<Duration>,
+    next: Arc<AtomicU64>,
+    waiting: Arc<Mutex<HashMap<String, Vec<oneshot::Sender<Answer>>>>>,
+}
+
+impl Approver {
+    pub fn new(events: mpsc::UnboundedSender<RuntimeEvent>) -> Self {
+        Approver {
+            events,
+            timeout: None,
+            next: Arc::new(AtomicU64::new(1)),
+            waiting: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// Denies a request nobody answered within `timeout` (off by default).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    pub fn events(&self) -> &mpsc::UnboundedSender<RuntimeEvent> {
+        &self.events
+    }
+
+    /// Asks a person about `call` and waits. Returns the answer and whether it was this
+    /// request's own prompt (false: the answer of an identical request asked at the same time).
+    pub async fn ask(
+        &self,
+        call: &ToolCall,
+        reason: &str,
+        risk: Risk,
+        rule: Option<&str>,
+        proposal: Option<Proposal>,
+        cancel: &CancelToken,
+    ) -> Result<(Answer, bool), NoAnswer> {
+        let key = request_key(call);
+        let follow = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            match waiting.get_mut(&key) {
+                Some(followers) => {
+                    let (tx, rx) = oneshot::channel();
+                    followers.push(tx);
+                    Some(rx)
+                }
+                None => {
+                    waiting.insert(key.clone(), Vec::new());
+                    None
+                }
+            }
+        };
+        if let Some(rx) = follow {
+            return match self.wait(rx, cancel).await {
+                Ok(Answer::AllowOnce) => {
+                    // One call was allowed, not this one: ask about it in turn.
+                    Box::pin(self.ask(call, reason, risk, rule, proposal, cancel)).await
+                }
+                Ok(a) => Ok((a, false)),
+                Err(e) => Err(e),
+            };
+        }
+        let (req, rx) = ApprovalRequest::new(
+            self.next.fetch_add(1, Ordering::SeqCst),
+            call.clone(),
+            reason,
+            risk,
+            rule.map(str::to_string),
+            proposal,
+        );
+        let result = if self.events.send(RuntimeEvent::Approval(req)).is_err() {
+            Err(NoAnswer::Dropped)
+        } else {
+            self.wait(rx, cancel).await
+        };
+        let followers = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            waiting.remove(&key).unwrap_or_default()
+        };
+        // Followers take a denial or a session/always allow; an error or an "allow once"
+        // sends them back to ask for themselves.
+        let shared = match &result {
+            Ok(a) => a.clone(),
+            Err(_) => Answer::AllowOnce,
+        };
+        for f in followers {
+            let _ = f.send(shared.clone());
+        }
+        result.map(|a| (a, true))
+    }
+
+    async fn wait(
+        &self,
+        rx: oneshot::Receiver<Answer>,
+        cancel: &CancelToken,
+    ) -> Result<Answer, NoAnswer> {
+        let answer = async {
+            match self.timeout {
+                Some(t) => match tokio::time::timeout(t, rx).await {
+                    Ok(r) => r.map_err(|_| NoAnswer::Dropped),
+                    Err(_) => Err(NoAnswer::Timeout(t)),
+                },
+                None => rx.await.map_err(|_| NoAnswer::Dropped),
+            }
+        };
+        tokio::select! {
+            biased;
+            _ = cancel.cancelled() => Err(NoAnswer::Cancelled),
+            a = answer => a,
+        }
+    }
+}
+
+/// Requests for the same tool with the same arguments are the same request.
+fn request_key(call: &ToolCall) -> String {
+    format!(
+        "{}\u{0}{}",
+        call.name,
+        serde_json::Value::Object(call.arguments.clone())
+    )
+}

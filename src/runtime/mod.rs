@@ -1,0 +1,762 @@
+//! The runtime an agent embeds: a chain of [`ToolHook`]s around every tool call, approval
+//! events for the calls a person must decide, permission modes switchable at run time, session
+//! memory, and "always allow" rules written safely to `.harness9/settings.json`.
+//!
+//! [`HookRegistry::execute`] follows the onion model:
+//! - hooks run `before_execute` in order; an error stops the chain with an error result;
+//! - `deny` stops the chain: the tool does not run, no `after_execute` runs;
+//! - `ask` is skipped when the context is already approved by a person or explicitly allowed by
+//!   an earlier hook's rule (two separate markers); else the mode, the session memory, and then
+//!   a person (or, with no one to ask, the policy's `headless` setting) decide;
+//! - `allow` marks the context explicitly allowed and applies the hook's `modified_args`;
+//! - `after_execute` runs in reverse order for exactly the hooks whose `before_execute` ran.
+//!
+//! Every call ends in one [`DecisionRecord`] that says who decided: a rule, a person, the mode,
+//! the session memory, or the headless setting.
+
+pub mod allowlist;
+pub mod approval;
+pub mod hooks;
+pub mod propose;
+pub mod session;
+pub mod tools;
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::SystemTime;
+
+use async_trait::async_trait;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+pub use approval::{
+    Answer, ApprovalRequest, Approver, CancelToken, NoAnswer, Proposal, RuntimeEvent,
+};
+pub use session::SessionMemory;
+
+use crate::call::{Action, Risk, ToolCall};
+use crate::engine::Mode;
+
+/// What a tool call produced, as the model sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolResult {
+    pub content: String,
+    pub status: ResultStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResultStatus {
+    Ok,
+    /// The tool ran and failed, or a hook failed.
+    Error,
+    /// The call was denied and did not run.
+    Denied,
+}
+
+impl ToolResult {
+    pub fn ok(content: impl Into<String>) -> Self {
+        ToolResult {
+            content: content.into(),
+            status: ResultStatus::Ok,
+        }
+    }
+
+    pub fn error(content: impl Into<String>) -> Self {
+        ToolResult {
+            content: content.into(),
+            status: ResultStatus::Error,
+        }
+    }
+
+    pub fn denied(content: impl Into<String>) -> Self {
+        ToolResult {
+            content: content.into(),
+            status: ResultStatus::Denied,
+        }
+    }
+}
+
+/// A person's approval, recorded on the context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HumanApproval {
+    /// `allow-once`, `allow-session`, `always-allow`.
+    pub answer: &'static str,
+    /// The hook whose ask the person answered.
+    pub hook: String,
+}
+
+/// An explicit allow by a hook's rule, recorded on the context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleAllow {
+    pub hook: String,
+    pub rule: Option<String>,
+}
+
+/// What travels along the chain with a call.
+#[derive(Debug, Clone, Default)]
+pub struct HookContext {
+    /// Set when a person approved the call: later asks are not put to them again.
+    pub approved_by_human: Option<HumanApproval>,
+    /// Set when a hook allowed the call by a rule: later asks are skipped.
+    pub allowed_by_rule: Option<RuleAllow>,
+    /// The turn this call belongs to.
+    pub cancel: CancelToken,
+}
+
+/// A hook's verdict on a call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookDecision {
+    pub action: Action,
+    pub reason: String,
+    pub risk: Risk,
+    /// The rule that decided (`builtin.policy:12`), when one did.
+    pub rule: Option<String>,
+    /// Arguments that replace the call's for every later hook and for the tool (allow only).
+    pub modified_args: Option<Map<String, Value>>,
+    /// For an ask: the rules "always allow" would write (see [`propose`]).
+    pub proposal: Option<Proposal>,
+}
+
+impl HookDecision {
+    pub fn allow() -> Self {
+        HookDecision {
+            action: Action::Allow,
+            reason: String::new(),
+            risk: Risk::Low,
+            rule: None,
+            modified_args: None,
+            proposal: None,
+        }
+    }
+
+    pub fn deny(reason: impl Into<String>) -> Self {
+        HookDecision {
+            action: Action::Deny,
+            reason: reason.into(),
+            risk: Risk::High,
+            rule: None,
+            modified_args: None,
+            proposal: None,
+        }
+    }
+
+    pub fn ask(reason: impl Into<String>, risk: Risk) -> Self {
+        HookDecision {
+            action: Action::Ask,
+            reason: reason.into(),
+            risk,
+            rule: None,
+            modified_args: None,
+            proposal: None,
+        }
+    }
+
+    pub fn with_rule(mut self, rule: impl Into<String>) -> Self {
+        self.rule = Some(rule.into());
+        self
+    }
+
+    pub fn with_args(mut self, args: Map<String, Value>) -> Self {
+        self.modified_args = Some(args);
+        self
+    }
+
+    pub fn with_risk(mut self, risk: Risk) -> Self {
+        self.risk = risk;
+        self
+    }
+}
+
+/// A hook's failure: the call ends with an error result and does not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookError(pub String);
+
+impl std::fmt::Display for HookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HookError {}
+
+impl From<String> for HookError {
+    fn from(s: String) -> Self {
+        HookError(s)
+    }
+}
+
+/// One layer of the onion around a tool call.
+#[async_trait]
+pub trait ToolHook: Send + Sync {
+    /// The hook's name, for records (`permission`, `danger`, `audit`).
+    fn name(&self) -> &str;
+
+    async fn before_execute(
+        &self,
+        ctx: HookContext,
+        _call: &ToolCall,
+    ) -> Result<(HookContext, HookDecision), HookError> {
+        Ok((ctx, HookDecision::allow()))
+    }
+
+    async fn after_execute(
+        &self,
+        _ctx: &HookContext,
+        _call: &ToolCall,
+        result: ToolResult,
+    ) -> ToolResult {
+        result
+    }
+
+    /// Sees the final decision of every call, denied or not (the audit hook writes it down).
+    fn on_decision(&self, _record: &DecisionRecord) {}
+}
+
+/// Who decided a call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "by")]
+pub enum DecidedBy {
+    /// A hook's rule (or its default).
+    Rule { hook: String, rule: Option<String> },
+    /// A person's answer (`allow-once`, `deny-with-feedback`, …).
+    Human { answer: String },
+    /// The permission mode approved an ask.
+    Mode { mode: Mode },
+    /// The session memory covered the call.
+    Session { rule: String },
+    /// No one could be asked: the policy's `headless` setting decided.
+    Headless,
+    /// No answer came (cancelled, timed out, dropped): denied.
+    NoAnswer { why: String },
+    /// A hook failed or panicked, or the call was malformed.
+    Error { hook: String },
+}
+
+/// The final word on one call.
+#[derive(Debug, Clone, Serialize)]
+pub struct DecisionRecord {
+    #[serde(serialize_with = "rfc3339")]
+    pub time: SystemTime,
+    pub call: ToolCall,
+    #[serde(rename = "decision")]
+    pub action: Action,
+    pub risk: Risk,
+    pub rule: Option<String>,
+    pub reason: String,
+    pub decided_by: DecidedBy,
+    pub mode: Mode,
+    /// The context's markers when the call was decided.
+    pub approved_by_human: Option<HumanApproval>,
+    pub allowed_by_rule: Option<RuleAllow>,
+}
+
+fn rfc3339<S: serde::Serializer>(t: &SystemTime, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&humantime::format_rfc3339_millis(*t).to_string())
+}
+
+/// The session's permission mode, shared by every task and switchable at run time.
+#[derive(Debug, Clone, Default)]
+pub struct ModeHandle(Arc<AtomicU8>);
+
+impl ModeHandle {
+    pub fn new(mode: Mode) -> Self {
+        let h = ModeHandle::default();
+        h.set(mode);
+        h
+    }
+
+    pub fn get(&self) -> Mode {
+        Mode::ALL[usize::from(self.0.load(Ordering::SeqCst)) % Mode::ALL.len()]
+    }
+
+    pub fn set(&self, mode: Mode) {
+        let i = Mode::ALL.iter().position(|m| *m == mode).unwrap_or(0);
+        self.0.store(i as u8, Ordering::SeqCst);
+    }
+
+    /// Moves to the next mode (default → auto-approve → read-only → bypass → default).
+    pub fn cycle(&self) -> Mode {
+        let next = Mode::ALL[(usize::from(self.0.load(Ordering::SeqCst)) + 1) % Mode::ALL.len()];
+        self.set(next);
+        next
+    }
+}
+
+/// How an ask resolves when no person can be asked: a per-risk action. The shipped default
+/// denies high risk and allows the rest; policies set it with `headless`.
+pub type Headless = [(Risk, Action); 3];
+
+/// Runs a tool once the hooks let a call through.
+#[async_trait]
+pub trait ToolRunner: Send + Sync {
+    /// Checks a call's arguments before anything runs: a malformed call is denied, and so are
+    /// arguments a hook modified into something the tool does not take.
+    fn validate(&self, call: &ToolCall) -> Result<(), String>;
+
+    async fn run(&self, call: &ToolCall, cancel: &CancelToken) -> ToolResult;
+}
+
+/// The outcome of [`HookRegistry::execute`].
+#[derive(Debug, Clone)]
+pub struct Execution {
+    pub result: ToolResult,
+    pub record: DecisionRecord,
+    /// The call as the tool received it (after `modified_args`).
+    pub call: ToolCall,
+}
+
+/// The chain of hooks, and what resolves an ask.
+pub struct HookRegistry {
+    hooks: Vec<Arc<dyn ToolHook>>,
+    approver: Option<Approver>,
+    mode: ModeHandle,
+    session: SessionMemory,
+    headless: Headless,
+    /// Writes "always allow" rules; `None` leaves them in session memory only.
+    writer: Option<Arc<dyn RuleWriter>>,
+}
+
+/// Where "always allow" rules go (`.harness9/settings.json`).
+pub trait RuleWriter: Send + Sync {
+    /// Adds allow rules; returns the ones actually added (not already present).
+    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, String>;
+}
+
+impl HookRegistry {
+    pub fn new(mode: ModeHandle) -> Self {
+        HookRegistry {
+            hooks: Vec::new(),
+            approver: None,
+            mode,
+            session: SessionMemory::default(),
+            headless: crate::engine::SHIPPED_HEADLESS,
+            writer: None,
+        }
+    }
+
+    pub fn with_hook(mut self, hook: Arc<dyn ToolHook>) -> Self {
+        self.hooks.push(hook);
+        self
+    }
+
+    /// Puts asks to a person through `approver`'s event channel. Without one the run is
+    /// non-interactive and asks resolve by the headless setting.
+    pub fn with_approver(mut self, approver: Approver) -> Self {
+        self.approver = Some(approver);
+        self
+    }
+
+    pub fn with_headless(mut self, headless: Headless) -> Self {
+        self.headless = headless;
+        self
+    }
+
+    pub fn with_session(mut self, session: SessionMemory) -> Self {
+        self.session = session;
+        self
+    }
+
+    pub fn with_writer(mut self, writer: Arc<dyn RuleWriter>) -> Self {
+        self.writer = Some(writer);
+        self
+    }
+
+    pub fn mode(&self) -> &ModeHandle {
+        &self.mode
+    }
+
+    pub fn session(&self) -> &SessionMemory {
+        &self.session
+    }
+
+    /// Runs `call` through the chain and, if it gets through, `tool`.
+    pub async fn execute(
+        &self,
+        ctx: HookContext,
+        call: ToolCall,
+        tool: &dyn ToolRunner,
+    ) -> Execution {
+        let mode = self.mode.get();
+        let mut ctx = ctx;
+        let mut call = call;
+        let mut ran: Vec<usize> = Vec::new();
+        let mut last_risk = Risk::Low;
+        let mut decided: Option<(DecidedBy, Option<String>, String)> = None;
+
+        if let Err(why) = tool.validate(&call) {
+            let record = self.record(
+                &call,
+                Action::Deny,
+                Risk::High,
+                None,
+                format!("malformed call: {why}"),
+                DecidedBy::Error {
+                    hook: "validate".into(),
+                },
+                mode,
+                &ctx,
+            );
+            return self.finish_denied(call, record);
+        }
+
+        for (i, hook) in self.hooks.iter().enumerate() {
+            let name = hook.name().to_string();
+            let before = CatchUnwind(hook.before_execute(ctx.clone(), &call));
+            let (next, d) = match before.await {
+                Ok(Ok(x)) => x,
+                Ok(Err(e)) => {
+                    let record = self.record(
+                        &call,
+                        Action::Deny,
+                        Risk::High,
+                        None,
+                        format!("hook `{name}` failed: {e}"),
+                        DecidedBy::Error { hook: name },
+                        mode,
+                        &ctx,
+                    );
+                    let result = ToolResult::error(record.reason.clone());
+                    return self.finish(call, record, result, &ctx, &ran).await;
+                }
+                Err(panic) => {
+                    let record = self.record(
+                        &call,
+                        Action::Deny,
+                        Risk::High,
+                        None,
+                        format!("hook `{name}` panicked: {panic}"),
+                        DecidedBy::Error { hook: name },
+                        mode,
+                        &ctx,
+                    );
+                    let result = ToolResult::error(record.reason.clone());
+                    return self.finish(call, record, result, &ctx, &ran).await;
+                }
+            };
+            ctx = next;
+            ran.push(i);
+            last_risk = last_risk.max(d.risk);
+            match d.action {
+                Action::Deny => {
+                    let record = self.record(
+                        &call,
+                        Action::Deny,
+                        d.risk,
+                        d.rule.clone(),
+                        d.reason.clone(),
+                        DecidedBy::Rule {
+                            hook: name,
+                            rule: d.rule.clone(),
+                        },
+                        mode,
+                        &ctx,
+                    );
+                    // Denied: no after_execute for anyone.
+                    return self.finish_denied(call, record);
+                }
+                Action::Allow => {
+                    if let Some(args) = d.modified_args.clone() {
+                        let mut changed = call.clone();
+                        changed.arguments = args;
+                        if let Err(why) = tool.validate(&changed) {
+                            let record = self.record(
+                                &call,
+                                Action::Deny,
+                                Risk::High,
+                                d.rule.clone(),
+                                format!("hook `{name}` modified the arguments into an invalid call: {why}"),
+                                DecidedBy::Error { hook: name },
+                                mode,
+                                &ctx,
+                            );
+                            return self.finish_denied(call, record);
+                        }
+                        call = changed;
+                    }
+                    if d.rule.is_some() || ctx.allowed_by_rule.is_none() {
+                        ctx.allowed_by_rule = Some(RuleAllow {
+                            hook: name.clone(),
+                            rule: d.rule.clone(),
+                        });
+                    }
+                    if decided.is_none() {
+                        // The engine labels rules of the session memory `session:N`.
+                        let by = match &d.rule {
+                            Some(r) if r.starts_with("session:") => {
+                                DecidedBy::Session { rule: r.clone() }
+                            }
+                            _ => DecidedBy::Rule {
+                                hook: name,
+                                rule: d.rule.clone(),
+                            },
+                        };
+                        decided = Some((by, d.rule, d.reason));
+                    }
+                }
+                Action::Ask => {
+                    if ctx.approved_by_human.is_some() || ctx.allowed_by_rule.is_some() {
+                        continue;
+                    }
+                    match self.resolve_ask(&name, &d, &call, &mut ctx, mode).await {
+                        Ok(by) => decided = Some((by, d.rule.clone(), d.reason.clone())),
+                        Err((by, reason)) => {
+                            let record = self.record(
+                                &call,
+                                Action::Deny,
+                                d.risk,
+                                d.rule.clone(),
+                                reason,
+                                by,
+                                mode,
+                                &ctx,
+                            );
+                            return self.finish_denied(call, record);
+                        }
+                    }
+                }
+            }
+        }
+
+        let (by, rule, reason) = decided.unwrap_or((
+            DecidedBy::Rule {
+                hook: "registry".into(),
+                rule: None,
+            },
+            None,
+            "no hook objected".into(),
+        ));
+        let record = self.record(
+            &call,
+            Action::Allow,
+            last_risk,
+            rule,
+            reason,
+            by,
+            mode,
+            &ctx,
+        );
+        let result = if ctx.cancel.is_cancelled() {
+            ToolResult::error("the turn was cancelled")
+        } else {
+            CatchUnwind(tool.run(&call, &ctx.cancel))
+                .await
+                .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")))
+        };
+        self.finish(call, record, result, &ctx, &ran).await
+    }
+
+    /// Settles an ask: the mode, then the session memory, then a person (or the headless
+    /// setting). `Ok` is an approval and says by whom; `Err` a denial with its reason.
+    async fn resolve_ask(
+        &self,
+        hook: &str,
+        d: &HookDecision,
+        call: &ToolCall,
+        ctx: &mut HookContext,
+        mode: Mode,
+    ) -> Result<DecidedBy, (DecidedBy, String)> {
+        match mode {
+            Mode::Bypass => return Ok(DecidedBy::Mode { mode }),
+            Mode::AutoApprove if d.risk <= Risk::Medium => return Ok(DecidedBy::Mode { mode }),
+            _ => {}
+        }
+        if self.session.covers_exactly(call) {
+            return Ok(DecidedBy::Session {
+                rule: "this exact call".into(),
+            });
+        }
+        let Some(approver) = &self.approver else {
+            let action = self
+                .headless
+                .iter()
+                .find(|(r, _)| *r == d.risk)
+                .map_or(Action::Deny, |(_, a)| *a);
+            return match action {
+                Action::Allow => Ok(DecidedBy::Headless),
+                _ => Err((
+                    DecidedBy::Headless,
+                    format!(
+                        "{} (asked, and no one can answer in a non-interactive run: the headless setting denies {} risk)",
+                        d.reason, d.risk
+                    ),
+                )),
+            };
+        };
+        let proposal = d.proposal.clone();
+        let asked = approver
+            .ask(
+                call,
+                &d.reason,
+                d.risk,
+                d.rule.as_deref(),
+                proposal.clone(),
+                &ctx.cancel,
+            )
+            .await;
+        let (answer, own) = match asked {
+            Ok(x) => x,
+            Err(why) => {
+                return Err((
+                    DecidedBy::NoAnswer {
+                        why: why.to_string(),
+                    },
+                    format!("denied: {why} ({})", d.reason),
+                ))
+            }
+        };
+        let by = DecidedBy::Human {
+            answer: answer.as_str().into(),
+        };
+        match &answer {
+            Answer::Deny => return Err((by, format!("denied by the user ({})", d.reason))),
+            Answer::DenyWithFeedback(text) => {
+                return Err((
+                    by,
+                    format!("denied by the user ({}). The user says: {text}", d.reason),
+                ))
+            }
+            Answer::AllowOnce => {}
+            Answer::AllowSession | Answer::AlwaysAllow => {
+                if own {
+                    self.session.remember(call, proposal.as_ref());
+                }
+                if own && answer == Answer::AlwaysAllow {
+                    self.write_rules(proposal.as_ref(), approver);
+                }
+            }
+        }
+        ctx.approved_by_human = Some(HumanApproval {
+            answer: answer.as_str(),
+            hook: hook.to_string(),
+        });
+        Ok(by)
+    }
+
+    fn write_rules(&self, proposal: Option<&Proposal>, approver: &Approver) {
+        let notice = |m: String| {
+            let _ = approver.events().send(RuntimeEvent::Notice(m));
+        };
+        let Some(p) = proposal else {
+            notice("no rule can be written for this call; it is allowed for this session".into());
+            return;
+        };
+        let Some(w) = &self.writer else {
+            notice(
+                "rules are not written in this run; the call is allowed for this session".into(),
+            );
+            return;
+        };
+        match w.add_allow_rules(&p.rules) {
+            Ok(added) if added.is_empty() => notice(format!("already in the allowlist: {p}")),
+            Ok(added) => notice(format!("added to the allowlist: {}", added.join(", "))),
+            Err(e) => notice(format!(
+                "could not write the rule ({e}); the call is allowed for this session only"
+            )),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        call: &ToolCall,
+        action: Action,
+        risk: Risk,
+        rule: Option<String>,
+        reason: String,
+        decided_by: DecidedBy,
+        mode: Mode,
+        ctx: &HookContext,
+    ) -> DecisionRecord {
+        DecisionRecord {
+            time: SystemTime::now(),
+            call: call.clone(),
+            action,
+            risk,
+            rule,
+            reason,
+            decided_by,
+            mode,
+            approved_by_human: ctx.approved_by_human.clone(),
+            allowed_by_rule: ctx.allowed_by_rule.clone(),
+        }
+    }
+
+    fn announce(&self, record: &DecisionRecord) {
+        for hook in &self.hooks {
+            let h = hook.clone();
+            // An observer that panics must not take the decision with it.
+            let _ = std::panic::catch_unwind(AssertUnwindSafe(|| h.on_decision(record)));
+        }
+    }
+
+    fn finish_denied(&self, call: ToolCall, record: DecisionRecord) -> Execution {
+        self.announce(&record);
+        let result = ToolResult::denied(record.reason.clone());
+        Execution {
+            result,
+            record,
+            call,
+        }
+    }
+
+    async fn finish(
+        &self,
+        call: ToolCall,
+        record: DecisionRecord,
+        result: ToolResult,
+        ctx: &HookContext,
+        ran: &[usize],
+    ) -> Execution {
+        self.announce(&record);
+        let mut result = result;
+        for &i in ran.iter().rev() {
+            let hook = &self.hooks[i];
+            let fallback = result.clone();
+            result = CatchUnwind(hook.after_execute(ctx, &call, result))
+                .await
+                .unwrap_or_else(|p| {
+                    ToolResult::error(format!(
+                        "hook `{}` panicked after the tool ran: {p}; the output was: {}",
+                        hook.name(),
+                        fallback.content
+                    ))
+                });
+        }
+        Execution {
+            result,
+            record,
+            call,
+        }
+    }
+}
+
+/// A boxed future whose panic becomes an `Err` with the panic's message.
+struct CatchUnwind<'a, T>(Pin<Box<dyn Future<Output = T> + Send + 'a>>);
+
+impl<T> Future for CatchUnwind<'_, T> {
+    type Output = Result<T, String>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.0.as_mut();
+        match std::panic::catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(panic_message(&*payload))),
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".into()
+    }
+}

@@ -1,0 +1,75 @@
+//! Session memory: what a person allowed "for this session". Rules (the call's proposal) are
+//! evaluated by the engine itself, as a chain consulted for parts of a call that would be
+//! asked about; calls with no proposal are remembered exactly.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use super::Proposal;
+use crate::call::ToolCall;
+
+#[derive(Debug, Default)]
+struct Inner {
+    exact: HashSet<String>,
+    rules: Vec<String>,
+    /// Bumped when `rules` changes, so compiled copies know they are stale.
+    generation: u64,
+}
+
+/// The session's remembered approvals; clones share them.
+#[derive(Debug, Clone, Default)]
+pub struct SessionMemory(Arc<Mutex<Inner>>);
+
+impl SessionMemory {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Remembers an approval: the proposal's rules when there is one, else the exact call.
+    pub fn remember(&self, call: &ToolCall, proposal: Option<&Proposal>) {
+        let mut inner = self.lock();
+        match proposal {
+            Some(p) => {
+                let mut changed = false;
+                for r in &p.rules {
+                    if !inner.rules.contains(r) {
+                        inner.rules.push(r.clone());
+                        changed = true;
+                    }
+                }
+                if changed {
+                    inner.generation += 1;
+                }
+            }
+            None => {
+                inner.exact.insert(call_key(call));
+            }
+        }
+    }
+
+    /// Whether this exact call was approved for the session.
+    pub fn covers_exactly(&self, call: &ToolCall) -> bool {
+        self.lock().exact.contains(&call_key(call))
+    }
+
+    /// The remembered rules (settings.json format) and their generation.
+    pub fn rules(&self) -> (Vec<String>, u64) {
+        let inner = self.lock();
+        (inner.rules.clone(), inner.generation)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        let inner = self.lock();
+        inner.rules.is_empty() && inner.exact.is_empty()
+    }
+}
+
+fn call_key(call: &ToolCall) -> String {
+    format!(
+        "{}\u{0}{}",
+        call.name,
+        Value::Object(call.arguments.clone())
+    )
+}
