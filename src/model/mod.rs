@@ -86,3 +86,8 @@ pub trait Model: Send + Sync {
         cancel: &CancelToken,
     ) -> Result<Reply, ModelError>;
 }
+
+pub mod config;
+pub mod demo;
+pub mod openai;
+
