@@ -34,6 +34,7 @@ pub mod policy;
 pub mod runtime;
 pub mod settings;
 pub mod shell;
+pub mod tui;
 
 pub use call::{Action, Decision, Risk, ToolCall};
 pub use engine::paths::PathContext;

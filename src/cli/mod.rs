@@ -6,6 +6,7 @@ mod fmt;
 mod hook;
 mod import;
 mod lint;
+mod tui;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -45,6 +46,9 @@ enum Command {
     Hook(hook::HookArgs),
     /// Format policy files canonically, comments kept (`--check` lists files that would change).
     Fmt(fmt::FmtArgs),
+    /// The agent TUI: a conversation with a model (or the offline demo) whose tool calls go
+    /// through the policy, with an approval dialog (also what a bare `harness9` runs).
+    Tui(tui::TuiArgs),
     /// Turn another agent's permission rules into a policy file.
     Import(import::ImportArgs),
     /// Add allow rules to `.harness9/settings.json` (atomic, locked, other content kept).
@@ -171,6 +175,9 @@ pub fn run() -> i32 {
         Some(Command::Fmt(a)) => fmt::fmt(a),
         Some(Command::Import(a)) => import::import(a),
         Some(Command::Allow(a)) => allow::allow(a),
+        Some(Command::Tui(a)) => tui::tui(a),
+        // On a terminal a bare `harness9` is the TUI; elsewhere it prints the help.
+        None if tui::on_terminal() => tui::tui(tui::TuiArgs::default()),
         None => {
             use clap::CommandFactory;
             let _ = Cli::command().print_help();

@@ -90,4 +90,3 @@ pub trait Model: Send + Sync {
 pub mod config;
 pub mod demo;
 pub mod openai;
-

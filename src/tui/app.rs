@@ -1,0 +1,313 @@
+//! The app loop: sets the terminal up (and always restores it: on exit, on error, on panic),
+//! reads keys on a thread of its own, and feeds keys, approval requests and the agent's events
+//! through [`update`], carrying out the [`Action`]s that come back. It holds the approval
+//! requests themselves: the dialog answers by id, and the loop responds.
+
+use std::collections::HashMap;
+use std::io::{self, Stdout};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Once};
+
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    self as ct, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste,
+    EnableMouseCapture,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use ratatui::Terminal;
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+
+use super::agent::{Agent, AgentEvent};
+use super::i18n::{texts, Lang};
+use super::state::{ApprovalView, Entry, State};
+use super::update::{update, Action, Event};
+use super::view::render;
+use crate::engine::Mode;
+use crate::model::{Model, ToolSpec};
+use crate::runtime::{
+    ApprovalRequest, CancelToken, HookRegistry, ModeHandle, RuntimeEvent, ToolRunner,
+};
+
+/// Everything the app loop needs; the command line builds it.
+pub struct App {
+    pub state: State,
+    pub model: Arc<dyn Model>,
+    pub registry: Arc<HookRegistry>,
+    pub tools: Arc<dyn ToolRunner>,
+    pub specs: Vec<ToolSpec>,
+    pub mode: ModeHandle,
+    /// Approval requests and runtime notices (the approver's channel).
+    pub runtime_events: UnboundedReceiver<RuntimeEvent>,
+    /// The first turn starts by itself with this message (the demo's, so a newcomer sees the
+    /// dialog at once).
+    pub auto_start: Option<String>,
+    /// The system message the conversation starts with.
+    pub system: Option<String>,
+}
+
+/// The system message for a model working in `cwd`.
+pub fn system_prompt(cwd: &Path) -> String {
+    format!(
+        "You are a coding agent working in the folder {}. Use the tools to read and change files \
+         and to run commands. Every tool call is checked by harness9's permission policy; some \
+         wait for a person's approval. A denied call comes back with the reason, sometimes with \
+         the person's feedback: follow it, and do not repeat a denied call unchanged.",
+        cwd.display()
+    )
+}
+
+/// The working folder as the status bar shows it: under the home folder as `~/…`.
+pub fn display_cwd(cwd: &Path, home: Option<&Path>) -> String {
+    if let Some(home) = home.filter(|h| !h.as_os_str().is_empty()) {
+        if let Ok(rest) = cwd.strip_prefix(home) {
+            return if rest.as_os_str().is_empty() {
+                "~".into()
+            } else {
+                format!("~/{}", rest.display())
+            };
+        }
+    }
+    cwd.display().to_string()
+}
+
+/// A new state for the TUI.
+pub fn initial_state(lang: Lang, mode: Mode, model: &str, cwd: &Path) -> State {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    State::new(lang, mode, model, display_cwd(cwd, home.as_deref()))
+}
+
+type Term = Terminal<CrosstermBackend<Stdout>>;
+
+/// Restores the terminal: raw mode off, main screen back, mouse released, cursor shown. Safe
+/// to call more than once.
+pub fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableBracketedPaste,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        ratatui::crossterm::cursor::Show
+    );
+}
+
+/// Restores the terminal when dropped, so that every way out of [`run`] restores it.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// A panic restores the terminal before its message is printed.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            previous(info);
+        }));
+    });
+}
+
+fn setup_terminal() -> io::Result<(Term, Restore)> {
+    install_panic_hook();
+    enable_raw_mode()?;
+    let guard = Restore;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )?;
+    let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    Ok((terminal, guard))
+}
+
+/// Reads terminal events on a thread of its own (crossterm's reading blocks).
+fn spawn_input_thread() -> UnboundedReceiver<ct::Event> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        while let Ok(ev) = ct::read() {
+            if tx.send(ev).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Runs the TUI until the person quits. The terminal is restored however it ends.
+pub fn run(app: App) -> io::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let (mut terminal, guard) = setup_terminal()?;
+    let keys = spawn_input_thread();
+    let result = rt.block_on(event_loop(&mut terminal, app, keys));
+    drop(guard);
+    // Tool tasks still running (a command being killed) must not hold the exit up.
+    rt.shutdown_background();
+    result
+}
+
+/// A terminal event as the UI's event; `None` for what the UI ignores.
+fn from_terminal(ev: ct::Event) -> Option<Event> {
+    match ev {
+        ct::Event::Key(k) => Some(Event::Key(k)),
+        ct::Event::Mouse(m) => Some(Event::Mouse(m)),
+        ct::Event::Paste(s) => Some(Event::Paste(s)),
+        ct::Event::Resize(w, h) => Some(Event::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// What the loop holds besides the state: the requests waiting for an answer and the turn.
+struct Runner {
+    pending: HashMap<u64, ApprovalRequest>,
+    turn: CancelToken,
+    turns: UnboundedSender<(String, CancelToken)>,
+    mode: ModeHandle,
+}
+
+impl Runner {
+    /// Carries out an action; false to quit.
+    fn act(&mut self, state: &mut State, action: Action) -> bool {
+        match action {
+            Action::Respond { id, answer } => {
+                if let Some(req) = self.pending.remove(&id) {
+                    if !req.respond(answer) && !state.cancelling {
+                        state.entries.push(Entry::Notice(format!(
+                            "request {id} had already ended (timed out or cancelled): it was denied"
+                        )));
+                    }
+                }
+            }
+            Action::Submit(text) => {
+                self.turn = CancelToken::new();
+                if self.turns.send((text, self.turn.clone())).is_err() {
+                    state.turn_running = false;
+                    state
+                        .entries
+                        .push(Entry::Error("the agent is not running".into()));
+                }
+            }
+            Action::CancelTurn => self.turn.cancel(),
+            Action::SetMode(m) => self.mode.set(m),
+            Action::Quit => {
+                self.turn.cancel();
+                // Dropping the requests denies them.
+                self.pending.clear();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A runtime event as the UI's event; approval requests are kept here.
+    fn runtime_event(&mut self, lang: Lang, ev: RuntimeEvent) -> Event {
+        match ev {
+            RuntimeEvent::Approval(req) => {
+                let view = ApprovalView::from_request(&req);
+                self.pending.insert(req.id, req);
+                Event::Approval(view)
+            }
+            RuntimeEvent::PolicyReloaded { path } => {
+                Event::Notice(format!("{}: {path}", texts(lang).policy_reloaded))
+            }
+            RuntimeEvent::PolicyError { message } => Event::PolicyError(message),
+            RuntimeEvent::Notice(m) => Event::Notice(m),
+        }
+    }
+}
+
+async fn event_loop(
+    terminal: &mut Term,
+    app: App,
+    mut keys: UnboundedReceiver<ct::Event>,
+) -> io::Result<()> {
+    let App {
+        mut state,
+        model,
+        registry,
+        tools,
+        specs,
+        mode,
+        mut runtime_events,
+        auto_start,
+        system,
+    } = app;
+    let (agent_tx, mut agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
+    let (turn_tx, mut turn_rx) = mpsc::unbounded_channel::<(String, CancelToken)>();
+    let mut agent = Agent::new(model, registry, tools, specs, agent_tx);
+    if let Some(s) = system {
+        agent = agent.with_system(s);
+    }
+    tokio::spawn(async move {
+        while let Some((text, cancel)) = turn_rx.recv().await {
+            agent.turn(text, cancel).await;
+        }
+    });
+    let mut runner = Runner {
+        pending: HashMap::new(),
+        turn: CancelToken::new(),
+        turns: turn_tx,
+        mode,
+    };
+    state.mode = runner.mode.get();
+    if let Ok(size) = terminal.size() {
+        state.size = (size.width, size.height);
+    }
+    if let Some(text) = auto_start {
+        for a in update(&mut state, Event::StartTurn { text, shown: false }) {
+            runner.act(&mut state, a);
+        }
+    }
+    loop {
+        terminal.draw(|f| render(&state, f))?;
+        let event = tokio::select! {
+            Some(ev) = keys.recv() => match from_terminal(ev) {
+                Some(e) => e,
+                None => continue,
+            },
+            Some(ev) = runtime_events.recv() => runner.runtime_event(state.lang, ev),
+            Some(ev) = agent_rx.recv() => Event::Agent(ev),
+            else => break,
+        };
+        let mut go_on = true;
+        for a in update(&mut state, event) {
+            go_on &= runner.act(&mut state, a);
+        }
+        if !go_on || state.quit {
+            break;
+        }
+    }
+    runner.turn.cancel();
+    runner.pending.clear();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_working_folder_under_home_reads_with_a_tilde() {
+        let home = Path::new("/home/ann");
+        assert_eq!(
+            display_cwd(Path::new("/home/ann/src/x"), Some(home)),
+            "~/src/x"
+        );
+        assert_eq!(display_cwd(Path::new("/home/ann"), Some(home)), "~");
+        assert_eq!(
+            display_cwd(Path::new("/home/annie"), Some(home)),
+            "/home/annie"
+        );
+        assert_eq!(display_cwd(Path::new("/tmp/w"), None), "/tmp/w");
+    }
+}

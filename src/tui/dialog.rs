@@ -1,0 +1,413 @@
+//! The approval dialog's lines, laid out for a width and the rows it may take. The same layout
+//! serves drawing ([`super::view`]) and scrolling ([`super::update()`]), so both agree on how
+//! many rows a long command takes.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::i18n::{texts, Texts};
+use super::state::{ApprovalView, State, SubjectKind};
+use super::text::{pad, truncate, width, wrap};
+use crate::call::Risk;
+
+/// The colour of a risk: ANSI 256 colour 160 (red), 208 (orange), 220 (yellow).
+pub fn risk_color(risk: Risk) -> Color {
+    match risk {
+        Risk::High => Color::Indexed(160),
+        Risk::Medium => Color::Indexed(208),
+        Risk::Low => Color::Indexed(220),
+    }
+}
+
+/// How much of the dialog fits, from everything down to a title and the highlighted option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Full,
+    Compact,
+    Snug,
+    Tight,
+    Tiny,
+}
+
+struct Params {
+    bordered: bool,
+    blanks: bool,
+    reason_rows: usize,
+    detail_rows: usize,
+    option_rows: usize,
+    details: bool,
+    hint: bool,
+    all_options: bool,
+    feedback_rows: usize,
+}
+
+impl Level {
+    fn params(self) -> Params {
+        match self {
+            Level::Full => Params {
+                bordered: true,
+                blanks: true,
+                reason_rows: 3,
+                detail_rows: 8,
+                option_rows: 3,
+                details: true,
+                hint: true,
+                all_options: true,
+                feedback_rows: 3,
+            },
+            Level::Compact => Params {
+                bordered: true,
+                blanks: false,
+                reason_rows: 1,
+                detail_rows: 3,
+                option_rows: 1,
+                details: true,
+                hint: true,
+                all_options: true,
+                feedback_rows: 1,
+            },
+            Level::Snug => Params {
+                bordered: true,
+                blanks: false,
+                reason_rows: 0,
+                detail_rows: 2,
+                option_rows: 1,
+                details: false,
+                hint: true,
+                all_options: true,
+                feedback_rows: 1,
+            },
+            Level::Tight => Params {
+                bordered: false,
+                blanks: false,
+                reason_rows: 0,
+                detail_rows: 1,
+                option_rows: 1,
+                details: false,
+                hint: false,
+                all_options: true,
+                feedback_rows: 1,
+            },
+            Level::Tiny => Params {
+                bordered: false,
+                blanks: false,
+                reason_rows: 0,
+                detail_rows: 0,
+                option_rows: 1,
+                details: false,
+                hint: false,
+                all_options: false,
+                feedback_rows: 1,
+            },
+        }
+    }
+}
+
+/// The dialog, laid out.
+#[derive(Debug, Clone)]
+pub struct DialogLayout {
+    pub lines: Vec<Line<'static>>,
+    pub bordered: bool,
+    pub color: Color,
+    /// Rows of the command or path, and how many of them are shown.
+    pub detail_total: usize,
+    pub detail_visible: usize,
+    /// Where the feedback input's cursor goes, relative to the inside of the dialog.
+    pub cursor: Option<(u16, u16)>,
+}
+
+impl DialogLayout {
+    /// The rows the dialog takes, borders included.
+    pub fn height(&self) -> usize {
+        self.lines.len() + if self.bordered { 2 } else { 0 }
+    }
+}
+
+/// Lays out the dialog of the first request in the queue for `width` columns and at most
+/// `max_height` rows (it may still be taller when even the tiniest layout does not fit; the
+/// caller clips it).
+pub fn layout(state: &State, width: u16, max_height: usize) -> Option<DialogLayout> {
+    let view = state.current_approval()?;
+    let levels = [
+        Level::Full,
+        Level::Compact,
+        Level::Snug,
+        Level::Tight,
+        Level::Tiny,
+    ];
+    let mut last = None;
+    for level in levels {
+        let d = build(state, view, width as usize, max_height, level);
+        if d.height() <= max_height {
+            return Some(d);
+        }
+        last = Some(d);
+    }
+    last
+}
+
+fn build(
+    state: &State,
+    view: &ApprovalView,
+    width: usize,
+    max_height: usize,
+    level: Level,
+) -> DialogLayout {
+    let p = level.params();
+    let t = texts(state.lang);
+    let color = risk_color(view.risk);
+    // Inside the borders, one column of padding on each side.
+    let inner = if p.bordered {
+        width.saturating_sub(4)
+    } else {
+        width
+    }
+    .max(1);
+    let subject_label = match view.kind {
+        SubjectKind::Command => t.command,
+        SubjectKind::Path => t.path,
+        SubjectKind::Arguments => t.arguments,
+    };
+    let lw = [t.tool, t.reason, subject_label, t.rule]
+        .iter()
+        .map(|l| self::width(l))
+        .max()
+        .unwrap_or(0)
+        // A full-width colon (`工具：`) brings its own space.
+        + usize::from(!t.tool.ends_with('：'));
+    let value_w = inner.saturating_sub(lw).max(1);
+    let label_style = Style::default().fg(Color::Gray);
+    let dim = Style::default().fg(Color::DarkGray);
+
+    let mut head: Vec<Line<'static>> = Vec::new();
+    head.push(title_line(state, t, view, color, inner));
+    if p.blanks {
+        head.push(Line::default());
+    }
+    if p.details {
+        head.push(Line::from(vec![
+            Span::styled(pad(t.tool, lw), label_style),
+            Span::raw(truncate(&view.tool, value_w)),
+        ]));
+        let reason = wrap(&view.reason, value_w);
+        let shown = reason.len().min(p.reason_rows);
+        for (i, r) in reason.iter().take(shown).enumerate() {
+            let label = if i == 0 { t.reason } else { "" };
+            let r = if i + 1 == shown && reason.len() > shown {
+                truncate(&format!("{r}…"), value_w)
+            } else {
+                r.clone()
+            };
+            head.push(Line::from(vec![
+                Span::styled(pad(label, lw), label_style),
+                Span::raw(r),
+            ]));
+        }
+    }
+
+    let details = wrap(&view.subject, value_w);
+    let mut tail: Vec<Line<'static>> = Vec::new();
+    if p.details {
+        let rule = view.rule.as_deref().unwrap_or(t.no_rule);
+        tail.push(Line::from(vec![
+            Span::styled(pad(t.rule, lw), label_style),
+            Span::raw(truncate(rule, value_w)),
+        ]));
+    }
+    if p.blanks {
+        tail.push(Line::default());
+    }
+    let mut cursor = None;
+    match &state.dialog.feedback {
+        Some(text) => {
+            let selected = Style::default().fg(color).add_modifier(Modifier::BOLD);
+            tail.push(Line::from(Span::styled(
+                truncate(&format!("▶ [5] {}", t.options[4]), inner),
+                selected,
+            )));
+            if level != Level::Tiny {
+                tail.push(Line::from(Span::styled(
+                    truncate(&format!("  {}", t.feedback_prompt), inner),
+                    label_style,
+                )));
+            }
+            let rows = wrap(text, inner.saturating_sub(4).max(1));
+            let skip = rows.len().saturating_sub(p.feedback_rows);
+            for (i, r) in rows.iter().skip(skip).enumerate() {
+                let lead = if i == 0 { "  > " } else { "    " };
+                tail.push(Line::from(vec![
+                    Span::styled(lead, Style::default().fg(color)),
+                    Span::raw(r.clone()),
+                ]));
+            }
+            let last = rows.last().map_or(0, |r| self::width(r));
+            let col = (4 + last).min(inner.saturating_sub(1));
+            cursor = Some((col as u16, (tail.len() - 1) as u16));
+            if p.blanks {
+                tail.push(Line::default());
+            }
+            if p.hint {
+                tail.push(Line::from(Span::styled(
+                    truncate(t.feedback_hint, inner),
+                    dim,
+                )));
+            }
+        }
+        None => {
+            for (i, label) in t.options.iter().enumerate() {
+                let selected = state.dialog.selected == i;
+                if !p.all_options && !selected {
+                    continue;
+                }
+                option_lines(&mut tail, t, view, i, label, selected, color, inner, &p);
+            }
+            if p.blanks {
+                tail.push(Line::default());
+            }
+            if p.hint {
+                // Written below, once it is known whether the command needs scrolling.
+                tail.push(Line::default());
+            }
+        }
+    }
+
+    // The command or path takes the rows that are left, up to the level's limit.
+    let borders = if p.bordered { 2 } else { 0 };
+    let fixed = head.len() + tail.len() + borders;
+    let room = max_height.saturating_sub(fixed);
+    let visible = if p.detail_rows == 0 {
+        0
+    } else {
+        details.len().min(p.detail_rows).min(room.max(1))
+    };
+    let total = details.len();
+    let start = state
+        .dialog
+        .detail_scroll
+        .min(total.saturating_sub(visible));
+    let mut lines = head;
+    for (i, d) in details.iter().skip(start).take(visible).enumerate() {
+        let label = if i == 0 {
+            pad(subject_label, lw)
+        } else if i == 1 && total > visible {
+            pad(
+                &truncate(
+                    &format!("↕{}/{}", start + visible, total),
+                    lw.saturating_sub(1),
+                ),
+                lw,
+            )
+        } else {
+            pad("", lw)
+        };
+        let label_span = if i == 0 {
+            Span::styled(label, label_style)
+        } else {
+            Span::styled(label, dim)
+        };
+        lines.push(Line::from(vec![
+            label_span,
+            Span::styled(d.clone(), Style::default().add_modifier(Modifier::BOLD)),
+        ]));
+    }
+    let cursor = cursor.map(|(c, r)| (c, r + lines.len() as u16));
+    // Hint: the scroll keys only when the command does not fit.
+    if p.hint && state.dialog.feedback.is_none() {
+        if let Some(last) = tail.last_mut() {
+            let mut hint = t.hint.to_string();
+            if total > visible {
+                hint.push_str("  ");
+                hint.push_str(t.more_lines);
+            }
+            *last = Line::from(Span::styled(truncate(&hint, inner), dim));
+        }
+    }
+    lines.extend(tail);
+    DialogLayout {
+        lines,
+        bordered: p.bordered,
+        color,
+        detail_total: total,
+        detail_visible: visible,
+        cursor,
+    }
+}
+
+fn title_line(
+    state: &State,
+    t: &Texts,
+    view: &ApprovalView,
+    color: Color,
+    inner: usize,
+) -> Line<'static> {
+    let title = format!("⚠  {} [{}]", t.dialog_title, t.risk(view.risk));
+    let title_style = Style::default().fg(color).add_modifier(Modifier::BOLD);
+    let n = state.approvals.len();
+    if n > 1 {
+        let pos = t.queue(1, n);
+        let gap = inner.saturating_sub(width(&title) + width(&pos));
+        if gap >= 2 {
+            return Line::from(vec![
+                Span::styled(title, title_style),
+                Span::raw(" ".repeat(gap)),
+                Span::styled(pos, Style::default().fg(Color::Gray)),
+            ]);
+        }
+        let short = format!("⚠ [{}] {}", t.risk(view.risk), pos);
+        return Line::from(Span::styled(truncate(&short, inner), title_style));
+    }
+    if width(&title) > inner {
+        // Narrow: the risk first, so that it survives the cut.
+        let short = format!("⚠ [{}] {}", t.risk(view.risk), t.dialog_title);
+        return Line::from(Span::styled(truncate(&short, inner), title_style));
+    }
+    Line::from(Span::styled(title, title_style))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn option_lines(
+    out: &mut Vec<Line<'static>>,
+    t: &Texts,
+    view: &ApprovalView,
+    i: usize,
+    label: &str,
+    selected: bool,
+    color: Color,
+    inner: usize,
+    p: &Params,
+) {
+    let marker = if selected { "▶ " } else { "  " };
+    let number = format!("[{}] ", i + 1);
+    let prefix_w = width(marker) + width(&number);
+    let disabled = i == 2 && !view.can_always_allow();
+    let style = if disabled {
+        Style::default().fg(Color::DarkGray)
+    } else if selected {
+        Style::default().fg(color).add_modifier(Modifier::BOLD)
+    } else {
+        Style::default()
+    };
+    let text = match (i, &view.proposal) {
+        (2, Some(prop)) if !disabled => format!("{label} → {}", prop.rules.join(", ")),
+        (2, _) => format!("{label} — {}", t.no_proposal),
+        _ => label.to_string(),
+    };
+    let rows = wrap(&text, inner.saturating_sub(prefix_w).max(1));
+    let shown = rows.len().min(p.option_rows.max(1));
+    for (k, r) in rows.iter().take(shown).enumerate() {
+        let r = if k + 1 == shown && rows.len() > shown {
+            truncate(&format!("{r}…"), inner.saturating_sub(prefix_w).max(1))
+        } else {
+            r.clone()
+        };
+        let lead = if k == 0 {
+            format!("{marker}{number}")
+        } else {
+            " ".repeat(prefix_w)
+        };
+        out.push(Line::from(vec![
+            Span::styled(lead, style),
+            Span::styled(r, style),
+        ]));
+    }
+}
