@@ -1208,3 +1208,28 @@ fn a_full_or_read_only_folder_fails_the_write_clearly_and_loses_no_rule() {
         );
     }
 }
+
+#[test]
+fn a_headless_statement_needs_a_risk_and_prints_back_as_written() {
+    use harness9::diag::Source;
+    use harness9::policy::parse::parse_policy;
+    use harness9::policy::print::print_statement;
+    let src = Source::new("p", "headless deny risk high;\nheadless allow;\n");
+    let (file, diags) = parse_policy(&src);
+    assert_eq!(file.statements.len(), 1);
+    assert_eq!(
+        print_statement(&file.statements[0]),
+        "headless deny risk high;"
+    );
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(
+        diags[0].message.contains("needs the risk"),
+        "{}",
+        diags[0].message
+    );
+    let e = Engine::builder()
+        .policy_text("p", "headless allow risk high;")
+        .build()
+        .unwrap();
+    assert!(e.headless().contains(&(Risk::High, Action::Allow)));
+}
