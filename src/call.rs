@@ -20,7 +20,18 @@ pub const FILE_TOOLS: [&str; 4] = ["read_file", "write_file", "edit_file", "list
 /// The tools that change files.
 pub const WRITE_TOOLS: [&str; 2] = ["write_file", "edit_file"];
 /// Argument names that hold a path, checked against the hard protections for every tool.
-pub const PATH_ARGUMENTS: [&str; 5] = ["path", "file_path", "filepath", "directory", "dir"];
+pub const PATH_ARGUMENTS: [&str; 10] = [
+    "path",
+    "file_path",
+    "filepath",
+    "notebook_path",
+    "directory",
+    "dir",
+    "dir_path",
+    "paths",
+    "cwd",
+    "working_directory",
+];
 
 impl ToolCall {
     pub fn new(name: impl Into<String>, arguments: Map<String, Value>) -> Self {

@@ -510,6 +510,17 @@ fn other_tools_path_arguments_are_protected_too() {
             .clone(),
     );
     assert_eq!(e.decide(&call).action, Action::Deny);
+    // The names other agents use for paths: notebooks, folders, lists of paths, working folders.
+    for args in [
+        json!({"notebook_path": "~/.ssh/nb.ipynb"}),
+        json!({"dir_path": "~/.ssh"}),
+        json!({"paths": ["README.md", "~/.aws/credentials"]}),
+        json!({"cwd": "~/.ssh"}),
+        json!({"working_directory": "~/.gnupg"}),
+    ] {
+        let call = ToolCall::new("mcp__x__y", args.as_object().unwrap().clone());
+        assert_eq!(e.decide(&call).action, Action::Deny, "{args}");
+    }
 }
 
 #[test]
