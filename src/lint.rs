@@ -14,12 +14,13 @@ use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Rule, 
 use crate::policy::{self, print, Origin};
 
 /// Every lint: code and what it reports. The codes appear in diagnostics as `harness9::CODE`.
-pub const LINTS: [(&str, &str); 5] = [
+pub const LINTS: [(&str, &str); 6] = [
     ("duplicate-rule", "a rule that repeats an earlier rule of the same file"),
     ("shadowed-rule", "a rule that can never decide, because an earlier rule matches every call it matches"),
     ("allow-swallows", "an allow rule that matches every call a later deny or ask rule matches, so the later rule decides only re-spelled commands"),
     ("broad-allow", "an allow rule for every bash command, or for every tool"),
     ("expect-failed", "an `expect` statement whose call the policy decides differently"),
+    ("path-never-matches", "a `path` matcher where no path is compared: after `arg NAME`, or for a tool whose calls have no primary path"),
 ];
 
 /// Options for linting and testing.
@@ -166,6 +167,7 @@ pub fn rule_lints(rules: &[(Arc<Source>, &Rule)]) -> Vec<Diagnostic> {
         if let Some(d) = broad_allow(src, r) {
             out.push(d);
         }
+        out.extend(dead_path_matchers(src, r));
         for (esrc, earlier) in &rules[..i] {
             if let Some(d) = against_earlier(src, r, esrc, earlier) {
                 out.push(d);
@@ -285,6 +287,27 @@ fn broad_allow(src: &Arc<Source>, r: &Rule) -> Option<Diagnostic> {
             .label("overly broad")
             .help("allow what you need, e.g. `allow bash(prefix \"git status\");`, or use the bypass mode for a session"),
     )
+}
+
+/// `path` compares the path of a file tool and the paths a bash command names; nothing else.
+fn dead_path_matchers(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
+    let tool = r.tool.value.as_str();
+    let has_paths = tool.contains(['*', '?']) || tool == "bash" || crate::call::is_file_tool(tool);
+    let groups = r.matchers.iter().chain(r.unless.iter());
+    groups
+        .flatten()
+        .filter(|m| m.kind == MatcherKind::Path && (m.arg.is_some() || !has_paths))
+        .map(|m| {
+            let why = if m.arg.is_some() {
+                "`path` after `arg` never matches: an argument's value is compared as text"
+            } else {
+                "`path` never matches here: this tool's calls have no path the engine reads"
+            };
+            Diagnostic::warning(src, "path-never-matches", m.span, why)
+                .label("never matches")
+                .help("compare an argument with a glob instead: `arg file glob \"src/**\"`; `path` works for bash and the file tools")
+        })
+        .collect()
 }
 
 fn matches_everything(m: &Matcher) -> bool {
@@ -472,6 +495,17 @@ mod tests {
             "ask bash(program \"rm\", flag \"-f\");\nask bash(self_call);\nask bash(piped);"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn a_path_matcher_that_compares_no_path_is_reported() {
+        let found = lints("deny mcp__fs__read(path \"~/secret/**\");\ndeny mcp__x(arg file path \"a/**\");\ndeny read_file(path \"a/**\");\ndeny bash(path \"a/**\");");
+        let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(
+            codes,
+            ["path-never-matches", "path-never-matches"],
+            "{found:?}"
+        );
     }
 
     #[test]
