@@ -3,7 +3,8 @@
 //!
 //! Entries become ordinary rules of the policy language (a shorthand matcher), in the order deny,
 //! allow, ask, with spans pointing into the JSON, so diagnostics, `explain` and lints treat them
-//! like any other rule.
+//! like any other rule. An allow entry with a pattern does not cover a command that writes
+//! through an output redirection to a file (see [`writes_a_file`]).
 
 use std::sync::Arc;
 
@@ -187,11 +188,21 @@ fn entries(
                         }]),
                     },
                 };
+                let unless = match &matchers {
+                    Some(ms)
+                        if action == Action::Allow
+                            && !crate::call::is_file_tool(&e.tool)
+                            && !allows_everything(ms) =>
+                    {
+                        vec![vec![writes_a_file(span)]]
+                    }
+                    _ => Vec::new(),
+                };
                 rules.push(Rule {
                     action: Spanned::new(action, span),
                     tool: Spanned::new(e.tool, at(0, e.tool_end)),
                     matchers,
-                    unless: Vec::new(),
+                    unless,
                     risk: e.risk.map(|(r, a, b)| Spanned::new(r, at(a, b))),
                     reason: None,
                     span,
@@ -202,6 +213,29 @@ fn entries(
             }
         }
     }
+}
+
+/// An allow entry with a pattern (`bash(mkdir *)`, `bash(exact 'make dist')`) allows the
+/// command, not a write through an output redirection to a file: `mkdir x > ~/.bashrc` is not
+/// `mkdir x`, so it goes on to the other rules (the same `unless redirect "/**"` that
+/// `readonly.policy` writes out). Redirections to `/dev/null` and the like write nothing and
+/// do not count. An entry that allows everything (`bash`, `bash(*)`) keeps allowing everything.
+fn writes_a_file(span: Span) -> Matcher {
+    Matcher {
+        kind: MatcherKind::Redirect,
+        arg: None,
+        values: vec![Spanned::new("/**".to_string(), span)],
+        list: false,
+        span,
+    }
+}
+
+fn allows_everything(ms: &[Matcher]) -> bool {
+    ms.iter().all(|m| {
+        m.kind == MatcherKind::Shorthand
+            && m.arg.is_none()
+            && m.values.iter().all(|v| v.value.trim() == "*")
+    })
 }
 
 /// The keyword forms `exact '…'` and `prefix '…'` of a pattern (the policy language's matchers,
@@ -356,9 +390,27 @@ mod tests {
             r,
             [
                 "deny bash(\"rm -rf *\");",
-                "allow bash(\"git *\");",
+                "allow bash(\"git *\") unless redirect \"/**\";",
                 "allow read_file;",
                 "ask bash(\"sudo *\") risk high;"
+            ]
+        );
+    }
+
+    #[test]
+    fn allow_entries_with_a_pattern_do_not_cover_writes_through_a_redirection() {
+        let (r, d) = rules(
+            r#"{"permissions": {"allow": ["bash", "bash(*)", "bash(exact 'make')", "read_file(src/**)"], "deny": ["bash(rm *)"]}}"#,
+        );
+        assert!(d.is_empty());
+        assert_eq!(
+            r,
+            [
+                "deny bash(\"rm *\");",
+                "allow bash;",
+                "allow bash(\"*\");",
+                "allow bash(exact \"make\") unless redirect \"/**\";",
+                "allow read_file(\"src/**\");"
             ]
         );
     }

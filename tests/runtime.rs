@@ -229,6 +229,13 @@ fn a_panicking_hook_becomes_a_deny_with_its_message() {
         "{}",
         ex.record.reason
     );
+    assert_eq!(
+        ex.record.decided_by,
+        DecidedBy::Error {
+            hook: "panicking".into()
+        }
+    );
+    assert_eq!(ex.result.status, ResultStatus::Error);
     assert!(tool.ran.lock().unwrap().is_empty());
     assert!(log.lock().unwrap().is_empty());
 }
@@ -408,6 +415,11 @@ fn modes_settle_asks_auto_approve_up_to_medium_bypass_all_and_the_record_says_mo
         ex.record.action,
         Action::Deny,
         "high risk still asks; nobody answered"
+    );
+    assert!(
+        matches!(ex.record.decided_by, DecidedBy::NoAnswer { .. }),
+        "it went to a person: {:?}",
+        ex.record.decided_by
     );
     mode.set(Mode::Bypass);
     let ex = rt().block_on(reg_high.execute(HookContext::default(), bash("ls"), &tool));
@@ -774,14 +786,24 @@ fn allow_for_the_session_is_remembered_in_memory_and_written_nowhere() {
             "{:?}",
             again.record.decided_by
         );
-        // A different subcommand is not covered.
+        // A different subcommand is not covered: it is asked about (and allowed for the
+        // session in turn).
+        let other = reg
+            .execute(HookContext::default(), bash("cargo publish"), &tool)
+            .await;
+        assert!(
+            matches!(other.record.decided_by, DecidedBy::Human { .. }),
+            "{:?}",
+            other.record.decided_by
+        );
         drop(reg);
         let seen = seen.await.unwrap();
         assert_eq!(
             seen.iter().filter(|s| s.starts_with("ask")).count(),
-            1,
+            2,
             "{seen:?}"
         );
+        assert_eq!(seen[0], "ask bash(cargo build *)");
         assert!(!p.settings().exists());
     });
 }
@@ -993,10 +1015,17 @@ fn proposals_refuse_to_generalise_interpreters_wrappers_risky_and_high_risk_call
         Some("bash(exact 'python3 script.py')")
     );
     assert_eq!(
-        proposal("bash -c 'make all'")
-            .as_deref()
-            .map(|p| p.starts_with("bash(exact 'bash -c")),
-        Some(true)
+        proposal("bash -c make").as_deref(),
+        Some("bash(exact 'bash -c make') | bash(exact 'make')"),
+        "the shell and the command it runs, each exactly"
+    );
+    // `bash(exact 'bash -c make all')` would also match `bash -c make all` (another command):
+    // a word with a blank gets no exact rule.
+    assert_eq!(proposal("bash -c 'make all'"), None);
+    assert_eq!(
+        proposal("git fetch origin").as_deref(),
+        Some("bash(exact 'git fetch origin')"),
+        "fetch takes --upload-pack"
     );
     assert_eq!(
         proposal("git push origin main").as_deref(),

@@ -361,7 +361,7 @@ impl EngineBuilder {
 
         for s in &self.settings {
             let source = match s {
-                Settings::File(p) => match std::fs::read(p) {
+                Settings::File(p) => match read_settings_file(p) {
                     Ok(bytes) => match String::from_utf8(bytes) {
                         Ok(text) => Source::new(p.to_string_lossy(), text),
                         Err(_) => {
@@ -434,6 +434,29 @@ impl EngineBuilder {
             warnings: diags,
         })
     }
+}
+
+/// A settings file's bytes. Not what is not a regular file (a link to `/dev/zero` or a FIFO
+/// in a cloned repository would be read forever) nor more than 16 MiB.
+fn read_settings_file(p: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    const MAX: u64 = 16 << 20;
+    // Checked before opening too: opening a FIFO waits for a writer.
+    if !std::fs::metadata(p)?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let f = std::fs::File::open(p)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {MAX} bytes"
+        )));
+    }
+    Ok(bytes)
 }
 
 fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {

@@ -5,7 +5,10 @@
 //!   kept), adding only rules not already in the allow list;
 //! - atomically: the new text goes to a temporary file in the same folder, is synced, and
 //!   renamed over the old one;
-//! - never over a file that does not parse: the write fails and the file is left as it was.
+//! - never over a file that does not parse, is larger than 16 MiB, or has `permissions` or
+//!   `permissions.allow` twice: the write fails and the file is left as it was;
+//! - never through or over a symbolic link (see [`add_allow_rules`]), nor, for the runtime's
+//!   writer, into a settings folder that is a link out of the project.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Write};
@@ -20,11 +23,22 @@ use super::RuleWriter;
 #[derive(Debug, Clone)]
 pub struct SettingsWriter {
     path: PathBuf,
+    root: Option<PathBuf>,
 }
 
 impl SettingsWriter {
     pub fn new(path: impl Into<PathBuf>) -> Self {
-        SettingsWriter { path: path.into() }
+        SettingsWriter {
+            path: path.into(),
+            root: None,
+        }
+    }
+
+    /// Writes only while the settings file's folder really is inside `root` (not a link out of
+    /// it): the runtime's writer, confined to the project.
+    pub fn within(mut self, root: impl Into<PathBuf>) -> Self {
+        self.root = Some(root.into());
+        self
     }
 
     pub fn path(&self) -> &Path {
@@ -33,7 +47,7 @@ impl SettingsWriter {
 
     /// Adds `rules` to `permissions.allow`; returns the ones that were not there already.
     pub fn add(&self, rules: &[String]) -> Result<Vec<String>, String> {
-        add_allow_rules(&self.path, rules)
+        add_allow_rules_within(&self.path, self.root.as_deref(), rules)
     }
 }
 
@@ -43,16 +57,47 @@ impl RuleWriter for SettingsWriter {
     }
 }
 
+/// The largest settings file edited; a larger one is refused (and left as it is).
+const MAX_SETTINGS_BYTES: u64 = 16 << 20;
+
 /// Adds `rules` to the `permissions.allow` list of the settings file at `path` (created when
 /// missing); returns the rules actually added.
+///
+/// A settings file that is a symbolic link is refused: renaming over it would replace the link
+/// with a file (the link's target keeping its old rules), and writing through it would edit a
+/// file elsewhere, perhaps another tool's settings that a cloned repository pointed it at.
 pub fn add_allow_rules(path: &Path, rules: &[String]) -> Result<Vec<String>, String> {
+    add_allow_rules_within(path, None, rules)
+}
+
+fn add_allow_rules_within(
+    path: &Path,
+    root: Option<&Path>,
+    rules: &[String],
+) -> Result<Vec<String>, String> {
     let shown = path.display();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    if let Some(root) = root {
+        // The folder may be a link out of the project (`.harness9` → `~/.claude`).
+        let real = |p: &Path| {
+            p.canonicalize()
+                .map_err(|e| format!("cannot resolve `{}`: {e}", p.display()))
+        };
+        if !real(&dir)?.starts_with(real(root)?) {
+            return Err(format!(
+                "`{}` leads out of `{}` through a symbolic link; the rule was not written",
+                dir.display(),
+                root.display()
+            ));
+        }
+    }
+    refuse_link(path)?;
     let lock_path = sidecar(path, "lock");
+    refuse_link(&lock_path)?;
     let lock = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -63,10 +108,15 @@ pub fn add_allow_rules(path: &Path, rules: &[String]) -> Result<Vec<String>, Str
         .map_err(|e| format!("cannot lock `{}`: {e}", lock_path.display()))?;
 
     // Under the lock: whatever another process wrote before us is read now.
-    let (text, existed) = match fs::read_to_string(path) {
+    refuse_link(path)?;
+    let (text, existed) = match read_settings(path) {
         Ok(t) => (t, true),
         Err(e) if e.kind() == ErrorKind::NotFound => ("{}\n".to_string(), false),
-        Err(e) => return Err(format!("cannot read `{shown}`: {e}")),
+        Err(e) => {
+            return Err(format!(
+                "cannot read `{shown}`: {e}; the file was left as it was"
+            ))
+        }
     };
     let (new_text, added) = with_rules(&text, rules).map_err(|e| {
         format!("cannot add the rule to `{shown}`: {e}; the file was left as it was")
@@ -79,11 +129,63 @@ pub fn add_allow_rules(path: &Path, rules: &[String]) -> Result<Vec<String>, Str
     Ok(added)
 }
 
+fn refuse_link(path: &Path) -> Result<(), String> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(format!(
+            "`{}` is a symbolic link; the rule was not written (add it to the file the link \
+             leads to: `harness9 allow --settings FILE RULE`)",
+            path.display()
+        )),
+        Ok(m) if !m.is_file() => Err(format!(
+            "`{}` is not a regular file; it was left as it was",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The settings text, refusing a file too large to be settings.
+fn read_settings(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    // A FIFO would block the open; `refuse_link` let only regular files (or none) through, and
+    // this checks again right before opening.
+    if !fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let f = File::open(path)?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SETTINGS_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {MAX_SETTINGS_BYTES} bytes"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| std::io::Error::other("it is not UTF-8 text"))
+}
+
+/// A key that the engine (which takes the first of duplicate keys) and a JSON reader taking the
+/// last would read differently: `permissions` at the top, `allow` in it.
+fn duplicate_key(text: &str) -> Option<&'static str> {
+    let parsed = jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default()).ok()?;
+    let root = parsed.value?.as_object()?.clone();
+    let count = |o: &jsonc_parser::ast::Object, k: &str| {
+        o.properties.iter().filter(|p| p.name.as_str() == k).count()
+    };
+    if count(&root, "permissions") > 1 {
+        return Some("permissions");
+    }
+    let perms = root.get("permissions")?.value.as_object()?;
+    (count(perms, "allow") > 1).then_some("permissions.allow")
+}
+
 /// The settings text with `rules` appended to `permissions.allow`, and the rules added.
 pub fn with_rules(text: &str, rules: &[String]) -> Result<(String, Vec<String>), String> {
     // The engine reads settings.json as strict JSON; a file it would reject is not touched.
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    if let Some(key) = duplicate_key(text) {
+        return Err(format!("`{key}` appears twice"));
+    }
     let present: Vec<&str> = value
         .pointer("/permissions/allow")
         .and_then(|a| a.as_array())

@@ -180,15 +180,16 @@ impl fmt::Display for NoAnswer {
     }
 }
 
-/// Sends approval requests and waits for answers. Identical requests waiting at the same time
-/// are asked once: the others wait for that answer, and take it if it was a denial or a
-/// session/always allow (an "allow once" is for one call, so they are asked in turn).
+/// Sends approval requests and waits for answers. Identical requests (the same call, reason,
+/// risk, rule and proposal) waiting at the same time are asked once: the others wait for that
+/// answer, and take it if it was a denial or a session/always allow (an "allow once" is for one
+/// call, so they are asked in turn, and so are they when the first request ends unanswered).
 #[derive(Debug, Clone)]
 pub struct Approver {
     events: mpsc::UnboundedSender<RuntimeEvent>,
     timeout: Option<Duration>,
     next: Arc<AtomicU64>,
-    waiting: Arc<Mutex<HashMap<String, Vec<oneshot::Sender<Answer>>>>>,
+    waiting: Waiting,
 }
 
 impl Approver {
@@ -222,7 +223,7 @@ impl Approver {
         proposal: Option<Proposal>,
         cancel: &CancelToken,
     ) -> Result<(Answer, bool), NoAnswer> {
-        let key = request_key(call);
+        let key = request_key(call, reason, risk, rule, proposal.as_ref());
         let follow = {
             let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
             match waiting.get_mut(&key) {
@@ -247,6 +248,13 @@ impl Approver {
                 Err(e) => Err(e),
             };
         }
+        // Whatever ends this leader — an answer, an error, or its future being dropped — the
+        // followers are released (see `Leader`'s `Drop`).
+        let leader = Leader {
+            waiting: self.waiting.clone(),
+            key,
+            released: false,
+        };
         let (req, rx) = ApprovalRequest::new(
             self.next.fetch_add(1, Ordering::SeqCst),
             call.clone(),
@@ -260,19 +268,13 @@ impl Approver {
         } else {
             self.wait(rx, cancel).await
         };
-        let followers = {
-            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-            waiting.remove(&key).unwrap_or_default()
-        };
         // Followers take a denial or a session/always allow; an error or an "allow once"
         // sends them back to ask for themselves.
         let shared = match &result {
             Ok(a) => a.clone(),
             Err(_) => Answer::AllowOnce,
         };
-        for f in followers {
-            let _ = f.send(shared.clone());
-        }
+        leader.release(shared);
         result.map(|a| (a, true))
     }
 
@@ -298,11 +300,58 @@ impl Approver {
     }
 }
 
-/// Requests for the same tool with the same arguments are the same request.
-fn request_key(call: &ToolCall) -> String {
-    format!(
-        "{}\u{0}{}",
+type Waiting = Arc<Mutex<HashMap<String, Vec<oneshot::Sender<Answer>>>>>;
+
+/// The request that prompts for identical ones. Released with the answer it got; dropped
+/// unreleased (its task cancelled from outside, its future dropped), it sends its followers
+/// back to ask for themselves, so none of them waits for an answer that cannot come.
+struct Leader {
+    waiting: Waiting,
+    key: String,
+    released: bool,
+}
+
+impl Leader {
+    fn release(mut self, answer: Answer) {
+        self.released = true;
+        for f in self.take() {
+            let _ = f.send(answer.clone());
+        }
+    }
+
+    fn take(&self) -> Vec<oneshot::Sender<Answer>> {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        waiting.remove(&self.key).unwrap_or_default()
+    }
+}
+
+impl Drop for Leader {
+    fn drop(&mut self) {
+        if !self.released {
+            for f in self.take() {
+                let _ = f.send(Answer::AllowOnce);
+            }
+        }
+    }
+}
+
+/// Requests are the same request when a person would see the same prompt: the same tool with
+/// the same arguments, and the same reason, risk, rule and proposal. A prompt that looked
+/// different (another hook's reason, a higher risk) is never answered by this one's answer.
+fn request_key(
+    call: &ToolCall,
+    reason: &str,
+    risk: Risk,
+    rule: Option<&str>,
+    proposal: Option<&Proposal>,
+) -> String {
+    serde_json::json!([
         call.name,
-        serde_json::Value::Object(call.arguments.clone())
-    )
+        serde_json::Value::Object(call.arguments.clone()),
+        reason,
+        risk,
+        rule,
+        proposal,
+    ])
+    .to_string()
 }

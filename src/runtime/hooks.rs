@@ -10,13 +10,14 @@
 //! - [`AuditHook`]: one JSON line per decision to `.harness9/audit.jsonl`.
 
 use std::collections::hash_map::DefaultHasher;
+use std::ffi::OsString;
 use std::fs::{self, OpenOptions};
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
 use tokio::sync::mpsc::UnboundedSender;
@@ -27,7 +28,7 @@ use super::{
     Approver, DecisionRecord, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
     RuntimeEvent, SessionMemory, ToolHook, ToolResult,
 };
-use crate::call::{Action, Decision, ToolCall};
+use crate::call::{Action, Decision, Risk, ToolCall};
 use crate::diag;
 use crate::engine::{Chain, Engine, Mode};
 use crate::hooks::{project_engine, Project, SetupError, PROJECT_DIR};
@@ -36,49 +37,145 @@ use crate::settings::SETTINGS_PATH;
 /// Builds the engine from its files.
 pub type EngineFactory = Box<dyn Fn() -> Result<Engine, SetupError> + Send + Sync>;
 
-/// What a file looked like when the engine was built.
+/// The largest settings or policy file read for a stamp; a larger one (or a link to
+/// `/dev/zero`) is not read, and counts as a change that does not load.
+const MAX_WATCHED_BYTES: u64 = 16 << 20;
+
+/// A watched timestamp this close to the moment its file was read may hide a later write
+/// within the file system's timestamp granularity: until it is older, the content is compared.
+const RACY: Duration = Duration::from_secs(2);
+
+/// What `stat` says about one file: size, modification and change times, identity. The change
+/// time and the inode catch what the modification time alone misses: a `cp -p`, `touch -d` or
+/// `mv` over the file that keeps its size and modification time.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp {
+struct Meta {
     len: u64,
     modified: Option<SystemTime>,
-    hash: u64,
+    changed: (i64, i64),
+    id: (u64, u64),
+    regular: bool,
 }
 
-/// Size and modification time; a folder's size is left out (it changes with any entry, and
-/// only its `*.policy` files matter, see [`stamp`]).
-fn stat(path: &Path) -> Option<(u64, Option<SystemTime>)> {
+fn meta(path: &Path) -> Option<Meta> {
     let m = fs::metadata(path).ok()?;
-    let len = if m.is_dir() { 0 } else { m.len() };
-    Some((len, m.modified().ok()))
+    #[cfg(unix)]
+    let (changed, id) = {
+        use std::os::unix::fs::MetadataExt;
+        ((m.ctime(), m.ctime_nsec()), (m.dev(), m.ino()))
+    };
+    #[cfg(not(unix))]
+    let (changed, id) = ((0, 0), (0, 0));
+    Some(Meta {
+        len: if m.is_dir() { 0 } else { m.len() },
+        modified: m.modified().ok(),
+        changed,
+        id,
+        regular: m.is_file(),
+    })
 }
 
-/// A file's stamp hashes its content; a folder's hashes the names of its `*.policy` files, so
-/// the audit log or an offloaded output appearing beside them changes nothing.
+impl Meta {
+    /// Whether a write may have come after `read_at` without changing these times.
+    fn racy(&self, read_at: SystemTime) -> bool {
+        let changed = u64::try_from(self.changed.0)
+            .ok()
+            .map(|s| SystemTime::UNIX_EPOCH + Duration::new(s, self.changed.1 as u32));
+        [self.modified, changed]
+            .into_iter()
+            .any(|t| t.is_none_or(|t| t + RACY >= read_at))
+    }
+}
+
+/// A quick look at a watched path: a file's [`Meta`]; for a folder, the `*.policy` files in it
+/// with theirs (so that a policy file added after the start and edited later is seen, and the
+/// audit log or an offloaded output appearing beside them changes nothing). `None`: missing.
+fn look(path: &Path) -> Option<Vec<(OsString, Meta)>> {
+    let own = meta(path)?;
+    if !path.is_dir() {
+        return Some(vec![(OsString::new(), own)]);
+    }
+    let mut files: Vec<(OsString, Meta)> = fs::read_dir(path)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".policy"))
+        .filter_map(|n| {
+            let m = meta(&path.join(&n))?;
+            Some((n, m))
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(files)
+}
+
+/// A file's content, refusing what is not a regular file or is too large to be a policy.
+fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    // Checked before opening too: opening a FIFO waits for a writer.
+    if !fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let f = fs::File::open(path).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_WATCHED_BYTES + 1).read_to_end(&mut bytes).ok()?;
+    (bytes.len() as u64 <= MAX_WATCHED_BYTES).then_some(bytes)
+}
+
+/// What a watched path looked like when the engine was built: the quick look, and a hash of
+/// the content behind it (a folder: its policy files' names and contents).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stamp {
+    look: Vec<(OsString, Meta)>,
+    hash: u64,
+    /// When the content was read (before reading it).
+    read_at: SystemTime,
+}
+
 fn stamp(path: &Path) -> Option<Stamp> {
-    let (len, modified) = stat(path)?;
+    let read_at = SystemTime::now();
+    let look = look(path)?;
     let mut h = DefaultHasher::new();
     if path.is_dir() {
-        let mut names: Vec<_> = fs::read_dir(path)
-            .ok()?
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name())
-            .filter(|n| n.to_string_lossy().ends_with(".policy"))
-            .collect();
-        names.sort();
-        names.hash(&mut h);
+        for (name, m) in &look {
+            name.hash(&mut h);
+            // An unreadable policy file hashes as a change each time, so it is tried again.
+            match m.regular.then(|| read_bounded(&path.join(name))).flatten() {
+                Some(bytes) => bytes.hash(&mut h),
+                None => read_at.hash(&mut h),
+            }
+        }
     } else {
-        fs::read(path).ok()?.hash(&mut h);
+        match read_bounded(path) {
+            Some(bytes) => bytes.hash(&mut h),
+            None => read_at.hash(&mut h),
+        }
     }
     Some(Stamp {
-        len,
-        modified,
+        look,
         hash: h.finish(),
+        read_at,
     })
+}
+
+/// Whether a path looks as it did when `s` was taken (one `stat`, or a folder listing, and no
+/// reading), and is not so recent that a same-size write in the same timestamp tick could hide.
+fn unchanged(path: &Path, s: &Option<Stamp>) -> bool {
+    match (look(path), s) {
+        (None, None) => true,
+        (Some(now), Some(s)) => now == s.look && !now.iter().any(|(_, m)| m.racy(s.read_at)),
+        _ => false,
+    }
 }
 
 struct State {
     engine: Arc<Engine>,
     stamps: Vec<(PathBuf, Option<Stamp>)>,
+    /// The stamps the engine in force was built from.
+    good: Vec<(PathBuf, Option<Stamp>)>,
     /// Bumped on every reload, so cached session chains are compiled again.
     generation: u64,
 }
@@ -100,13 +197,15 @@ impl LiveEngine {
         watched: Vec<PathBuf>,
         events: Option<UnboundedSender<RuntimeEvent>>,
     ) -> Result<Self, SetupError> {
-        let stamps = watched.iter().map(|p| (p.clone(), stamp(p))).collect();
+        let stamps: Vec<(PathBuf, Option<Stamp>)> =
+            watched.iter().map(|p| (p.clone(), stamp(p))).collect();
         let engine = Arc::new(factory()?);
         Ok(LiveEngine {
             factory,
             watched,
             state: RwLock::new(State {
                 engine,
+                good: stamps.clone(),
                 stamps,
                 generation: 0,
             }),
@@ -134,12 +233,7 @@ impl LiveEngine {
     pub fn current(&self) -> (Arc<Engine>, u64) {
         {
             let state = self.read();
-            let unchanged = state.stamps.iter().all(|(p, s)| match (stat(p), s) {
-                (None, None) => true,
-                (Some((len, modified)), Some(s)) => len == s.len && modified == s.modified,
-                _ => false,
-            });
-            if unchanged {
+            if state.stamps.iter().all(|(p, s)| unchanged(p, s)) {
                 return (state.engine.clone(), state.generation);
             }
         }
@@ -152,19 +246,34 @@ impl LiveEngine {
             .zip(&state.stamps)
             .filter(|((_, a), (_, b))| match (a, b) {
                 (None, None) => false,
-                (Some(a), Some(b)) => a.hash != b.hash || a.len != b.len,
+                (Some(a), Some(b)) => a.hash != b.hash || a.look.len() != b.look.len(),
                 _ => true,
             })
             .map(|((p, _), _)| p.display().to_string())
             .collect();
-        state.stamps = fresh;
+        state.stamps = fresh.clone();
         if changed.is_empty() {
             return (state.engine.clone(), state.generation);
         }
         self.reloads.fetch_add(1, Ordering::Relaxed);
+        // A policy file the engine in force was built from is gone (deleted, or caught in the
+        // middle of an editor's save): building without it could allow what it denied, so the
+        // last good policy stays until the file is back.
+        let gone = removed(&state.good, &fresh);
+        if !gone.is_empty() {
+            self.tell(RuntimeEvent::PolicyError {
+                message: format!(
+                    "{} can no longer be read; the last good policy stays in force until it is \
+                     back (restart the session to run without it)",
+                    gone.join(", ")
+                ),
+            });
+            return (state.engine.clone(), state.generation);
+        }
         match (self.factory)() {
             Ok(engine) => {
                 state.engine = Arc::new(engine);
+                state.good = fresh;
                 state.generation += 1;
                 self.tell(RuntimeEvent::PolicyReloaded {
                     path: changed.join(", "),
@@ -193,6 +302,32 @@ impl LiveEngine {
             let _ = tx.send(e);
         }
     }
+}
+
+/// The files present in `good` and missing from `now`, for messages: watched files, and the
+/// policy files of watched folders.
+fn removed(good: &[(PathBuf, Option<Stamp>)], now: &[(PathBuf, Option<Stamp>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for ((path, before), (_, after)) in good.iter().zip(now) {
+        let Some(before) = before else { continue };
+        let names = |s: &Stamp| s.look.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        let left = after.as_ref().map(names).unwrap_or_default();
+        for name in names(before) {
+            let unreadable = after.is_none() && name.is_empty();
+            if unreadable || (!name.is_empty() && !left.contains(&name)) {
+                let file = if name.is_empty() {
+                    path.clone()
+                } else {
+                    path.join(&name)
+                };
+                let shown = format!("`{}`", file.display());
+                if !out.contains(&shown) {
+                    out.push(shown);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The engine's decision on every call.
@@ -226,16 +361,76 @@ impl PermissionHook {
                 return Some(chain.clone());
             }
         }
-        // The rules compiled once already; a failure here leaves the session without them
-        // (asks, never allows).
-        let chain = Arc::new(engine.compile_allow_rules("session", &rules).ok()?);
+        // The rules compiled once already (as a proposal). Should one no longer compile, the
+        // others still count: it alone is left out (its calls are asked about, never allowed).
+        let chain = match engine.compile_allow_rules("session", &rules) {
+            Ok(c) => c,
+            Err(_) => {
+                let good: Vec<String> = rules
+                    .iter()
+                    .filter(|r| {
+                        engine
+                            .compile_allow_rules("session", std::slice::from_ref(r))
+                            .is_ok()
+                    })
+                    .cloned()
+                    .collect();
+                engine.compile_allow_rules("session", &good).ok()?
+            }
+        };
+        let chain = Arc::new(chain);
         *cache = Some((generation, session_gen, chain.clone()));
         Some(chain)
     }
+
+    /// The engine's decision; for a file tool whose path leads elsewhere through a symlink
+    /// (`src/notes.md` → `~/.bashrc`), also the decision on where it leads, the stricter
+    /// winning: a rule for the folder must not reach out of it through a link. The flag says
+    /// whether the followed path decided.
+    fn decide(
+        &self,
+        engine: &Engine,
+        call: &ToolCall,
+        mode: Mode,
+        session: Option<&Chain>,
+    ) -> (Decision, bool) {
+        let d = engine.decide_with_session(call, mode, session);
+        if d.action == Action::Deny || !crate::call::is_file_tool(&call.name) {
+            return (d, false);
+        }
+        let Some(raw) = call.primary_arg() else {
+            return (d, false);
+        };
+        let ctx = engine.context();
+        let Some(real) = ctx.real(raw) else {
+            return (d, false);
+        };
+        if real == ctx.resolve(raw) {
+            return (d, false);
+        }
+        let key = if call.arguments.contains_key("path") {
+            "path"
+        } else {
+            "file_path"
+        };
+        let mut followed = call.clone();
+        followed.arguments.insert(
+            key.into(),
+            serde_json::Value::String(real.to_string_lossy().into_owned()),
+        );
+        let mut f = engine.decide_with_session(&followed, mode, session);
+        if f.strictness() > d.strictness() {
+            f.reason = format!("{} (`{raw}` leads to `{}`)", f.reason, real.display());
+            (f, true)
+        } else {
+            (d, false)
+        }
+    }
 }
 
-/// The hook's verdict from an engine decision.
-fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
+/// The hook's verdict from an engine decision; an ask carries a proposal when
+/// `with_proposal` is set.
+fn verdict(engine: &Engine, call: &ToolCall, d: Decision, with_proposal: bool) -> HookDecision {
     match d.action {
         Action::Allow => HookDecision {
             reason: d.reason,
@@ -245,7 +440,7 @@ fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
             .with_rule(d.rule)
             .with_risk(d.risk),
         Action::Ask => {
-            let proposal = propose(engine, call, &d);
+            let proposal = with_proposal.then(|| propose(engine, call, &d)).flatten();
             HookDecision {
                 proposal,
                 ..HookDecision::ask(d.reason, d.risk).with_rule(d.rule)
@@ -273,8 +468,68 @@ impl ToolHook for PermissionHook {
             Mode::ReadOnly => Mode::ReadOnly,
             _ => Mode::Default,
         };
-        let d = engine.decide_with_session(call, mode, session.as_deref());
-        Ok((ctx, verdict(&engine, call, d)))
+        let (d, followed) = self.decide(&engine, call, mode, session.as_deref());
+        if d.action != Action::Deny {
+            if let Some(p) = self.touches_policy(&engine, call) {
+                // The agent changing its own policy (`allow bash(*)` in settings.json) would
+                // turn every later ask into an allow: a person decides, whatever the mode
+                // short of bypass, the headless setting or a rule says.
+                let reason = format!(
+                    "changes the permission policy's own files (`{}`){}",
+                    p.display(),
+                    match d.action {
+                        Action::Ask => format!("; also: {}", d.reason),
+                        _ => String::new(),
+                    }
+                );
+                return Ok((
+                    ctx,
+                    HookDecision::ask(reason, Risk::High).with_rule(POLICY_FILES_RULE),
+                ));
+            }
+        }
+        // A rule for the path as written would not cover where it leads: no proposal.
+        Ok((ctx, verdict(&engine, call, d, !followed)))
+    }
+}
+
+/// The rule named by an ask about a write to the policy's own files.
+pub const POLICY_FILES_RULE: &str = "runtime:policy-files";
+
+impl PermissionHook {
+    /// The watched policy file or folder a call may write, if any: a write or edit tool's path
+    /// (as written, and where its symlinks lead), or a path a bash command that is not
+    /// read-only names (arguments and redirections, `cd` targets included).
+    fn touches_policy(&self, engine: &Engine, call: &ToolCall) -> Option<PathBuf> {
+        let watched = &self.engine.watched;
+        if watched.is_empty() {
+            return None;
+        }
+        let ctx = engine.context();
+        let guarded = |p: &Path| {
+            watched
+                .iter()
+                .find(|w| p.starts_with(w))
+                .map(|_| p.to_path_buf())
+        };
+        let check = |raw: &str| {
+            guarded(&ctx.resolve(raw)).or_else(|| ctx.real(raw).and_then(|r| guarded(&r)))
+        };
+        match call.name.as_str() {
+            n if crate::call::WRITE_TOOLS.contains(&n) => check(call.primary_arg()?),
+            "bash" => {
+                if engine.is_read_only(call) {
+                    return None;
+                }
+                let command = call.primary_arg()?;
+                let analysis = crate::shell::analyse(command);
+                analysis.commands.iter().find_map(|cmd| {
+                    let view = crate::engine::rule::CommandView::new(cmd, ctx);
+                    view.raw_paths.iter().find_map(|raw| check(raw))
+                })
+            }
+            _ => None,
+        }
     }
 }
 
@@ -300,9 +555,15 @@ impl ToolHook for DangerHook {
         ctx: HookContext,
         call: &ToolCall,
     ) -> Result<(HookContext, HookDecision), HookError> {
-        let engine = self.engine.snapshot();
+        // Built again if a file changed, like the permission hook's (in a chain without it).
+        let (engine, _) = self.engine.current();
         let d = engine.decide_builtin(call);
-        Ok((ctx, verdict(&engine, call, d)))
+        if d.action == Action::Allow {
+            // "No built-in rule matched" is nothing to say, not an explicit allow: it must not
+            // skip a later hook's ask (see `HookRegistry::execute`).
+            return Ok((ctx, HookDecision::allow()));
+        }
+        Ok((ctx, verdict(&engine, call, d, true)))
     }
 }
 
@@ -328,6 +589,12 @@ impl OffloadHook {
 
     fn save(&self, call: &ToolCall, content: &str) -> std::io::Result<PathBuf> {
         fs::create_dir_all(&self.dir)?;
+        // A cloned repository's `offload` link would send outputs to a folder of its choice.
+        if fs::symlink_metadata(&self.dir)?.file_type().is_symlink() {
+            return Err(std::io::Error::other(
+                "the offload folder is a symbolic link",
+            ));
+        }
         let stamp = humantime::format_rfc3339_millis(SystemTime::now())
             .to_string()
             .replace([':', '.'], "-");
@@ -340,7 +607,21 @@ impl OffloadHook {
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
             })
             .unwrap_or("call");
-        let path = self.dir.join(format!("{stamp}-{n}-{}-{id}.txt", call.name));
+        let safe = |s: &str| {
+            s.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .take(64)
+                .collect::<String>()
+        };
+        let path = self
+            .dir
+            .join(format!("{stamp}-{n}-{}-{id}.txt", safe(&call.name)));
         let mut f = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -419,6 +700,16 @@ impl AuditHook {
     fn append(&self, record: &DecisionRecord) -> std::io::Result<()> {
         if let Some(dir) = self.path.parent() {
             fs::create_dir_all(dir)?;
+        }
+        // Only ever a regular file: a cloned repository's `audit.jsonl` linked to
+        // `~/.bashrc` would get a line with the model's `$(…)` in it; a FIFO would block.
+        match fs::symlink_metadata(&self.path) {
+            Ok(m) if !m.file_type().is_file() => {
+                return Err(std::io::Error::other(
+                    "it is not a regular file (a symbolic link?); nothing was written",
+                ))
+            }
+            _ => {}
         }
         let mut line = serde_json::to_string(record).map_err(std::io::Error::other)?;
         line.push('\n');
@@ -515,7 +806,8 @@ pub fn standard_registry_with(
     let mut registry = HookRegistry::new(mode.clone())
         .with_session(session.clone())
         .with_headless(headless)
-        .with_writer(Arc::new(SettingsWriter::new(settings.clone())))
+        .with_headless_from(engine.clone())
+        .with_writer(Arc::new(SettingsWriter::new(settings.clone()).within(&cwd)))
         .with_hook(Arc::new(PermissionHook::new(engine.clone(), mode, session)))
         .with_hook(Arc::new(DangerHook::new(engine.clone())))
         .with_hook(Arc::new(OffloadHook::new(

@@ -8,7 +8,10 @@
 //! - `ask` is skipped when the context is already approved by a person or explicitly allowed by
 //!   an earlier hook's rule (two separate markers); else the mode, the session memory, and then
 //!   a person (or, with no one to ask, the policy's `headless` setting) decide;
-//! - `allow` marks the context explicitly allowed and applies the hook's `modified_args`;
+//! - `allow` with a rule marks the context explicitly allowed; an allow without a rule (a
+//!   hook with nothing to say, the trait's default) is no objection and skips no later ask.
+//!   An allow applies the hook's `modified_args`; a change of the arguments clears both
+//!   markers, since they were given for the call before the change;
 //! - `after_execute` runs in reverse order for exactly the hooks whose `before_execute` ran.
 //!
 //! Every call ends in one [`DecisionRecord`] that says who decided: a rule, a person, the mode,
@@ -102,7 +105,8 @@ pub struct RuleAllow {
 pub struct HookContext {
     /// Set when a person approved the call: later asks are not put to them again.
     pub approved_by_human: Option<HumanApproval>,
-    /// Set when a hook allowed the call by a rule: later asks are skipped.
+    /// Set when a hook allowed the call by a rule (a decision with `rule` set): later asks are
+    /// skipped. A caller passes a fresh context for each call: markers it sets itself count.
     pub allowed_by_rule: Option<RuleAllow>,
     /// The turn this call belongs to.
     pub cancel: CancelToken,
@@ -319,6 +323,8 @@ pub struct HookRegistry {
     headless: Headless,
     /// Writes "always allow" rules; `None` leaves them in session memory only.
     writer: Option<Arc<dyn RuleWriter>>,
+    /// When set, the headless setting is the live engine's (it follows policy edits).
+    live: Option<Arc<hooks::LiveEngine>>,
 }
 
 /// Where "always allow" rules go (`.harness9/settings.json`).
@@ -336,7 +342,15 @@ impl HookRegistry {
             session: SessionMemory::default(),
             headless: crate::engine::SHIPPED_HEADLESS,
             writer: None,
+            live: None,
         }
+    }
+
+    /// Takes the headless setting from `engine` as it is when an ask is settled, so that a
+    /// policy edit (`headless deny risk medium;`) applies without a restart.
+    pub fn with_headless_from(mut self, engine: Arc<hooks::LiveEngine>) -> Self {
+        self.live = Some(engine);
+        self
     }
 
     pub fn with_hook(mut self, hook: Arc<dyn ToolHook>) -> Self {
@@ -388,7 +402,7 @@ impl HookRegistry {
         let mut last_risk = Risk::Low;
         let mut decided: Option<(DecidedBy, Option<String>, String)> = None;
 
-        if let Err(why) = tool.validate(&call) {
+        if let Err(why) = validate(tool, &call) {
             let record = self.record(
                 &call,
                 Action::Deny,
@@ -463,7 +477,7 @@ impl HookRegistry {
                     if let Some(args) = d.modified_args.clone() {
                         let mut changed = call.clone();
                         changed.arguments = args;
-                        if let Err(why) = tool.validate(&changed) {
+                        if let Err(why) = validate(tool, &changed) {
                             let record = self.record(
                                 &call,
                                 Action::Deny,
@@ -476,9 +490,18 @@ impl HookRegistry {
                             );
                             return self.finish_denied(call, record);
                         }
+                        if changed.arguments != call.arguments {
+                            // What a person approved, or a rule allowed, was the call before
+                            // the change: later hooks judge the new call afresh.
+                            ctx.approved_by_human = None;
+                            ctx.allowed_by_rule = None;
+                            decided = None;
+                        }
                         call = changed;
                     }
-                    if d.rule.is_some() || ctx.allowed_by_rule.is_none() {
+                    // Only an allow by a rule is explicit: a hook with nothing to say (an
+                    // allow without a rule, the trait's default) must not skip a later ask.
+                    if d.rule.is_some() {
                         ctx.allowed_by_rule = Some(RuleAllow {
                             hook: name.clone(),
                             rule: d.rule.clone(),
@@ -530,6 +553,23 @@ impl HookRegistry {
             None,
             "no hook objected".into(),
         ));
+        if ctx.cancel.is_cancelled() {
+            // The call was allowed but its turn ended before it ran: it did not run, and the
+            // record says so.
+            let record = self.record(
+                &call,
+                Action::Deny,
+                last_risk,
+                rule,
+                format!("the turn was cancelled before the tool ran ({reason})"),
+                DecidedBy::NoAnswer {
+                    why: NoAnswer::Cancelled.to_string(),
+                },
+                mode,
+                &ctx,
+            );
+            return self.finish_denied(call, record);
+        }
         let record = self.record(
             &call,
             Action::Allow,
@@ -540,13 +580,9 @@ impl HookRegistry {
             mode,
             &ctx,
         );
-        let result = if ctx.cancel.is_cancelled() {
-            ToolResult::error("the turn was cancelled")
-        } else {
-            CatchUnwind(tool.run(&call, &ctx.cancel))
-                .await
-                .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")))
-        };
+        let result = CatchUnwind(tool.run(&call, &ctx.cancel))
+            .await
+            .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")));
         self.finish(call, record, result, &ctx, &ran).await
     }
 
@@ -571,8 +607,11 @@ impl HookRegistry {
             });
         }
         let Some(approver) = &self.approver else {
-            let action = self
-                .headless
+            let headless = match &self.live {
+                Some(live) => live.snapshot().headless(),
+                None => self.headless,
+            };
+            let action = headless
                 .iter()
                 .find(|(r, _)| *r == d.risk)
                 .map_or(Action::Deny, |(_, a)| *a);
@@ -622,6 +661,10 @@ impl HookRegistry {
             }
             Answer::AllowOnce => {}
             Answer::AllowSession | Answer::AlwaysAllow => {
+                // A follower (`own == false`) took the answer to a prompt identical to its own
+                // (the same call, reason, risk, rule and proposal, see `Approver::ask`): the
+                // person allowed exactly this call, and the leader remembered it (the exact
+                // call always, the proposal's rules when there is one) and wrote the rules.
                 if own {
                     self.session.remember(call, proposal.as_ref());
                 }
@@ -690,7 +733,7 @@ impl HookRegistry {
         for hook in &self.hooks {
             let h = hook.clone();
             // An observer that panics must not take the decision with it.
-            let _ = std::panic::catch_unwind(AssertUnwindSafe(|| h.on_decision(record)));
+            let _ = catching(|| h.on_decision(record));
         }
     }
 
@@ -735,6 +778,16 @@ impl HookRegistry {
     }
 }
 
+/// The tool's check of a call; a panic in it is a malformed call, not a crash.
+fn validate(tool: &dyn ToolRunner, call: &ToolCall) -> Result<(), String> {
+    catching(|| tool.validate(call)).unwrap_or_else(|p| {
+        Err(format!(
+            "checking the arguments panicked: {}",
+            panic_message(&*p)
+        ))
+    })
+}
+
 /// A boxed future whose panic becomes an `Err` with the panic's message.
 struct CatchUnwind<'a, T>(Pin<Box<dyn Future<Output = T> + Send + 'a>>);
 
@@ -743,7 +796,7 @@ impl<T> Future for CatchUnwind<'_, T> {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let inner = self.0.as_mut();
-        match std::panic::catch_unwind(AssertUnwindSafe(|| inner.poll(cx))) {
+        match catching(|| inner.poll(cx)) {
             Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(payload) => Poll::Ready(Err(panic_message(&*payload))),
@@ -759,4 +812,25 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     } else {
         "a panic without a message".into()
     }
+}
+
+thread_local! {
+    /// How many [`catching`] calls are running on this thread.
+    static CATCHING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f`, turning a panic into an `Err` with its payload, and lets [`panic_is_caught`]
+/// tell a panic hook that this panic will be handled.
+fn catching<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    CATCHING.with(|c| c.set(c.get() + 1));
+    let r = std::panic::catch_unwind(AssertUnwindSafe(f));
+    CATCHING.with(|c| c.set(c.get() - 1));
+    r
+}
+
+/// Whether a panic happening now on this thread is one the runtime catches (a hook's or a
+/// tool's, which becomes a denial or an error result). A UI's panic hook uses it to leave the
+/// terminal alone for a panic the session survives.
+pub fn panic_is_caught() -> bool {
+    CATCHING.with(|c| c.get() > 0)
 }

@@ -3,14 +3,30 @@
 //! - A command with a subcommand gets program plus subcommand: `bash(git commit *)`, and for
 //!   the run-like subcommands the script too: `bash(npm run test *)`. A trailing ` *` also
 //!   matches the words alone, so the rule covers `git commit` as well.
-//! - A few programs that only create or read get the program: `bash(mkdir *)`.
+//! - Only where the later uses of that subcommand cannot do far more than the approved one. A
+//!   subcommand whose options run code or write anywhere (`git fetch --upload-pack=…`,
+//!   `git grep -O…`, `git diff --output=…`, `go test -exec …`, `make --eval=…`), that installs
+//!   or runs whatever it is given (`npm install`, `npm exec`, `pip install`), that destroys
+//!   (`git push`, `git branch -D`, `git checkout -- .`), or whose next word is the real verb
+//!   (`gh repo delete`, `docker container rm`) gets the exact command; for the last kind a
+//!   read-only verb gets three words (`bash(gh pr list *)`). Container and cluster tools,
+//!   service managers and package managers are generalised only for their read-only verbs.
+//! - A few programs that only create or read, whatever their options, get the program:
+//!   `bash(mkdir *)`. (Not `sort` (`-o`), `uniq` (writes its second operand), `tree` (`-o`),
+//!   `rg` (`--pre` runs a program), `file` (`-C` writes).)
 //! - Everything else — interpreters, shells and wrappers (`python`, `bash -c`, `sudo`, `env`),
-//!   a program with no subcommand where one is expected (bare `git`), risky subcommands
-//!   (`git push`, `git reset`), assignments, and every high-risk call — gets the exact command
-//!   only: `bash(exact 'rm -rf build')`.
+//!   a program with no subcommand where one is expected (bare `git`), assignments, and every
+//!   high-risk call — gets the exact command only: `bash(exact 'rm -rf build')`.
+//! - An exact rule compares the command's words joined by blanks, after quote removal, so it
+//!   cannot tell `rm -rf 'a b'` from `rm -rf a b`, nor a quoted `'*'`, `'~'` or `'$HOME'` from
+//!   the wildcard, the home folder or the variable. A command with such a word, or with a word
+//!   whose value is only known when it runs (`rm -rf $DIR`), gets no rule: "allow for this
+//!   session" then remembers the exact call.
 //! - A compound command gets one rule per part that is not already allowed, and a proposal
 //!   only when together the rules make the engine allow the whole call (checked, not assumed).
 //! - A part that writes through a redirection gets no proposal: a rule cannot say where to.
+//!   (Nor does a written rule allow such a write later: settings.json allow entries with a
+//!   pattern do not cover output redirections to files.)
 
 use std::path::Path;
 
@@ -22,7 +38,7 @@ use crate::engine::paths::has_meta;
 use crate::engine::{Engine, Mode};
 use crate::shell::{self, SimpleCommand, View};
 
-/// Programs with subcommands: a rule names the subcommand too.
+/// Programs with subcommands: a rule names the subcommand too (see [`generalise`]).
 const SUBCOMMAND_PROGRAMS: &[&str] = &[
     "git",
     "npm",
@@ -59,7 +75,10 @@ const SUBCOMMAND_PROGRAMS: &[&str] = &[
 ];
 
 /// Subcommands that run a named script: the script is part of the rule.
-const RUN_LIKE: &[&str] = &["run", "run-script", "exec", "x", "script"];
+const RUN_LIKE: &[&str] = &["run", "run-script", "script"];
+
+/// Subcommands that run any program or package they are given: exact only.
+const RUNS_ANYTHING: &[&str] = &["exec", "x", "dlx", "tool", "eval"];
 
 /// Subcommands whose later uses can do far more than the approved one: exact only.
 const RISKY_SUBCOMMANDS: &[&str] = &[
@@ -88,7 +107,182 @@ const RISKY_SUBCOMMANDS: &[&str] = &[
     "shell",
     "sh",
     "login",
+    "logout",
+    // Installing takes any package, and a package runs its own code.
+    "install",
+    "i",
+    "update",
+    "up",
+    "upgrade",
+    "reinstall",
+    "link",
+    "ln",
+    "tap",
+    "self",
+    "pkg",
+    "set-script",
+    "global",
+    "yank",
+    "owner",
 ];
+
+/// Per program, subcommands that take options running code or writing anywhere, destroy, or
+/// lead to another verb: exact only.
+const RISKY_PAIRS: &[(&str, &[&str])] = &[
+    (
+        "git",
+        &[
+            // --upload-pack / --exec / -O / -x / `run` / `foreach`: run a given command.
+            "fetch",
+            "pull",
+            "clone",
+            "ls-remote",
+            "archive",
+            "grep",
+            "difftool",
+            "mergetool",
+            "bisect",
+            "submodule",
+            "send-email",
+            "send-pack",
+            "daemon",
+            "instaweb",
+            "hook",
+            "maintenance",
+            "svn",
+            "p4",
+            "cvsimport",
+            // --output / -o: write anywhere.
+            "diff",
+            "log",
+            "show",
+            "format-patch",
+            "whatchanged",
+            "range-diff",
+            // Later verbs or flags that destroy work (`stash drop`, `branch -D`, `checkout .`).
+            "stash",
+            "branch",
+            "tag",
+            "checkout",
+            "restore",
+            "switch",
+            "worktree",
+            "remote",
+            "notes",
+            "reflog",
+            "replace",
+            "update-ref",
+            "update-index",
+            "am",
+            "fast-import",
+            "bundle",
+        ],
+    ),
+    (
+        "cargo",
+        // A runner from `--config` runs instead of the tests; `install` builds anything.
+        &["test", "bench", "run", "t", "r", "add"],
+    ),
+    // `init`/`create` run a package's initializer; `add` installs.
+    ("npm", &["init", "create", "add"]),
+    ("pnpm", &["init", "create", "add"]),
+    ("yarn", &["init", "create", "add"]),
+    ("bun", &["init", "create", "add"]),
+    ("poetry", &["add"]),
+    ("uv", &["add", "pip"]),
+    ("rustup", &["run", "toolchain", "component", "target"]),
+    ("dotnet", &["run", "test", "nuget", "workload", "add"]),
+    ("composer", &["run-script", "run", "require"]),
+];
+
+/// Programs generalised only for these subcommands (everything else is exact): they reach
+/// containers, clusters, services or the system's packages.
+const READ_ONLY_SUBCOMMANDS: &[(&str, &[&str])] = &[
+    (
+        "docker",
+        &[
+            "ps", "images", "logs", "inspect", "version", "info", "stats", "top", "port",
+            "history", "search", "pull", "events",
+        ],
+    ),
+    (
+        "podman",
+        &[
+            "ps", "images", "logs", "inspect", "version", "info", "stats", "top", "port",
+            "history", "search", "pull", "events",
+        ],
+    ),
+    (
+        "kubectl",
+        &[
+            "get",
+            "describe",
+            "logs",
+            "top",
+            "explain",
+            "api-resources",
+            "api-versions",
+            "version",
+            "cluster-info",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "list", "ls", "status", "get", "history", "show", "search", "template", "lint",
+            "version",
+        ],
+    ),
+    (
+        "systemctl",
+        &[
+            "status",
+            "show",
+            "list-units",
+            "list-unit-files",
+            "list-timers",
+            "list-dependencies",
+            "is-active",
+            "is-enabled",
+            "is-failed",
+            "cat",
+        ],
+    ),
+    (
+        "terraform",
+        &[
+            "init",
+            "plan",
+            "validate",
+            "fmt",
+            "show",
+            "output",
+            "providers",
+            "version",
+            "graph",
+        ],
+    ),
+    ("go", &["mod", "fmt", "version", "doc"]),
+    (
+        "apt",
+        &["search", "show", "list", "policy", "depends", "rdepends"],
+    ),
+    ("apt-get", &["check", "changelog"]),
+    (
+        "brew",
+        &[
+            "search", "info", "list", "deps", "outdated", "doctor", "config", "leaves",
+        ],
+    ),
+];
+
+/// Programs whose every use can run code given on the command line (`make --eval=…`,
+/// `make -f /dev/stdin`, `rake -e …`, `just --shell …`, `mvn exec:exec …`, `gradle -I …`):
+/// exact only.
+const EXACT_PROGRAMS: &[&str] = &["make", "just", "rake", "mvn", "gradle", "mix", "deno"];
+
+/// For `gh`: its commands are `gh GROUP VERB`; these verbs only read.
+const GH_READ_VERBS: &[&str] = &["list", "view", "status", "diff", "checks"];
 
 /// Programs that run what they are given (or whose arguments are code): exact only.
 const RUNS_CODE: &[&str] = &[
@@ -140,13 +334,18 @@ const RUNS_CODE: &[&str] = &[
     "builtin",
     "busybox",
     "script",
+    "npx",
+    "bunx",
+    "pnpx",
+    "uvx",
+    "pipx",
 ];
 
-/// Programs that only create or read: a rule may name the program alone.
+/// Programs that only create or read, whatever their options: a rule may name the program
+/// alone.
 const PROGRAM_ONLY: &[&str] = &[
-    "mkdir", "touch", "ls", "cat", "head", "tail", "wc", "grep", "rg", "diff", "tree", "pwd",
-    "which", "echo", "printf", "sort", "uniq", "cut", "tr", "jq", "date", "du", "df", "file",
-    "stat", "basename", "dirname", "realpath",
+    "mkdir", "touch", "ls", "cat", "head", "tail", "wc", "grep", "diff", "pwd", "which", "echo",
+    "printf", "cut", "tr", "jq", "date", "du", "df", "stat", "basename", "dirname", "realpath",
 ];
 
 /// The proposal for a call the engine asks about (`d`), or `None` when no rule can be
@@ -207,16 +406,22 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
     if text.trim().is_empty() || text.contains('\n') {
         return None;
     }
-    let exact = || Some(format!("bash(exact {})", quote(&text)));
     let words: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
     let dynamic = cmd.argv.iter().any(|w| w.dynamic);
+    // An exact rule compares the joined literal words: only for a command whose words that
+    // text says unambiguously (see the module's documentation).
+    let exact_ok = !dynamic
+        && cmd.assignments.iter().all(|a| unambiguous(a))
+        && words.iter().all(|w| unambiguous(w))
+        && !words.first().is_some_and(|p| p.contains('='));
+    let exact = || exact_ok.then(|| format!("bash(exact {})", quote(&text)));
     let Some(&program) = words.first() else {
         return exact();
     };
     if high || dynamic || !cmd.assignments.is_empty() || program.contains('/') {
         return exact();
     }
-    if RUNS_CODE.contains(&program) || program.starts_with("python") {
+    if runs_code(program) || EXACT_PROGRAMS.contains(&program) {
         return exact();
     }
     let plain = |w: &str| {
@@ -229,25 +434,69 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
         let Some(&sub) = words.get(1).filter(|w| plain(w)) else {
             return exact();
         };
-        // Container tools' `exec`/`run` run any command: they are wrappers.
-        let container = matches!(program, "docker" | "podman" | "kubectl" | "helm");
-        if RISKY_SUBCOMMANDS.contains(&sub)
-            || (container && matches!(sub, "exec" | "run" | "debug" | "attach"))
-        {
-            return exact();
-        }
-        if RUN_LIKE.contains(&sub) {
-            return match words.get(2).filter(|w| plain(w)) {
-                Some(script) => Some(format!("bash({program} {sub} {script} *)")),
-                None => exact(),
-            };
-        }
-        return Some(format!("bash({program} {sub} *)"));
+        return match generalise(program, sub, words.get(2).copied().filter(|w| plain(w))) {
+            Some(words) => Some(format!("bash({words} *)")),
+            None => exact(),
+        };
     }
     if PROGRAM_ONLY.contains(&program) {
         return Some(format!("bash({program} *)"));
     }
     exact()
+}
+
+/// The leading words of a `PROGRAM SUB … *` rule for `program sub next…`, or `None` when only
+/// the exact command is safe.
+fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
+    if runs_code(sub) || RUNS_ANYTHING.contains(&sub) || RISKY_SUBCOMMANDS.contains(&sub) {
+        return None;
+    }
+    let listed = |table: &[(&str, &[&str])]| {
+        table
+            .iter()
+            .find(|(p, _)| *p == program)
+            .map(|(_, subs)| subs.contains(&sub))
+    };
+    if listed(RISKY_PAIRS) == Some(true) || listed(READ_ONLY_SUBCOMMANDS) == Some(false) {
+        return None;
+    }
+    if program == "gh" {
+        // `gh GROUP VERB`: three words, for a verb that only reads; `gh api` and the rest exact.
+        return match next {
+            Some(verb) if GH_READ_VERBS.contains(&verb) && sub != "api" && sub != "alias" => {
+                Some(format!("gh {sub} {verb}"))
+            }
+            _ if matches!(sub, "status" | "browse") => Some(format!("gh {sub}")),
+            _ => None,
+        };
+    }
+    if RUN_LIKE.contains(&sub) {
+        // The script is part of the rule, unless it is an interpreter or a runner itself
+        // (`uv run python …`, `poetry run bash …`).
+        return match next {
+            Some(script) if !runs_code(script) && !RUNS_ANYTHING.contains(&script) => {
+                Some(format!("{program} {sub} {script}"))
+            }
+            _ => None,
+        };
+    }
+    Some(format!("{program} {sub}"))
+}
+
+fn runs_code(program: &str) -> bool {
+    RUNS_CODE.contains(&program) || program.starts_with("python")
+}
+
+/// Whether a word reads the same in an exact rule's text and in the shell: no blank (the text
+/// joins words with blanks), nothing a shell would expand when unquoted (`'*'`, `'~'`,
+/// `'$HOME'` are literal in the approved command but not in a look-alike), not empty.
+fn unambiguous(w: &str) -> bool {
+    !w.is_empty()
+        && !w.chars().any(|c| {
+            c.is_whitespace()
+                || matches!(c, '*' | '?' | '[' | '{' | '~' | '$' | '`' | '!' | '(' | ')')
+                || c.is_control()
+        })
 }
 
 fn harmless(r: &shell::Redirect) -> bool {
@@ -260,7 +509,14 @@ fn harmless(r: &shell::Redirect) -> bool {
 /// A file tool's rule: the folder (`edit_file(src/**)`) inside the working folder, else the
 /// exact path; high risk gets the exact path.
 fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<String> {
-    if raw.is_empty() || has_meta(raw) || raw.contains([')', '(', '\n']) {
+    // The path goes into the rule's text: nothing that the settings format or the policy
+    // language would read as syntax.
+    if raw.is_empty()
+        || has_meta(raw)
+        || raw.contains([')', '(', '\'', '"'])
+        || raw.chars().any(char::is_control)
+        || raw.trim() != raw
+    {
         return None;
     }
     let ctx = engine.context();

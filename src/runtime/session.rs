@@ -1,6 +1,6 @@
 //! Session memory: what a person allowed "for this session". Rules (the call's proposal) are
 //! evaluated by the engine itself, as a chain consulted for parts of a call that would be
-//! asked about; calls with no proposal are remembered exactly.
+//! asked about; the approved call itself is remembered exactly as well.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -27,24 +27,21 @@ impl SessionMemory {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Remembers an approval: the proposal's rules when there is one, else the exact call.
+    /// Remembers an approval: the exact call, and the proposal's rules when there is one (the
+    /// exact call also covers the chains whose hooks do not consult the rules).
     pub fn remember(&self, call: &ToolCall, proposal: Option<&Proposal>) {
         let mut inner = self.lock();
-        match proposal {
-            Some(p) => {
-                let mut changed = false;
-                for r in &p.rules {
-                    if !inner.rules.contains(r) {
-                        inner.rules.push(r.clone());
-                        changed = true;
-                    }
-                }
-                if changed {
-                    inner.generation += 1;
+        inner.exact.insert(call_key(call));
+        if let Some(p) = proposal {
+            let mut changed = false;
+            for r in &p.rules {
+                if !inner.rules.contains(r) {
+                    inner.rules.push(r.clone());
+                    changed = true;
                 }
             }
-            None => {
-                inner.exact.insert(call_key(call));
+            if changed {
+                inner.generation += 1;
             }
         }
     }

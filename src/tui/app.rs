@@ -109,6 +109,11 @@ fn install_panic_hook() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            // A hook's or a tool's panic becomes a denial and the session goes on: the
+            // terminal stays as it is, and the message reaches the conversation instead.
+            if crate::runtime::panic_is_caught() {
+                return;
+            }
             restore_terminal();
             previous(info);
         }));
