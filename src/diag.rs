@@ -214,11 +214,53 @@ pub fn render(diags: &[Diagnostic], plain: bool) -> String {
     .with_width(100);
     let mut out = String::new();
     for d in diags {
+        let shown;
+        let d = if on_a_long_line(d) {
+            shown = without_snippet(d);
+            &shown
+        } else {
+            d
+        };
         if handler.render_report(&mut out, d).is_err() {
             out.push_str(&format!("{}: {}\n", d.location(), d.message));
         }
     }
     out
+}
+
+/// Source lines longer than this are not quoted in a diagnostic: a minified, binary or
+/// generated file would flood the terminal (and take seconds to lay out).
+const MAX_QUOTED_LINE: usize = 1000;
+
+fn on_a_long_line(d: &Diagnostic) -> bool {
+    let bytes = d.source.text.as_bytes();
+    d.labels.iter().any(|(span, _)| {
+        let at = span.start.min(bytes.len());
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let end = bytes[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| at + i);
+        end - start > MAX_QUOTED_LINE
+    })
+}
+
+/// The diagnostic with its place in the message instead of a quoted source line, and its
+/// message cut short.
+fn without_snippet(d: &Diagnostic) -> Diagnostic {
+    let mut message: String = d.message.chars().take(200).collect();
+    if message.len() < d.message.len() {
+        message.push('…');
+    }
+    Diagnostic {
+        message: format!("{message} (at {}, a line too long to show)", d.location()),
+        labels: Vec::new(),
+        source: Source::new(d.source.name.to_string(), ""),
+        ..d.clone()
+    }
 }
 
 /// The closest candidate to a misspelled word, when it is close enough to be a likely typo.
@@ -260,5 +302,25 @@ mod tests {
             Some("high")
         );
         assert_eq!(did_you_mean("banana", ["allow", "deny", "ask"]), None);
+    }
+
+    // Found by the bad-input sweep: a diagnostic on a 10 MB line printed the line.
+    #[test]
+    fn a_diagnostic_on_a_huge_line_names_its_place_instead_of_quoting_it() {
+        let text = format!("allow x;\n{}\n", "(".repeat(MAX_QUOTED_LINE + 1));
+        let src = Source::new("big.policy", text);
+        let d = Diagnostic::error(&src, "syntax", Span::new(10, 11), "expected `;`").help("end it");
+        let out = render(&[d], true);
+        assert!(out.len() < 500, "{out}");
+        assert!(
+            out.contains("expected `;` (at big.policy:2:2, a line too long to show)"),
+            "{out}"
+        );
+        assert!(out.contains("end it"), "{out}");
+        let short = Diagnostic::error(&src, "syntax", Span::new(0, 5), "short line");
+        assert!(
+            render(&[short], true).contains("allow x;"),
+            "short lines are quoted"
+        );
     }
 }

@@ -1,10 +1,9 @@
-//! The shell analysis never panics, whatever the command.
+//! The shell analysis never panics, whatever the command (see `tests/fuzzing/mod.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(command) = std::str::from_utf8(data) {
-        let _ = harness9::shell::analyse(command);
-    }
-});
+#[path = "../../tests/fuzzing/mod.rs"]
+mod fuzzing;
+
+fuzz_target!(|data: &[u8]| fuzzing::shell(data));

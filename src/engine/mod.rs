@@ -656,14 +656,26 @@ impl Engine {
         let mut parts: Vec<SimpleCommand> = analysis.commands;
         let mut floor = None;
         if let Some(why) = &analysis.failure {
-            // Still judge the words we can see, so a deny rule or a protected path holds.
-            parts = vec![pseudo_command(command)];
-            floor = Some(Decision::new(
-                Action::Ask,
-                Risk::High,
-                why.clone(),
-                "analysis",
-            ));
+            // Still judge the words we can see, so a deny rule or a protected path holds; when
+            // there are too many to judge, nothing vouches for the line at all.
+            floor = Some(match pseudo_commands(command) {
+                Some(p) => {
+                    parts = p;
+                    Decision::new(Action::Ask, Risk::High, why.clone(), "analysis")
+                }
+                None => {
+                    parts = Vec::new();
+                    Decision::new(
+                        Action::Deny,
+                        Risk::High,
+                        format!(
+                            "{why}, and it has more than {MAX_PSEUDO_WORDS} different words: too \
+                             many to check against the protections"
+                        ),
+                        "analysis",
+                    )
+                }
+            });
             if let Some(t) = trace.as_deref_mut() {
                 t.failure = Some(why.clone());
             }
@@ -1053,18 +1065,118 @@ fn malformed(why: &str) -> Decision {
     )
 }
 
-/// A stand-in for a command that could not be parsed: its blank-separated words.
-fn pseudo_command(command: &str) -> SimpleCommand {
-    SimpleCommand {
-        argv: command
-            .split_whitespace()
-            .map(|w| Word {
-                value: w.to_string(),
-                dynamic: false,
-                path: Some(w.to_string()),
-            })
-            .collect(),
+/// The most words of a command that could not be analysed judged one by one: as many as the
+/// longest line the analysis takes can hold.
+pub const MAX_PSEUDO_WORDS: usize = shell::MAX_COMMAND_LEN / 2;
+
+/// Stand-ins for a command line that could not be analysed, judged like commands so that a
+/// deny rule or a protected path still holds: its blank-separated words as written, and (when
+/// they differ) the words as a shell would split them, quotes removed (`cat '~/.ssh/id_rsa'`
+/// before a syntax error still names `~/.ssh`). Bash runs the lines before a syntax error.
+///
+/// A line of more words than [`MAX_PSEUDO_WORDS`] (a 10 MB line) keeps each word once, in the
+/// order they first appear, so every path in it is still checked at the cost of its different
+/// words; `None` when even those are too many to judge.
+pub fn pseudo_commands(command: &str) -> Option<Vec<SimpleCommand>> {
+    let as_written = pseudo_command(command.split_whitespace().map(str::to_string))?;
+    let dequoted = pseudo_command(ShellWords {
+        chars: command.chars(),
+    })?;
+    Some(if dequoted.argv == as_written.argv {
+        vec![as_written]
+    } else {
+        vec![as_written, dequoted]
+    })
+}
+
+fn pseudo_command(words: impl Iterator<Item = String>) -> Option<SimpleCommand> {
+    let mut argv: Vec<String> = Vec::new();
+    let mut seen: Option<std::collections::HashSet<String>> = None;
+    for w in words {
+        match &mut seen {
+            None => {
+                argv.push(w);
+                if argv.len() > MAX_PSEUDO_WORDS {
+                    let mut set = std::collections::HashSet::new();
+                    argv.retain(|w| set.insert(w.clone()));
+                    seen = Some(set);
+                }
+            }
+            Some(set) => {
+                if set.insert(w.clone()) {
+                    argv.push(w);
+                }
+            }
+        }
+        if seen.is_some() && argv.len() > MAX_PSEUDO_WORDS {
+            return None;
+        }
+    }
+    let argv: Vec<Word> = argv
+        .into_iter()
+        .map(|w| Word {
+            path: Some(w.clone()),
+            value: w,
+            dynamic: false,
+        })
+        .collect();
+    // Any word of a line that does not parse may be a file the line opens, whatever its
+    // program (`echo k >> ~/.ssh/authorized_keys`, whose words `echo` would not have read as
+    // paths): each is also read as a redirection's source.
+    let redirects = argv
+        .iter()
+        .map(|w| shell::Redirect {
+            op: "<".into(),
+            fd: None,
+            target: w.clone(),
+        })
+        .collect();
+    Some(SimpleCommand {
+        argv,
+        redirects,
         ..Default::default()
+    })
+}
+
+/// The words of a line as far as a shell would split them without a parse: quotes removed
+/// (`'…'`, `"…"`, a backslash escapes the next character), split at unquoted blanks and at the
+/// operators `;`, `&`, `|`, `(`, `)`, `<`, `>`.
+struct ShellWords<'a> {
+    chars: std::str::Chars<'a>,
+}
+
+impl Iterator for ShellWords<'_> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        let mut word = String::new();
+        let mut started = false;
+        let mut quote: Option<char> = None;
+        while let Some(c) = self.chars.next() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some('"'), '\\') => word.extend(self.chars.next()),
+                (Some(_), c) => word.push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(c);
+                    started = true;
+                }
+                (None, '\\') => {
+                    word.extend(self.chars.next());
+                    started = true;
+                }
+                (None, c) if c.is_whitespace() || ";&|()<>".contains(c) => {
+                    if started {
+                        return Some(word);
+                    }
+                }
+                (None, c) => {
+                    word.push(c);
+                    started = true;
+                }
+            }
+        }
+        started.then_some(word)
     }
 }
 

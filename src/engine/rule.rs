@@ -357,6 +357,15 @@ impl CompiledRule {
 impl CMatcher {
     pub fn matches(&self, s: &Subject, view: View) -> bool {
         match &self.arg {
+            // A bash call is judged one simple command at a time, and `arg command` is that
+            // command: matched against the whole line, an allow rule about one part would
+            // allow every other part too (`git status && rm -rf /`).
+            Some(path) if path.len() == 1 && path[0] == "command" => match &s.target {
+                Target::Command(c) => self.test.matches_str(c.text(view)),
+                _ => json_values(s.args, path)
+                    .iter()
+                    .any(|v| self.test.matches_str(v)),
+            },
             Some(path) => json_values(s.args, path)
                 .iter()
                 .any(|v| self.test.matches_str(v)),

@@ -110,6 +110,9 @@ fn split_statements(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The most of an unexpected token a syntax error shows, in bytes.
+const MAX_SHOWN_TOKEN: usize = 60;
+
 fn syntax_error(
     source: &Arc<Source>,
     offset: usize,
@@ -130,16 +133,24 @@ fn syntax_error(
         .map_or(rest.len(), |(i, _)| i)
         .max(first_len);
     let end = floor_boundary(text, end.max(at + token_len).min(text.len()));
+    // A token can be a whole 10 MB line: show and underline its start only.
+    let cut = end - at > MAX_SHOWN_TOKEN;
+    let end = if cut {
+        floor_boundary(text, at + MAX_SHOWN_TOKEN).max(at + first_len)
+    } else {
+        end
+    };
     let span = Span::new(offset + at, offset + end);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let found = &text[at..end];
-    let message = if found.trim().is_empty() {
+    let found = text[at..end].trim();
+    let more = if cut { "…" } else { "" };
+    let message = if found.is_empty() {
         format!("expected {expected}")
     } else {
-        format!("expected {expected}, found `{}`", found.trim())
+        format!("expected {expected}, found `{found}{more}`")
     };
     let mut d =
         Diagnostic::error(source, "syntax", span, message).label(format!("expected {expected}"));
@@ -897,5 +908,22 @@ mod tests {
         let (f, d) = parse("allow bash(\"oops);\nallow read_file;\n");
         assert!(!d.is_empty());
         assert_eq!(f.statements.len(), 1);
+    }
+
+    // Found by the bad-input sweep: a 10 MB unterminated string was quoted whole in the
+    // message (55 MB of `lint` output).
+    #[test]
+    fn a_syntax_error_quotes_only_the_start_of_a_huge_token() {
+        let text = format!("allow bash(\"{}", "é".repeat(100_000));
+        let (_, d) = parse(&text);
+        let e = d
+            .iter()
+            .find(|d| d.code == "syntax")
+            .expect("a syntax error");
+        assert!(e.message.len() < 200, "{}", e.message);
+        assert!(e.message.ends_with("…`"), "{}", e.message);
+        assert!(e.span().end - e.span().start <= MAX_SHOWN_TOKEN);
+        let (_, d) = parse("allow bash(\"abc");
+        assert!(d[0].message.ends_with("found `\"abc`"), "{}", d[0].message);
     }
 }

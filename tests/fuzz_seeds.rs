@@ -1,0 +1,53 @@
+//! Every checked-in fuzz seed (`fuzz/seeds/<target>/`), replayed through the check its fuzz
+//! target makes (`tests/fuzzing/mod.rs`). An input a fuzzer found failing goes into the seeds,
+//! so that this test keeps it fixed.
+
+mod fuzzing;
+
+use std::path::PathBuf;
+
+fn seeds(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/seeds")
+        .join(target);
+    let mut out: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let path = e.expect("a directory entry").path();
+            let bytes = std::fs::read(&path).expect("a seed file");
+            (path, bytes)
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no seeds in {}", dir.display());
+    out
+}
+
+/// Runs `check` on every seed of `target`, naming the seed that fails.
+fn replay(target: &str, check: impl Fn(&[u8])) {
+    for (path, bytes) in seeds(target) {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&bytes)));
+        assert!(r.is_ok(), "the {target} check fails on {}", path.display());
+    }
+}
+
+#[test]
+fn every_policy_parser_seed_parses_and_prints_back() {
+    replay("policy_parser", fuzzing::policy_parser);
+}
+
+#[test]
+fn every_settings_seed_loads_without_panicking() {
+    replay("settings", fuzzing::settings);
+}
+
+#[test]
+fn every_shell_seed_is_analysed_without_panicking() {
+    replay("shell", fuzzing::shell);
+}
+
+#[test]
+fn every_differential_seed_decides_like_the_reference() {
+    let layout = fuzzing::reference::Layout::new();
+    replay("differential", |data| fuzzing::differential(data, &layout));
+}

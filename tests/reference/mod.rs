@@ -1,0 +1,571 @@
+//! A reference evaluator for the engine, written to be obviously right rather than fast: for
+//! every subject it scans every rule of every chain in order. It shares with the engine only
+//! what one rule is (`CompiledRule::matches`, over one `Subject`), the shell analysis (with
+//! `pseudo_commands`, the words of a line it cannot parse) and the path primitives; the order of the layers, first match per chain, strictest across chains,
+//! the computed-program floor, the default, the per-command split of bash calls, `cd`, the hard
+//! protections and the modes are written again here, from the README's precedence section.
+//!
+//! Used by `tests/differential.rs` (a proptest and fixed large cases) and by the fuzz target
+//! `fuzz/fuzz_targets/differential.rs`.
+#![allow(dead_code)]
+
+pub mod gen;
+
+use std::path::{Path, PathBuf};
+
+use harness9::engine::paths::wildcard_may_reach;
+use harness9::engine::rule::{walks_folders, CommandView, CompiledRule, Subject, Target};
+use harness9::engine::{pseudo_commands, Chain, Protection};
+use harness9::shell::{self, SimpleCommand};
+use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
+use serde_json::Value;
+
+/// Deny beats ask beats allow.
+fn action_rank(a: Action) -> u8 {
+    match a {
+        Action::Allow => 0,
+        Action::Ask => 1,
+        Action::Deny => 2,
+    }
+}
+
+fn risk_rank(r: Risk) -> u8 {
+    match r {
+        Risk::Low => 0,
+        Risk::Medium => 1,
+        Risk::High => 2,
+    }
+}
+
+/// Whether `a` is strictly stricter than `b`: a stricter action, or the same action at a
+/// higher risk.
+pub fn stricter_than(a: &Decision, b: &Decision) -> bool {
+    (action_rank(a.action), risk_rank(a.risk)) > (action_rank(b.action), risk_rank(b.risk))
+}
+
+/// Keeps the decision found first unless a later one is strictly stricter.
+fn keep_strictest(best: &mut Option<Decision>, d: Decision) {
+    match best {
+        Some(b) if !stricter_than(&d, b) => {}
+        _ => *best = Some(d),
+    }
+}
+
+fn decision_of(r: &CompiledRule) -> Decision {
+    Decision::new(r.action, r.risk, r.reason(), r.origin.label.clone())
+}
+
+fn first_match<'c>(chain: &'c Chain, s: &Subject) -> Option<&'c CompiledRule> {
+    chain.rules.iter().find(|r| r.matches(s))
+}
+
+fn protected_decision(p: &Protection) -> Decision {
+    Decision::new(
+        Action::Deny,
+        Risk::High,
+        p.reason.clone(),
+        format!("protected:{}", p.written),
+    )
+}
+
+/// The reference evaluator over the rules and protections an engine compiled.
+pub struct Reference<'e> {
+    engine: &'e Engine,
+}
+
+impl<'e> Reference<'e> {
+    pub fn new(engine: &'e Engine) -> Self {
+        Reference { engine }
+    }
+
+    fn ctx(&self) -> &PathContext {
+        self.engine.context()
+    }
+
+    pub fn decide_in_mode(&self, call: &ToolCall, mode: Mode) -> Decision {
+        let d = self.decide(call);
+        match mode {
+            Mode::Default => d,
+            Mode::AutoApprove => {
+                if d.action == Action::Ask && d.risk != Risk::High {
+                    Decision {
+                        action: Action::Allow,
+                        ..d
+                    }
+                } else {
+                    d
+                }
+            }
+            Mode::Bypass => {
+                if d.action == Action::Ask {
+                    Decision {
+                        action: Action::Allow,
+                        ..d
+                    }
+                } else {
+                    d
+                }
+            }
+            Mode::ReadOnly => {
+                if d.action == Action::Deny || self.read_only(call) {
+                    d
+                } else {
+                    let risk = if d.risk == Risk::High {
+                        Risk::High
+                    } else {
+                        Risk::Medium
+                    };
+                    Decision::new(Action::Deny, risk, "read-only mode", "mode:read-only")
+                }
+            }
+        }
+    }
+
+    /// Read-only tools, and bash lines whose every command `readonly.policy` allows first.
+    pub fn read_only(&self, call: &ToolCall) -> bool {
+        match call.name.as_str() {
+            "read_file" | "list_dir" => true,
+            "bash" => {
+                let Some(Value::String(command)) = call.arguments.get("command") else {
+                    return false;
+                };
+                let analysis = shell::analyse(command);
+                if analysis.failure.is_some() || analysis.commands.is_empty() {
+                    return false;
+                }
+                let readonly = self.engine.readonly_chain();
+                for cmd in &analysis.commands {
+                    let s = Subject {
+                        tool: "bash",
+                        args: &call.arguments,
+                        target: Target::Command(CommandView::new(cmd, self.ctx())),
+                    };
+                    match first_match(readonly, &s) {
+                        Some(r) if r.action == Action::Allow => {}
+                        _ => return false,
+                    }
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn decide(&self, call: &ToolCall) -> Decision {
+        let args = &call.arguments;
+        let malformed = |why: &str| {
+            Decision::new(
+                Action::Deny,
+                Risk::High,
+                format!("malformed call: {why}"),
+                "analysis",
+            )
+        };
+        let tool = call.name.as_str();
+        if tool == "bash" {
+            return match args.get("command") {
+                Some(Value::String(command)) => self.decide_command_line(call, command),
+                _ => malformed("`bash` needs a string argument `command`"),
+            };
+        }
+        if ["read_file", "write_file", "edit_file", "list_dir"].contains(&tool) {
+            let path = ["path", "file_path"]
+                .iter()
+                .find_map(|k| args.get(*k).and_then(Value::as_str));
+            return match path {
+                Some(raw) => self.decide_subject(&Subject {
+                    tool,
+                    args,
+                    target: Target::File(self.ctx().resolve(raw)),
+                }),
+                None => malformed(&format!("`{tool}` needs a string argument `path`")),
+            };
+        }
+        self.decide_subject(&Subject {
+            tool,
+            args,
+            target: Target::Other,
+        })
+    }
+
+    /// Each simple command on its own; the first strictest decision stands.
+    fn decide_command_line(&self, call: &ToolCall, line: &str) -> Decision {
+        let analysis = shell::analyse(line);
+        let mut best: Option<Decision> = None;
+        let commands = match &analysis.failure {
+            // Judged by its words (as written, and as a shell would split them), so a deny rule
+            // or a protected path still holds; with too many different words, denied.
+            Some(why) => match pseudo_commands(line) {
+                Some(words) => {
+                    best = Some(Decision::new(
+                        Action::Ask,
+                        Risk::High,
+                        why.clone(),
+                        "analysis",
+                    ));
+                    words
+                }
+                None => return Decision::new(Action::Deny, Risk::High, why.clone(), "analysis"),
+            },
+            None => analysis.commands,
+        };
+        if analysis.failure.is_none() && commands.is_empty() {
+            best = Some(Decision::new(
+                Action::Ask,
+                Risk::Low,
+                "the command is empty",
+                "analysis",
+            ));
+        }
+        // Every folder an earlier `cd` may have moved to.
+        let mut cd_folders: Vec<PathBuf> = Vec::new();
+        for cmd in &commands {
+            let view = CommandView::new(cmd, self.ctx());
+            let d = match self.protected_after_cd(&view, &cd_folders) {
+                Some(p) => protected_decision(p),
+                None => self.decide_subject(&Subject {
+                    tool: "bash",
+                    args: &call.arguments,
+                    target: Target::Command(view),
+                }),
+            };
+            self.remember_cd(cmd, &mut cd_folders);
+            keep_strictest(&mut best, d);
+        }
+        best.unwrap_or_else(|| self.engine.default_decision().clone())
+    }
+
+    fn protected_after_cd(&self, view: &CommandView, folders: &[PathBuf]) -> Option<&Protection> {
+        for folder in folders {
+            let ctx = self.ctx().with_cwd(folder.clone());
+            for raw in &view.raw_paths {
+                if raw.starts_with('/') || raw.starts_with('~') || raw.starts_with('$') {
+                    continue;
+                }
+                if let Some(p) = self.protection_of_path(&ctx.resolve(raw), raw, &ctx) {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
+
+    fn remember_cd(&self, cmd: &SimpleCommand, folders: &mut Vec<PathBuf>) {
+        if cmd.program() != "cd" && cmd.program() != "pushd" {
+            return;
+        }
+        let target = cmd
+            .argv
+            .iter()
+            .skip(1)
+            .find(|w| w.value == "-" || !w.value.starts_with('-'));
+        let mut reached = Vec::new();
+        match target.and_then(|w| w.path.clone()) {
+            Some(t) if t != "-" => {
+                let mut bases = vec![self.ctx().cwd.clone()];
+                bases.extend(folders.iter().cloned());
+                for base in bases {
+                    reached.push(self.ctx().with_cwd(base).resolve(&t));
+                }
+            }
+            // `cd`, `cd -`, `cd $X`: home is as good a guess as any.
+            _ => reached.extend(self.ctx().home.clone()),
+        }
+        for r in reached {
+            if r != self.ctx().cwd && !folders.contains(&r) {
+                folders.push(r);
+            }
+        }
+    }
+
+    /// The layers, in order: hard protections, the user's chains, the built-in rules (with the
+    /// computed-program floor), the default.
+    fn decide_subject(&self, s: &Subject) -> Decision {
+        if let Some(p) = self.protection_of_subject(s) {
+            return protected_decision(p);
+        }
+        let mut user: Option<Decision> = None;
+        for chain in self.engine.user_chains() {
+            if let Some(r) = first_match(chain, s) {
+                keep_strictest(&mut user, decision_of(r));
+            }
+        }
+        if let Some(d) = user {
+            return d;
+        }
+        let mut found = self
+            .engine
+            .builtin_chain()
+            .and_then(|c| first_match(c, s))
+            .map(decision_of);
+        if let Target::Command(view) = &s.target {
+            if view.cmd.computed_program() {
+                keep_strictest(
+                    &mut found,
+                    Decision::new(Action::Ask, Risk::High, "computed program", "analysis"),
+                );
+            }
+        }
+        found.unwrap_or_else(|| self.engine.default_decision().clone())
+    }
+
+    fn protection_of_subject(&self, s: &Subject) -> Option<&Protection> {
+        match &s.target {
+            Target::File(resolved) => {
+                let raw = ["path", "file_path"]
+                    .iter()
+                    .find_map(|k| s.args.get(*k).and_then(Value::as_str))
+                    .unwrap_or("");
+                self.protection_of_path(resolved, raw, self.ctx())
+                    .or_else(|| self.protection_of_path_arguments(s))
+            }
+            Target::Command(view) => {
+                for (resolved, raw) in view.paths.iter().zip(&view.raw_paths) {
+                    if let Some(p) = self.protection_of_path(resolved, raw, self.ctx()) {
+                        return Some(p);
+                    }
+                }
+                if walks_folders(view.cmd) {
+                    for folder in &view.paths {
+                        for p in self.engine.protections() {
+                            let inside = p.resolved.starts_with(folder)
+                                || p.canonical.as_ref().is_some_and(|c| c.starts_with(folder));
+                            if inside {
+                                return Some(p);
+                            }
+                        }
+                    }
+                }
+                None
+            }
+            Target::Other => self.protection_of_path_arguments(s),
+        }
+    }
+
+    fn protection_of_path_arguments(&self, s: &Subject) -> Option<&Protection> {
+        for key in ["path", "file_path", "filepath", "directory", "dir"] {
+            let raws: Vec<&str> = match s.args.get(key) {
+                Some(Value::String(raw)) => vec![raw.as_str()],
+                Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            for raw in raws {
+                if let Some(p) = self.protection_of_path(&self.ctx().resolve(raw), raw, self.ctx())
+                {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
+
+    /// A path is protected when it is inside a protected path as written, when it holds
+    /// wildcards that may expand into one, or when its symlinks lead into one.
+    fn protection_of_path(
+        &self,
+        lexical: &Path,
+        raw: &str,
+        ctx: &PathContext,
+    ) -> Option<&Protection> {
+        let inside = |p: &Path, prot: &Protection| {
+            p.starts_with(&prot.resolved)
+                || prot.canonical.as_ref().is_some_and(|c| p.starts_with(c))
+        };
+        let wildcard = lexical
+            .to_string_lossy()
+            .contains(['*', '?', '[', '{', '\\']);
+        for prot in self.engine.protections() {
+            if inside(lexical, prot) || (wildcard && wildcard_may_reach(lexical, &prot.resolved)) {
+                return Some(prot);
+            }
+        }
+        if raw.is_empty() || wildcard {
+            return None;
+        }
+        let real = ctx.real(raw)?;
+        if real == lexical {
+            return None;
+        }
+        self.engine
+            .protections()
+            .iter()
+            .find(|prot| inside(&real, prot))
+    }
+}
+
+// ---- a folder to decide in -------------------------------------------------------------------
+
+/// A throw-away folder with a working folder `w` and a home `h` (with keys in it, and a
+/// symlink `w/link` into `h/.ssh`), removed on drop.
+pub struct Layout {
+    pub root: PathBuf,
+}
+
+impl Layout {
+    pub fn new() -> Layout {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let root = std::env::temp_dir().join(format!(
+            "harness9-reference-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        let files = [
+            "w/src/main.rs",
+            "w/sub/a.rs",
+            "w/secrets/k.pem",
+            "w/notes.md",
+            "h/.ssh/id_rsa",
+            "h/.aws/credentials",
+            "h/.netrc",
+        ];
+        for f in files {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().expect("a parent")).expect("create a folder");
+            std::fs::write(&p, "x").expect("write a file");
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("h/.ssh"), root.join("w/link"))
+            .expect("create a symlink");
+        Layout { root }
+    }
+
+    pub fn ctx(&self) -> PathContext {
+        PathContext::new(self.root.join("w"), Some(self.root.join("h")))
+    }
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::new()
+    }
+}
+
+impl Drop for Layout {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+// ---- a generated world and the differential check --------------------------------------------
+
+/// The sources of one engine, as text.
+#[derive(Debug, Clone, Default)]
+pub struct World {
+    pub policies: Vec<(String, String)>,
+    pub settings: Vec<(String, String)>,
+    pub builtin: bool,
+}
+
+impl World {
+    /// Up to three policy files of up to `max_rules` rules each and up to two settings files.
+    pub fn generate(g: &mut gen::Gen, max_rules: usize) -> World {
+        let mut w = World {
+            builtin: !g.chance(15),
+            ..World::default()
+        };
+        for i in 0..g.below(4) {
+            w.policies
+                .push((format!("p{i}.policy"), gen::policy(g, max_rules)));
+        }
+        for i in 0..g.below(3) {
+            let max = (max_rules / 4).max(2);
+            w.settings
+                .push((format!("s{i}.json"), gen::settings(g, max)));
+        }
+        w
+    }
+
+    pub fn build(&self, ctx: &PathContext) -> Result<Engine, harness9::LoadError> {
+        let mut b = Engine::builder().context(ctx.clone()).builtin(self.builtin);
+        for (name, text) in &self.policies {
+            b = b.policy_text(name.as_str(), text.as_str());
+        }
+        for (name, text) in &self.settings {
+            b = b.settings_text(name.as_str(), text.as_str());
+        }
+        b.build()
+    }
+
+    pub fn describe(&self) -> String {
+        let mut out = format!("builtin: {}\n", self.builtin);
+        for (name, text) in self.policies.iter().chain(&self.settings) {
+            out.push_str(&format!("---- {name}\n{text}\n"));
+        }
+        out
+    }
+}
+
+/// Generates a call.
+pub fn call(g: &mut gen::Gen) -> ToolCall {
+    let (name, args) = gen::call(g);
+    ToolCall::new(name, args)
+}
+
+fn same(engine: &Decision, reference: &Decision) -> bool {
+    engine.action == reference.action
+        && engine.risk == reference.risk
+        && engine.rule == reference.rule
+}
+
+/// Decides a call with the engine and the reference, in every mode, and with `explain`;
+/// returns how many comparisons agreed, or what disagreed.
+pub fn compare(engine: &Engine, call: &ToolCall) -> Result<usize, String> {
+    let reference = Reference::new(engine);
+    let fast = engine.decide(call);
+    let slow = reference.decide(call);
+    // Reasons: the engine adds where in a command line the deciding part is.
+    if !same(&fast, &slow) || !(fast.reason.starts_with(&slow.reason) || slow.rule == "analysis") {
+        return Err(format!(
+            "call {}\nengine:    {fast:?}\nreference: {slow:?}",
+            serde_json::to_string(call).unwrap_or_default()
+        ));
+    }
+    let explained = engine.explain(call).decision;
+    if explained != fast {
+        return Err(format!(
+            "call {}\ndecide:  {fast:?}\nexplain: {explained:?}",
+            serde_json::to_string(call).unwrap_or_default()
+        ));
+    }
+    let mut n = 2;
+    for mode in [Mode::AutoApprove, Mode::ReadOnly, Mode::Bypass] {
+        let fast = engine.decide_in_mode(call, mode);
+        let slow = reference.decide_in_mode(call, mode);
+        if !same(&fast, &slow) {
+            return Err(format!(
+                "call {} in mode {mode}\nengine:    {fast:?}\nreference: {slow:?}",
+                serde_json::to_string(call).unwrap_or_default()
+            ));
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// One differential case from raw bytes (the fuzz target): a world, then calls, until the
+/// bytes run out. A world that does not load is skipped.
+pub fn fuzz_one(data: &[u8], layout: &Layout) {
+    let mut g = gen::Gen::from_bytes(data);
+    g.raw_text = true;
+    let world = World::generate(&mut g, 24);
+    let Ok(engine) = world.build(&layout.ctx()) else {
+        return;
+    };
+    for _ in 0..16 {
+        let call = call(&mut g);
+        if let Err(e) = compare(&engine, &call) {
+            panic!(
+                "the engine and the reference disagree:\n{e}\n{}",
+                world.describe()
+            );
+        }
+        if g.exhausted() {
+            break;
+        }
+    }
+}
