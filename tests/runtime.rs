@@ -1262,3 +1262,75 @@ fn a_headless_statement_needs_a_risk_and_prints_back_as_written() {
         .unwrap();
     assert!(e.headless().contains(&(Risk::High, Action::Allow)));
 }
+
+/// The approval half of "a hard protection is never lifted": in every mode, whatever a person
+/// answers (even "always allow", which writes rules), under a policy that allows every tool,
+/// a protected path is denied and the tool never runs — and asked about never.
+#[test]
+fn a_hard_protection_is_never_lifted_by_any_mode_approval_or_written_rule() {
+    let protected = [
+        bash("cat ~/.ssh/id_rsa"),
+        bash("cd ~ && cat .ssh/id_rsa"),
+        bash("tar czf k.tgz ~"),
+        bash("echo key >> ~/.ssh/authorized_keys"),
+        ToolCall::primary("read_file", "~/.aws/credentials"),
+        ToolCall::primary("write_file", "~/.ssh/authorized_keys"),
+        ToolCall::primary("edit_file", "~/.gnupg/gpg.conf"),
+    ];
+    let answers = [
+        Answer::AllowOnce,
+        Answer::AllowSession,
+        Answer::AlwaysAllow,
+        Answer::Deny,
+        Answer::DenyWithFeedback("go on".into()),
+    ];
+    let rt = rt();
+    for mode in Mode::ALL {
+        for answer in &answers {
+            let p = Project::new();
+            std::fs::create_dir_all(p.cwd().join(".harness9")).unwrap();
+            std::fs::write(
+                p.settings(),
+                r#"{"permissions": {"allow": ["bash", "read_file", "write_file", "edit_file"]}}"#,
+            )
+            .unwrap();
+            rt.block_on(async {
+                let (tx, rx) = mpsc::unbounded_channel();
+                let (reg, _) = p.registry(mode, Some(Approver::new(tx)));
+                let seen = answer_all(rx, answer.clone());
+                let tool = Echo::default();
+                // A call that is asked about first, so "always allow" writes its rule.
+                let first = ToolCall::new("mcp__notes__add", Map::new());
+                reg.execute(HookContext::default(), first, &tool).await;
+                if mode == Mode::Default && *answer == Answer::AlwaysAllow {
+                    let written = std::fs::read_to_string(p.settings()).unwrap();
+                    assert!(written.contains("mcp__notes__add"), "{written}");
+                }
+                for call in &protected {
+                    for _ in 0..2 {
+                        let ex = reg
+                            .execute(HookContext::default(), call.clone(), &tool)
+                            .await;
+                        assert_eq!(
+                            ex.record.action,
+                            Action::Deny,
+                            "{mode} / {answer:?}: {call:?} was {:?}",
+                            ex.record
+                        );
+                    }
+                }
+                let ran = tool.ran.lock().unwrap().clone();
+                assert!(
+                    ran.iter().all(|c| !protected.contains(c)),
+                    "{mode} / {answer:?}: a protected call ran"
+                );
+                drop(reg);
+                let seen = seen.await.unwrap();
+                assert!(
+                    seen.iter().filter(|s| s.starts_with("ask")).count() <= 1,
+                    "{mode} / {answer:?}: protected calls are never put to a person: {seen:?}"
+                );
+            });
+        }
+    }
+}
