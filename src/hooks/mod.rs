@@ -221,19 +221,8 @@ fn string_field(event: &Map<String, Value>, name: &str) -> Result<Option<String>
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(other) => Err(format!(
             "`{name}` must be a string, not {}",
-            json_kind(other)
+            crate::call::json_kind(other)
         )),
-    }
-}
-
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -257,7 +246,7 @@ pub fn parse_tool_event(text: &str) -> Result<ToolEvent, String> {
     let Value::Object(raw) = v else {
         return Err(format!(
             "the input must be a JSON object, not {}",
-            json_kind(&v)
+            crate::call::json_kind(&v)
         ));
     };
     let tool_name = match string_field(&raw, "tool_name")? {
@@ -271,7 +260,7 @@ pub fn parse_tool_event(text: &str) -> Result<ToolEvent, String> {
         Some(other) => {
             return Err(format!(
                 "`tool_input` must be a JSON object, not {}",
-                json_kind(other)
+                crate::call::json_kind(other)
             ))
         }
     };

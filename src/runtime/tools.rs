@@ -251,18 +251,6 @@ fn tool_def(name: &str) -> Option<&'static ToolDef> {
     TOOLS.iter().find(|t| t.name == name)
 }
 
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_u64() || n.is_i64() => "an integer",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Checks a call against the tool table: a known tool, no unknown arguments, every required
 /// argument present, every argument of the right type. `null` counts as absent for optional
 /// arguments (models often send it).
@@ -323,7 +311,7 @@ fn check(call: &ToolCall) -> Result<&'static ToolDef, String> {
                     let got = if v.as_str() == Some("") {
                         "empty"
                     } else {
-                        json_kind(v)
+                        crate::call::json_kind(v)
                     };
                     return Err(format!(
                         "`{}`'s argument `{}` must be {}, not {got}",

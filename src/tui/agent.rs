@@ -272,19 +272,8 @@ pub fn parse_arguments(text: &str) -> Result<Map<String, Value>, String> {
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(other) => Err(format!("got {}", kind(&other))),
+        Ok(other) => Err(format!("got {}", crate::call::json_kind(&other))),
         Err(e) => Err(e.to_string()),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
