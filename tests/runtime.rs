@@ -6,7 +6,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use harness9::runtime::hooks::{standard_registry_with, Options};
 use harness9::runtime::propose::propose;
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, HookContext, HookDecision, HookError, HookRegistry,
@@ -16,16 +15,8 @@ use harness9::{Action, Engine, Mode, Risk, ToolCall};
 use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 
-fn rt() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap()
-}
-
-fn bash(cmd: &str) -> ToolCall {
-    ToolCall::primary("bash", cmd)
-}
+mod common;
+use common::{bash, rt, Echo, Project};
 
 /// Records what happened, in order.
 type Log = Arc<Mutex<Vec<String>>>;
@@ -103,30 +94,6 @@ impl ToolHook for Panicking {
         _call: &ToolCall,
     ) -> Result<(HookContext, HookDecision), HookError> {
         panic!("index out of bounds in a hook");
-    }
-}
-
-/// A tool that records the calls it ran.
-#[derive(Default)]
-struct Echo {
-    ran: Mutex<Vec<ToolCall>>,
-}
-
-#[async_trait]
-impl ToolRunner for Echo {
-    fn validate(&self, call: &ToolCall) -> Result<(), String> {
-        match call.name.as_str() {
-            "bash" => match call.arguments.get("command") {
-                Some(Value::String(_)) => Ok(()),
-                _ => Err("`bash` needs a string `command`".into()),
-            },
-            _ => Ok(()),
-        }
-    }
-
-    async fn run(&self, call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
-        self.ran.lock().unwrap().push(call.clone());
-        ToolResult::ok("ran")
     }
 }
 
@@ -660,47 +627,6 @@ async fn futures_join_all<F: std::future::Future>(futs: impl Iterator<Item = F>)
 }
 
 // ---- The shipped hooks over a real project folder ----
-
-struct Project {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl Project {
-    fn new() -> Self {
-        Project {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn cwd(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn registry(
-        &self,
-        mode: Mode,
-        approver: Option<Approver>,
-    ) -> (HookRegistry, harness9::runtime::hooks::Loaded) {
-        let project = harness9::hooks::Project {
-            cwd: self.cwd().to_path_buf(),
-            home: Some(self.home.path().to_path_buf()),
-            user_dir: None,
-        };
-        standard_registry_with(
-            project,
-            ModeHandle::new(mode),
-            approver,
-            Options { offload_bytes: 200 },
-        )
-        .expect("the project loads")
-    }
-
-    fn settings(&self) -> std::path::PathBuf {
-        self.cwd().join(".harness9/settings.json")
-    }
-}
 
 fn answer_all(
     mut rx: mpsc::UnboundedReceiver<RuntimeEvent>,

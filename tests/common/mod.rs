@@ -1,0 +1,104 @@
+//! Test doubles and a scratch project shared by the runtime's integration tests.
+#![allow(dead_code)] // each test crate uses its own part of this module
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use harness9::hooks::SetupError;
+use harness9::runtime::hooks::{standard_registry_with, Loaded, Options};
+use harness9::runtime::{Approver, CancelToken, HookRegistry, ModeHandle, ToolResult, ToolRunner};
+use harness9::{Mode, ToolCall};
+use serde_json::Value;
+
+/// The single-threaded runtime the agent uses, with timers.
+pub fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("a tokio runtime")
+}
+
+pub fn bash(cmd: &str) -> ToolCall {
+    ToolCall::primary("bash", cmd)
+}
+
+/// A tool that records the calls it ran and answers "ran". It accepts any call except a
+/// `bash` call without a string `command`.
+#[derive(Default)]
+pub struct Echo {
+    pub ran: Mutex<Vec<ToolCall>>,
+}
+
+#[async_trait]
+impl ToolRunner for Echo {
+    fn validate(&self, call: &ToolCall) -> Result<(), String> {
+        match call.name.as_str() {
+            "bash" => match call.arguments.get("command") {
+                Some(Value::String(_)) => Ok(()),
+                _ => Err("`bash` needs a string `command`".into()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    async fn run(&self, call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
+        self.ran.lock().expect("not poisoned").push(call.clone());
+        ToolResult::ok("ran")
+    }
+}
+
+/// A scratch working folder with a home folder of its own.
+pub struct Project {
+    pub dir: tempfile::TempDir,
+    pub home: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        Project {
+            dir: tempfile::tempdir().expect("a temporary folder"),
+            home: tempfile::tempdir().expect("a temporary home"),
+        }
+    }
+
+    pub fn cwd(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `.harness9/`, created.
+    pub fn h9(&self) -> PathBuf {
+        let d = self.cwd().join(".harness9");
+        std::fs::create_dir_all(&d).expect("the project folder");
+        d
+    }
+
+    /// `.harness9/settings.json` (its folder created).
+    pub fn settings(&self) -> PathBuf {
+        self.h9().join("settings.json")
+    }
+
+    /// The standard chain over this project; outputs over 200 bytes are offloaded.
+    pub fn try_registry(
+        &self,
+        mode: Mode,
+        approver: Option<Approver>,
+    ) -> Result<(HookRegistry, Loaded), SetupError> {
+        let project = harness9::hooks::Project {
+            cwd: self.cwd().to_path_buf(),
+            home: Some(self.home.path().to_path_buf()),
+            user_dir: None,
+        };
+        standard_registry_with(
+            project,
+            ModeHandle::new(mode),
+            approver,
+            Options { offload_bytes: 200 },
+        )
+    }
+
+    pub fn registry(&self, mode: Mode, approver: Option<Approver>) -> (HookRegistry, Loaded) {
+        self.try_registry(mode, approver)
+            .expect("the project loads")
+    }
+}
