@@ -1077,7 +1077,35 @@ pub const MAX_PSEUDO_WORDS: usize = shell::MAX_COMMAND_LEN / 2;
 /// A line of more words than [`MAX_PSEUDO_WORDS`] (a 10 MB line) keeps each word once, in the
 /// order they first appear, so every path in it is still checked at the cost of its different
 /// words; `None` when even those are too many to judge.
+///
+/// The line's pieces between `;`, `&`, `|`, parentheses, back-ticks and newlines are judged
+/// too, each as the commands it parses into (or by its words when it does not parse), with
+/// leading keywords and braces (`then`, `do`, `{`) dropped: a deny rule for one part of a
+/// compound line still holds when the whole line cannot be parsed. Splitting ignores quotes,
+/// so it may find more pieces than the shell would; each only adds a part to judge, and the
+/// strictest decision wins, so a piece can make a line stricter, never looser.
 pub fn pseudo_commands(command: &str) -> Option<Vec<SimpleCommand>> {
+    let mut out = words_of(command)?;
+    if command.len() <= MAX_PIECES_LEN {
+        for piece in pieces(command).take(MAX_PIECES) {
+            let analysis = shell::analyse(piece);
+            match analysis.failure {
+                None => out.extend(analysis.commands),
+                Some(_) => out.extend(words_of(piece)?),
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Lines longer than this are judged by their words only (analysing every piece of a huge
+/// line would cost more than a decision may).
+const MAX_PIECES_LEN: usize = 64 * 1024;
+/// At most this many pieces of a line are analysed.
+const MAX_PIECES: usize = 256;
+
+/// A line's words as written, and (when they differ) as a shell would split them.
+fn words_of(command: &str) -> Option<Vec<SimpleCommand>> {
     let as_written = pseudo_command(command.split_whitespace().map(str::to_string))?;
     let dequoted = pseudo_command(ShellWords {
         chars: command.chars(),
@@ -1087,6 +1115,27 @@ pub fn pseudo_commands(command: &str) -> Option<Vec<SimpleCommand>> {
     } else {
         vec![as_written, dequoted]
     })
+}
+
+/// The non-empty pieces of a line between control characters, keywords and braces dropped
+/// from their start.
+fn pieces(command: &str) -> impl Iterator<Item = &str> {
+    const LEADING: [&str; 12] = [
+        "if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "time", "coproc",
+    ];
+    command
+        .split([';', '&', '|', '(', ')', '`', '\n'])
+        .map(|piece| {
+            let mut p = piece.trim();
+            while let Some(k) = LEADING.iter().find(|k| {
+                p.strip_prefix(**k)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+            }) {
+                p = p[k.len()..].trim_start();
+            }
+            p.trim_end_matches(['{', '}', ' ', '\t'])
+        })
+        .filter(|p| !p.is_empty() && !matches!(*p, "fi" | "done" | "esac"))
 }
 
 fn pseudo_command(words: impl Iterator<Item = String>) -> Option<SimpleCommand> {
