@@ -697,3 +697,10 @@ fn walking_a_folder_tree_that_holds_a_protected_path_is_denied() {
         assert_eq!(bash(&e, cmd).action, Action::Allow, "{cmd}");
     }
 }
+
+#[test]
+fn a_redirect_to_dev_null_names_no_path_for_path_rules() {
+    let e = engine("ask bash(path \"**\") risk low; default allow;");
+    assert_eq!(bash(&e, "uname 2>/dev/null").action, Action::Allow);
+    assert_eq!(bash(&e, "make 2> build.log").action, Action::Ask);
+}

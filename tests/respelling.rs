@@ -57,8 +57,21 @@ fn quote(word: &str, how: u8) -> String {
     }
 }
 
+/// Programs whose single-dash words are whole options (`find -delete`), not letter clusters:
+/// splitting or reordering them changes the command, so it is no re-spelling.
+const SINGLE_DASH_LONG: [&str; 5] = ["find", "java", "ffmpeg", "gcc", "clang"];
+
+/// Wrappers: a dash word after their own options and assignments may be the program they run
+/// (`env A=1 -fr`), which splitting would rename.
+const WRAPPERS: [&str; 9] = [
+    "env", "sudo", "nice", "timeout", "nohup", "command", "exec", "xargs", "time",
+];
+
 /// Splits or reorders a short-flag cluster (`-rf` → `-r -f` or `-fr`).
-fn reflag(word: &str, how: u8) -> Vec<String> {
+fn reflag(program: &str, word: &str, how: u8) -> Vec<String> {
+    if SINGLE_DASH_LONG.contains(&program) || WRAPPERS.contains(&program) {
+        return vec![word.to_string()];
+    }
     let Some(letters) = word.strip_prefix('-').filter(|l| {
         l.len() > 1 && !l.starts_with('-') && l.chars().all(|c| c.is_ascii_alphabetic())
     }) else {
@@ -117,7 +130,7 @@ proptest! {
 
         let mut parts = vec![program(words[0], prog)];
         for (i, w) in words[1..].iter().enumerate() {
-            for f in reflag(w, flags[i % flags.len()]) {
+            for f in reflag(words[0], w, flags[i % flags.len()]) {
                 parts.push(quote(&f, quotes[i % quotes.len()]));
             }
         }
@@ -255,7 +268,7 @@ proptest! {
 
         let mut parts = vec![program(&words[0], prog)];
         for (i, w) in words[1..].iter().enumerate() {
-            for f in reflag(w, flags[i % flags.len()]) {
+            for f in reflag(&words[0], w, flags[i % flags.len()]) {
                 parts.push(if quotable(&f) { quote(&f, quotes[i % quotes.len()]) } else { f });
             }
         }

@@ -191,7 +191,12 @@ impl<'a> CommandView<'a> {
                 continue;
             }
             let resolved = ctx.resolve(p);
-            if r.writes() && !harmless_device(&resolved) {
+            // `2>/dev/null` names no file the command touches: neither a redirect target nor a
+            // path for `path` matchers (a re-spelling must not make a rule match).
+            if harmless_device(&resolved) {
+                continue;
+            }
+            if r.writes() {
                 redirects.push(resolved.clone());
             }
             push(p.clone(), resolved);
