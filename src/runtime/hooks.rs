@@ -518,15 +518,14 @@ impl PermissionHook {
         match call.name.as_str() {
             n if crate::call::WRITE_TOOLS.contains(&n) => check(call.primary_arg()?),
             "bash" => {
-                if engine.is_read_only(call) {
-                    return None;
-                }
                 let command = call.primary_arg()?;
                 let analysis = crate::shell::analyse(command);
-                analysis.commands.iter().find_map(|cmd| {
+                let touched = analysis.commands.iter().find_map(|cmd| {
                     let view = crate::engine::rule::CommandView::new(cmd, ctx);
                     view.raw_paths.iter().find_map(|raw| check(raw))
-                })
+                })?;
+                // Only a line that names a policy file pays for the read-only check.
+                (!engine.is_read_only(call)).then_some(touched)
             }
             _ => None,
         }
