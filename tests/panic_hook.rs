@@ -7,30 +7,15 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use harness9::runtime::{
-    panic_is_caught, CancelToken, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
-    ToolHook, ToolResult, ToolRunner,
+    panic_is_caught, CancelToken, HookContext, HookRegistry, ModeHandle, ToolResult, ToolRunner,
 };
 use harness9::{Action, Mode, ToolCall};
 
+mod common;
+use common::Panicking;
+
 /// 0: no panic seen; 1: a caught one; 2: an uncaught one.
 static SEEN: AtomicU8 = AtomicU8::new(0);
-
-struct Panicking;
-
-#[async_trait]
-impl ToolHook for Panicking {
-    fn name(&self) -> &str {
-        "panicking"
-    }
-
-    async fn before_execute(
-        &self,
-        _ctx: HookContext,
-        _call: &ToolCall,
-    ) -> Result<(HookContext, HookDecision), HookError> {
-        panic!("a bug in a hook");
-    }
-}
 
 struct Nothing;
 

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 
 mod common;
-use common::{bash, rt, Echo, Project};
+use common::{bash, rt, Echo, Failing, Panicking, Project};
 
 /// Records what happened, in order.
 type Log = Arc<Mutex<Vec<String>>>;
@@ -60,40 +60,6 @@ impl ToolHook for Scripted {
             content: format!("{}+{}", result.content, self.name),
             ..result
         }
-    }
-}
-
-struct Failing;
-
-#[async_trait]
-impl ToolHook for Failing {
-    fn name(&self) -> &str {
-        "failing"
-    }
-
-    async fn before_execute(
-        &self,
-        _ctx: HookContext,
-        _call: &ToolCall,
-    ) -> Result<(HookContext, HookDecision), HookError> {
-        Err(HookError("the policy server is down".into()))
-    }
-}
-
-struct Panicking;
-
-#[async_trait]
-impl ToolHook for Panicking {
-    fn name(&self) -> &str {
-        "panicking"
-    }
-
-    async fn before_execute(
-        &self,
-        _ctx: HookContext,
-        _call: &ToolCall,
-    ) -> Result<(HookContext, HookDecision), HookError> {
-        panic!("index out of bounds in a hook");
     }
 }
 

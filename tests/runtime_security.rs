@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 
 mod common;
-use common::{bash, rt, Echo, Project};
+use common::{bash, rt, Echo, Failing, Project};
 
 fn ctx() -> PathContext {
     PathContext::new("/work/proj", Some(PathBuf::from("/home/u")))
@@ -457,20 +457,6 @@ fn every_path_produces_exactly_one_decision_record() {
         }
         async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
             ToolResult::ok("ran")
-        }
-    }
-    struct Failing;
-    #[async_trait]
-    impl ToolHook for Failing {
-        fn name(&self) -> &str {
-            "failing"
-        }
-        async fn before_execute(
-            &self,
-            _ctx: HookContext,
-            _call: &ToolCall,
-        ) -> Result<(HookContext, HookDecision), HookError> {
-            Err(HookError("down".into()))
         }
     }
     let counter = Counter::default();

@@ -164,13 +164,17 @@ pub struct Engine {
     readonly: Chain,
     default: Decision,
     /// How an ask resolves per risk when no person can answer (`headless` statements).
-    headless: [(Risk, Action); 3],
+    headless: Headless,
     expects: Vec<(Arc<Source>, Expect)>,
     warnings: Vec<Diagnostic>,
 }
 
+/// How an ask resolves when no person can be asked: an action per risk (`headless`
+/// statements).
+pub type Headless = [(Risk, Action); 3];
+
 /// The shipped headless setting: asks of high risk are denied, the others allowed.
-pub const SHIPPED_HEADLESS: [(Risk, Action); 3] = [
+pub const SHIPPED_HEADLESS: Headless = [
     (Risk::High, Action::Deny),
     (Risk::Medium, Action::Allow),
     (Risk::Low, Action::Allow),
@@ -562,7 +566,7 @@ impl Engine {
     }
 
     /// How an ask of each risk resolves when no person can answer.
-    pub fn headless(&self) -> [(Risk, Action); 3] {
+    pub fn headless(&self) -> Headless {
         self.headless
     }
 

@@ -291,9 +291,7 @@ impl ModeHandle {
     }
 }
 
-/// How an ask resolves when no person can be asked: a per-risk action. The shipped default
-/// denies high risk and allows the rest; policies set it with `headless`.
-pub type Headless = [(Risk, Action); 3];
+pub use crate::engine::Headless;
 
 /// Runs a tool once the hooks let a call through.
 #[async_trait]

@@ -7,7 +7,10 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 use harness9::hooks::SetupError;
 use harness9::runtime::hooks::{standard_registry_with, Loaded, Options};
-use harness9::runtime::{Approver, CancelToken, HookRegistry, ModeHandle, ToolResult, ToolRunner};
+use harness9::runtime::{
+    Approver, CancelToken, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
+    ToolHook, ToolResult, ToolRunner,
+};
 use harness9::{Mode, ToolCall};
 use serde_json::Value;
 
@@ -45,6 +48,42 @@ impl ToolRunner for Echo {
     async fn run(&self, call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
         self.ran.lock().expect("not poisoned").push(call.clone());
         ToolResult::ok("ran")
+    }
+}
+
+/// A hook whose `before_execute` fails with "the policy server is down".
+pub struct Failing;
+
+#[async_trait]
+impl ToolHook for Failing {
+    fn name(&self) -> &str {
+        "failing"
+    }
+
+    async fn before_execute(
+        &self,
+        _ctx: HookContext,
+        _call: &ToolCall,
+    ) -> Result<(HookContext, HookDecision), HookError> {
+        Err(HookError("the policy server is down".into()))
+    }
+}
+
+/// A hook whose `before_execute` panics with "index out of bounds in a hook".
+pub struct Panicking;
+
+#[async_trait]
+impl ToolHook for Panicking {
+    fn name(&self) -> &str {
+        "panicking"
+    }
+
+    async fn before_execute(
+        &self,
+        _ctx: HookContext,
+        _call: &ToolCall,
+    ) -> Result<(HookContext, HookDecision), HookError> {
+        panic!("index out of bounds in a hook");
     }
 }
 
