@@ -211,7 +211,11 @@ pub fn render(diags: &[Diagnostic], plain: bool) -> String {
     } else {
         GraphicalReportHandler::new()
     }
-    .with_width(100);
+    .with_width(100)
+    // A path or a rule is one word: split, it can no longer be copied or clicked.
+    .with_break_words(false)
+    .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+    .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
     let mut out = String::new();
     for d in diags {
         let shown;
@@ -322,5 +326,18 @@ mod tests {
             render(&[short], true).contains("allow x;"),
             "short lines are quoted"
         );
+    }
+
+    // Found by CI: in a deeper checkout the location was wrapped at a hyphen.
+    #[test]
+    fn a_long_hyphenated_path_is_never_split_across_lines() {
+        let name = format!("/{}/nested-parentheses.policy", "deep-folder".repeat(12));
+        let text = format!("{}\n", "(".repeat(MAX_QUOTED_LINE + 1));
+        let src = Source::new(name.as_str(), text);
+        let d = Diagnostic::error(&src, "syntax", Span::new(0, 1), "expected a matcher");
+        let out = render(&[d], true);
+        assert!(out.contains(&format!("{name}:1:1")), "{out}");
+        let long = Diagnostic::error(&src, "syntax", Span::new(0, 1), name.clone());
+        assert!(render(&[long], true).contains(&name));
     }
 }
