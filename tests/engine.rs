@@ -704,3 +704,112 @@ fn a_redirect_to_dev_null_names_no_path_for_path_rules() {
     assert_eq!(bash(&e, "uname 2>/dev/null").action, Action::Allow);
     assert_eq!(bash(&e, "make 2> build.log").action, Action::Ask);
 }
+
+// ---- the policy's own files ----
+
+/// A project with a policy that includes another file and a settings file, built from files.
+fn guarded_project() -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("main.policy"),
+        "include \"shared.policy\";\ndeny write_file(\"secret/**\");\n\
+         allow write_file(\"**\");\nallow bash(prefix \"tee\");\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("shared.policy"), "").unwrap();
+    std::fs::write(root.join("settings.json"), "{}").unwrap();
+    let e = Engine::builder()
+        .context(PathContext::new(root, Some("/home/u".into())))
+        .policy_file(root.join("main.policy"))
+        .settings_file(root.join("settings.json"))
+        .guard(root.join("guarded"))
+        .build()
+        .unwrap_or_else(|e| panic!("policy should load: {e}"));
+    (dir, e)
+}
+
+#[test]
+fn writes_to_the_files_an_engine_was_built_from_are_asked_at_high_risk() {
+    let (_dir, e) = guarded_project();
+    for path in [
+        "main.policy",
+        "shared.policy",
+        "settings.json",
+        "guarded/x.policy",
+        "./guarded/../main.policy",
+        "*.json",
+    ] {
+        for tool in ["write_file", "edit_file"] {
+            let d = file(&e, tool, path);
+            assert_eq!(act(&d), (Action::Ask, Risk::High), "{tool} {path}: {d:?}");
+            assert_eq!(d.rule, harness9::engine::POLICY_FILES_RULE, "{tool} {path}");
+        }
+    }
+    for cmd in [
+        "tee main.policy",
+        "cd guarded && tee a",
+        "tee x; tee settings.json",
+    ] {
+        let d = bash(&e, cmd);
+        assert_eq!(act(&d), (Action::Ask, Risk::High), "{cmd}: {d:?}");
+    }
+    // Other files, reads, and read-only commands that name the files are decided by the rules.
+    assert_eq!(file(&e, "write_file", "notes.md").action, Action::Allow);
+    let read = file(&e, "read_file", "main.policy");
+    assert_eq!(
+        (read.action, read.rule.as_str()),
+        (Action::Ask, "default"),
+        "{read:?}"
+    );
+    let cat = bash(&e, "cat main.policy settings.json");
+    assert_eq!(
+        (cat.action, cat.rule.as_str()),
+        (Action::Ask, "default"),
+        "{cat:?}"
+    );
+}
+
+#[test]
+fn the_guard_never_loosens_a_deny_and_only_bypass_lifts_it() {
+    let (dir, e) = guarded_project();
+    std::fs::create_dir_all(dir.path().join("secret")).unwrap();
+    std::fs::write(dir.path().join("secret/main.policy"), "").unwrap();
+    let d = file(&e, "write_file", "secret/main.policy");
+    assert_eq!(d.action, Action::Deny, "{d:?}");
+    let call = ToolCall::primary("write_file", "settings.json");
+    assert_eq!(
+        e.decide_builtin(&call).rule,
+        harness9::engine::POLICY_FILES_RULE
+    );
+    assert_eq!(
+        e.decide_in_mode(&call, Mode::AutoApprove).action,
+        Action::Ask
+    );
+    assert_eq!(e.decide_in_mode(&call, Mode::ReadOnly).action, Action::Deny);
+    assert_eq!(e.decide_in_mode(&call, Mode::Bypass).action, Action::Allow);
+    let ex = e.explain(&call);
+    assert_eq!(ex.decision.rule, harness9::engine::POLICY_FILES_RULE);
+    assert!(ex.parts.iter().any(|p| p
+        .hits
+        .iter()
+        .any(|h| h.layer == harness9::engine::Layer::Guard)));
+}
+
+#[test]
+fn a_symlink_out_of_an_allowed_folder_is_decided_where_it_leads() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(root.join("elsewhere"), root.join("src/out")).unwrap();
+    let e = Engine::builder()
+        .context(PathContext::new(root, None))
+        .policy_text("t.policy", "allow write_file(\"src/**\");\n")
+        .build()
+        .unwrap();
+    let d = file(&e, "write_file", "src/out/a.txt");
+    assert_eq!(d.action, Action::Ask, "{d:?}");
+    assert!(d.reason.contains("leads to"), "{}", d.reason);
+    assert_eq!(file(&e, "write_file", "src/in.txt").action, Action::Allow);
+}

@@ -87,9 +87,13 @@ impl PolicyArgs {
             }
             None => PathContext::from_env(),
         };
-        let mut b = Engine::builder()
-            .context(ctx.clone())
-            .builtin(!self.no_builtin);
+        // Guarded as the hook guards them, so `check` answers what the hook would.
+        let mut b = harness9::hooks::guard_project(
+            Engine::builder().context(ctx.clone()),
+            &ctx.cwd,
+            ctx.home.as_deref(),
+        )
+        .builtin(!self.no_builtin);
         if self.policies.is_empty() {
             b = b.default_policy();
         }

@@ -22,10 +22,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall, PATH_ARGUMENTS};
+use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall, PATH_ARGUMENTS, WRITE_TOOLS};
 use crate::diag::{Diagnostic, Source};
 use crate::policy::ast::{DefaultStmt, Expect, Statement};
-use crate::policy::{self, Origin};
+use crate::policy::{self, read_bounded, Origin};
 use crate::settings;
 use crate::shell::{self, SimpleCommand, Word};
 use index::{ChainIndex, RuleId};
@@ -98,6 +98,8 @@ pub enum Layer {
     Builtin,
     Analysis,
     Session,
+    /// A write to the policy's own files.
+    Guard,
     Default,
 }
 
@@ -118,6 +120,7 @@ impl Layer {
             Layer::Builtin => "built-in",
             Layer::Analysis => "analysis",
             Layer::Session => "session",
+            Layer::Guard => "policy files",
             Layer::Default => "default",
         }
     }
@@ -163,6 +166,9 @@ pub struct Engine {
     builtin: Option<Chain>,
     readonly: Chain,
     default: Decision,
+    /// The policy's own files and folders (as resolved, and where their symlinks lead): a
+    /// write to them is asked about at high risk (see [`POLICY_FILES_RULE`]).
+    guarded: Vec<PathBuf>,
     /// How an ask resolves per risk when no person can answer (`headless` statements).
     headless: Headless,
     expects: Vec<(Arc<Source>, Expect)>,
@@ -179,6 +185,9 @@ pub const SHIPPED_HEADLESS: Headless = [
     (Risk::Medium, Action::Allow),
     (Risk::Low, Action::Allow),
 ];
+
+/// The rule named by an ask about a write to the policy's own files.
+pub const POLICY_FILES_RULE: &str = "guard:policy-files";
 
 /// Problems that stop a policy from loading.
 #[derive(Debug)]
@@ -211,6 +220,7 @@ pub struct EngineBuilder {
     policies: Vec<Origin>,
     settings: Vec<Settings>,
     builtin: bool,
+    guarded: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -226,6 +236,7 @@ impl Default for EngineBuilder {
             policies: Vec::new(),
             settings: Vec::new(),
             builtin: true,
+            guarded: Vec::new(),
         }
     }
 }
@@ -277,6 +288,14 @@ impl EngineBuilder {
         self
     }
 
+    /// A file or folder that belongs to the policy (a folder policy files are read from, an
+    /// agent's hook settings): a write to it is asked about at high risk, whatever the rules
+    /// say. The policy and settings files the engine is built from are guarded already.
+    pub fn guard(mut self, path: impl Into<PathBuf>) -> Self {
+        self.guarded.push(path.into());
+        self
+    }
+
     pub fn build(self) -> Result<Engine, LoadError> {
         let mut diags = Vec::new();
         let mut messages = Vec::new();
@@ -286,6 +305,7 @@ impl EngineBuilder {
         let mut default: Option<(Arc<Source>, DefaultStmt)> = None;
         let mut headless: Vec<(Risk, Action)> = Vec::new();
         let mut user = Vec::new();
+        let mut guarded = self.guarded.clone();
 
         // The built-in policy: its protections always hold; its rules unless switched off.
         let builtin_loaded = load_embedded("builtin.policy", &mut messages);
@@ -312,6 +332,7 @@ impl EngineBuilder {
                 }
             };
             diags.extend(loaded.diags);
+            guarded.extend(loaded.files);
             let mut rules = Vec::new();
             for (src, stmt) in loaded.statements {
                 match stmt {
@@ -364,8 +385,11 @@ impl EngineBuilder {
         }
 
         for s in &self.settings {
+            if let Settings::File(p) = s {
+                guarded.push(p.clone());
+            }
             let source = match s {
-                Settings::File(p) => match read_settings_file(p) {
+                Settings::File(p) => match read_bounded(p) {
                     Ok(bytes) => match String::from_utf8(bytes) {
                         Ok(text) => Source::new(p.to_string_lossy(), text),
                         Err(_) => {
@@ -421,6 +445,7 @@ impl EngineBuilder {
             }
             None => Decision::new(Action::Ask, Risk::Low, "no rule matched", "default"),
         };
+        let guarded = guarded_paths(&self.ctx, guarded);
         Ok(Engine {
             ctx: self.ctx,
             protections,
@@ -434,33 +459,27 @@ impl EngineBuilder {
                 let set = headless.iter().find(|(r, _)| *r == risk);
                 (risk, set.map_or(shipped, |(_, a)| *a))
             }),
+            guarded,
             expects,
             warnings: diags,
         })
     }
 }
 
-/// A settings file's bytes. Not what is not a regular file (a link to `/dev/zero` or a FIFO
-/// in a cloned repository would be read forever) nor more than 16 MiB.
-fn read_settings_file(p: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    const MAX: u64 = 16 << 20;
-    // Checked before opening too: opening a FIFO waits for a writer.
-    if !std::fs::metadata(p)?.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
+/// Guarded paths as the engine compares them: resolved against the working folder, and
+/// where their symlinks lead when that differs.
+fn guarded_paths(ctx: &PathContext, paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        let resolved = ctx.resolve(&p.to_string_lossy());
+        let canonical = ctx.canonical(&resolved);
+        for q in std::iter::once(resolved).chain(canonical) {
+            if !out.contains(&q) {
+                out.push(q);
+            }
+        }
     }
-    let f = std::fs::File::open(p)?;
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
-    }
-    let mut bytes = Vec::new();
-    f.take(MAX + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX {
-        return Err(std::io::Error::other(format!(
-            "it is larger than {MAX} bytes"
-        )));
-    }
-    Ok(bytes)
+    out
 }
 
 fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {
@@ -613,29 +632,78 @@ impl Engine {
         o: Opts<'_>,
         mut trace: Option<&mut Explanation>,
     ) -> Decision {
+        let mut touched = None;
+        let mut d = self.evaluate_call(call, o, trace.as_deref_mut(), &mut touched);
+        if d.action != Action::Deny && is_file_tool(&call.name) {
+            d = self.through_links(call, o, d, trace.as_deref_mut());
+        }
+        if let Some(path) = touched.filter(|_| d.action != Action::Deny) {
+            // The agent changing its own policy (`allow bash(*)` in settings.json) would turn
+            // every later ask into an allow: a person decides, whatever a rule, the session or
+            // a mode short of bypass says.
+            let also = match d.action {
+                Action::Ask => format!("; also: {}", d.reason),
+                _ => String::new(),
+            };
+            d = Decision::new(
+                Action::Ask,
+                Risk::High,
+                format!(
+                    "changes the permission policy's own files (`{}`){also}",
+                    path.display()
+                ),
+                POLICY_FILES_RULE,
+            );
+            if let Some(t) = trace.as_deref_mut() {
+                t.parts.push(Part {
+                    subject: path.display().to_string(),
+                    origin: None,
+                    hits: vec![Hit {
+                        layer: Layer::Guard,
+                        decision: d.clone(),
+                        text: "a write to the policy's own files".into(),
+                        deciding: true,
+                    }],
+                    decision: d.clone(),
+                });
+            }
+        }
+        if let Some(t) = trace {
+            t.decision = d.clone();
+        }
+        d
+    }
+
+    /// The call decided as written; `touched` is set to a guarded path it may write.
+    fn evaluate_call(
+        &self,
+        call: &ToolCall,
+        o: Opts<'_>,
+        trace: Option<&mut Explanation>,
+        touched: &mut Option<PathBuf>,
+    ) -> Decision {
         let mut scratch = Vec::new();
         match call.name.as_str() {
             "bash" => {
                 let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
                     return malformed("`bash` needs a string argument `command`");
                 };
-                self.evaluate_command(call, command, o, &mut scratch, trace)
+                self.evaluate_command(call, command, o, &mut scratch, trace, touched)
             }
             tool if is_file_tool(tool) => {
                 let Some(raw) = call.primary_arg() else {
                     return malformed(&format!("`{tool}` needs a string argument `path`"));
                 };
+                if WRITE_TOOLS.contains(&tool) {
+                    *touched = self.guarded_path(raw, &self.ctx);
+                }
                 let resolved = self.ctx.resolve(raw);
                 let subject = Subject {
                     tool,
                     args: &call.arguments,
                     target: Target::File(resolved),
                 };
-                let d = self.decide_subject(&subject, o, &mut scratch, trace.as_deref_mut(), raw);
-                if let Some(t) = trace {
-                    t.decision = d.clone();
-                }
-                d
+                self.decide_subject(&subject, o, &mut scratch, trace, raw)
             }
             tool => {
                 let subject = Subject {
@@ -648,6 +716,68 @@ impl Engine {
         }
     }
 
+    /// For a file tool whose path leads elsewhere through a symlink (`src/notes.md` →
+    /// `~/.bashrc`), the stricter of `d` and the decision on where it leads: a rule for a
+    /// folder must not reach out of it through a link.
+    fn through_links(
+        &self,
+        call: &ToolCall,
+        o: Opts<'_>,
+        d: Decision,
+        trace: Option<&mut Explanation>,
+    ) -> Decision {
+        let Some(raw) = call.primary_arg() else {
+            return d;
+        };
+        let Some(real) = self.ctx.real(raw) else {
+            return d;
+        };
+        if real == self.ctx.resolve(raw) {
+            return d;
+        }
+        let key = ["path", "file_path"]
+            .into_iter()
+            .find(|k| call.arguments.get(*k).is_some_and(Value::is_string))
+            .unwrap_or("path");
+        let mut followed = call.clone();
+        followed.arguments.insert(
+            key.into(),
+            Value::String(real.to_string_lossy().into_owned()),
+        );
+        let mut f = self.evaluate_call(&followed, o, trace, &mut None);
+        if f.strictness() > d.strictness() {
+            f.reason = format!("{} (`{raw}` leads to `{}`)", f.reason, real.display());
+            f
+        } else {
+            d
+        }
+    }
+
+    /// The guarded file or folder a path written in a call falls under (as written, as a
+    /// wildcard that may expand into one, or where its symlinks lead), if any.
+    fn guarded_path(&self, raw: &str, ctx: &PathContext) -> Option<PathBuf> {
+        if self.guarded.is_empty() || raw.is_empty() {
+            return None;
+        }
+        let lexical = ctx.resolve(raw);
+        let wild = has_meta(&lexical.to_string_lossy());
+        if self
+            .guarded
+            .iter()
+            .any(|g| lexical.starts_with(g) || (wild && wildcard_may_reach(&lexical, g)))
+        {
+            return Some(lexical);
+        }
+        if wild {
+            return None;
+        }
+        let real = ctx.real(raw)?;
+        self.guarded
+            .iter()
+            .any(|g| real.starts_with(g))
+            .then_some(real)
+    }
+
     fn evaluate_command(
         &self,
         call: &ToolCall,
@@ -655,8 +785,12 @@ impl Engine {
         o: Opts<'_>,
         scratch: &mut Vec<RuleId>,
         mut trace: Option<&mut Explanation>,
+        touched: &mut Option<PathBuf>,
     ) -> Decision {
         let analysis = shell::analyse(command);
+        // A line that names a guarded path and is not read-only in every part may write it.
+        let guarding = !self.guarded.is_empty();
+        let mut read_only = analysis.failure.is_none();
         let mut parts: Vec<SimpleCommand> = analysis.commands;
         let mut floor = None;
         if let Some(why) = &analysis.failure {
@@ -705,11 +839,23 @@ impl Engine {
             };
             let moved = self.protected_after_cd(&view, &folders);
             self.note_cd(&view, &mut folders);
+            if guarding && touched.is_none() {
+                *touched = view
+                    .raw_paths
+                    .iter()
+                    .find_map(|raw| self.guarded_path(raw, &self.ctx));
+            }
             let subject = Subject {
                 tool: "bash",
                 args: &call.arguments,
                 target: Target::Command(view),
             };
+            if guarding && read_only {
+                read_only = self
+                    .readonly
+                    .first_match(&subject, scratch)
+                    .is_some_and(|r| r.action == Action::Allow);
+            }
             let mut d = match moved {
                 Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
                 None => self.decide_subject(&subject, o, scratch, trace.as_deref_mut(), &label),
@@ -724,11 +870,10 @@ impl Engine {
             }
             best = Some(stricter(best, d));
         }
-        let d = best.unwrap_or_else(|| self.default.clone());
-        if let Some(t) = trace {
-            t.decision = d.clone();
+        if read_only && !parts.is_empty() {
+            *touched = None;
         }
-        d
+        best.unwrap_or_else(|| self.default.clone())
     }
 
     /// A protection that a relative path of the command reaches from a folder an earlier `cd`

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::call::{Decision, ToolCall};
-use crate::engine::{Engine, LoadError, PathContext};
+use crate::engine::{Engine, EngineBuilder, LoadError, PathContext};
 use crate::settings::SETTINGS_PATH;
 
 /// Project policy files are `*.policy` in this folder of the working folder.
@@ -20,6 +20,14 @@ pub const PROJECT_DIR: &str = ".harness9";
 /// User policy files are `*.policy` in this folder of the configuration folder
 /// (`$XDG_CONFIG_HOME`, else `~/.config`).
 pub const USER_DIR: &str = "harness9";
+
+/// Agents' settings files, which hold the hooks that put harness9 in front of them: writes to
+/// them are guarded like the policy's own files. Relative to the working folder and to home.
+pub const AGENT_SETTINGS: [&str; 3] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".gemini/settings.json",
+];
 
 /// What an agent's hook event becomes: the call for the engine, plus what the audit log needs.
 #[derive(Debug, Clone)]
@@ -95,7 +103,8 @@ fn env_path(name: &str) -> Option<PathBuf> {
 /// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
 /// `.harness9/*.policy` (by name), the user's `*.policy` files, or — when no policy file is
 /// found — the shipped default policy plus `fallback` (the agent's read-only tools), and the
-/// built-in rules. Relative paths resolve against the working folder, `~` against home.
+/// built-in rules. Relative paths resolve against the working folder, `~` against home. The
+/// policy folders and the agents' settings files ([`AGENT_SETTINGS`]) are guarded.
 pub fn project_engine(
     project: &Project,
     fallback: Option<(&str, &str)>,
@@ -131,7 +140,14 @@ pub fn project_engine(
         Some(d) => p.strip_prefix(d).unwrap_or(p).to_path_buf(),
         None => p.to_path_buf(),
     };
-    let mut b = Engine::builder().context(PathContext::new(cwd.clone(), project.home.clone()));
+    let mut b = guard_project(
+        Engine::builder().context(PathContext::new(cwd.clone(), project.home.clone())),
+        cwd,
+        project.home.as_deref(),
+    );
+    if let Some(dir) = &project.user_dir {
+        b = b.guard(dir.clone());
+    }
     if sources.policies.is_empty() {
         sources.default_policy = true;
         b = b.default_policy();
@@ -147,6 +163,18 @@ pub fn project_engine(
     }
     let engine = b.build().map_err(SetupError::Load)?;
     Ok((engine, sources))
+}
+
+/// Guards the project's policy folder (`cwd/.harness9`) and the agents' settings files
+/// ([`AGENT_SETTINGS`]) of the project and of home.
+pub fn guard_project(mut b: EngineBuilder, cwd: &Path, home: Option<&Path>) -> EngineBuilder {
+    b = b.guard(cwd.join(PROJECT_DIR));
+    for base in std::iter::once(cwd).chain(home) {
+        for f in AGENT_SETTINGS {
+            b = b.guard(base.join(f));
+        }
+    }
+    b
 }
 
 /// The `*.policy` files of a folder, sorted by name; none when the folder does not exist.

@@ -43,6 +43,8 @@ const MAX_INCLUDE_DEPTH: usize = 32;
 pub struct Loaded {
     pub statements: Vec<(Arc<Source>, Statement)>,
     pub sources: Vec<Arc<Source>>,
+    /// The files read, the top one and every include.
+    pub files: Vec<PathBuf>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -80,7 +82,7 @@ pub fn load(origin: &Origin) -> Result<Loaded, String> {
 }
 
 fn read_text(p: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+    let bytes = read_bounded(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "`{}` is not UTF-8 text (invalid byte at offset {})",
@@ -88,6 +90,32 @@ fn read_text(p: &Path) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// The most a policy or settings file may hold.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// A policy or settings file's bytes. Not what is not a regular file (a link to `/dev/zero`
+/// or a FIFO in a cloned repository would be read forever) nor more than
+/// [`MAX_FILE_BYTES`].
+pub fn read_bounded(p: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    // Checked before opening too: opening a FIFO waits for a writer.
+    if !std::fs::metadata(p)?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let f = std::fs::File::open(p)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {MAX_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(bytes)
 }
 
 fn identity(origin: &Origin) -> String {
@@ -104,6 +132,9 @@ fn identity(origin: &Origin) -> String {
 
 fn expand(origin: &Origin, source: &Arc<Source>, loaded: &mut Loaded, stack: &mut Vec<String>) {
     loaded.sources.push(source.clone());
+    if let Origin::File(p) = origin {
+        loaded.files.push(p.clone());
+    }
     let (file, diags) = parse_policy(source);
     loaded.diags.extend(diags);
     for stmt in file.statements {
@@ -244,5 +275,30 @@ mod tests {
             l.diags[0].source.slice(l.diags[0].span()),
             "\"nope.policy\""
         );
+    }
+
+    // `include "/dev/zero"` was read until memory ran out.
+    #[test]
+    fn an_include_of_a_device_or_a_fifo_is_an_error_not_an_endless_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe.policy");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let mut targets = vec!["/dev/zero".to_string()];
+        if made.is_ok_and(|s| s.success()) {
+            targets.push(fifo.to_string_lossy().into_owned());
+        }
+        for target in targets {
+            let main = dir.path().join("main.policy");
+            std::fs::write(&main, format!("include \"{target}\";\n")).unwrap();
+            let l = load(&Origin::File(main)).unwrap();
+            let d = l.diags.iter().find(|d| d.is_error()).expect("an error");
+            assert!(
+                d.message.contains("not a regular file"),
+                "{target}: {}",
+                d.message
+            );
+        }
+        let err = load(&Origin::File("/dev/zero".into())).unwrap_err();
+        assert!(err.contains("not a regular file"), "{err}");
     }
 }

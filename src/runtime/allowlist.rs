@@ -57,9 +57,6 @@ impl RuleWriter for SettingsWriter {
     }
 }
 
-/// The largest settings file edited; a larger one is refused (and left as it is).
-const MAX_SETTINGS_BYTES: u64 = 16 << 20;
-
 /// Adds `rules` to the `permissions.allow` list of the settings file at `path` (created when
 /// missing); returns the rules actually added.
 ///
@@ -144,22 +141,10 @@ fn refuse_link(path: &Path) -> Result<(), String> {
     }
 }
 
-/// The settings text, refusing a file too large to be settings.
+/// The settings text, refusing a file too large to be settings (or not a regular file: a
+/// FIFO would block the open).
 fn read_settings(path: &Path) -> std::io::Result<String> {
-    use std::io::Read;
-    // A FIFO would block the open; `refuse_link` let only regular files (or none) through, and
-    // this checks again right before opening.
-    if !fs::metadata(path)?.is_file() {
-        return Err(std::io::Error::other("it is not a regular file"));
-    }
-    let f = File::open(path)?;
-    let mut bytes = Vec::new();
-    f.take(MAX_SETTINGS_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
-        return Err(std::io::Error::other(format!(
-            "it is larger than {MAX_SETTINGS_BYTES} bytes"
-        )));
-    }
+    let bytes = crate::policy::read_bounded(path)?;
     String::from_utf8(bytes).map_err(|_| std::io::Error::other("it is not UTF-8 text"))
 }
 

@@ -28,7 +28,7 @@ use super::{
     Approver, DecisionRecord, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
     RuntimeEvent, SessionMemory, ToolHook, ToolResult,
 };
-use crate::call::{Action, Decision, Risk, ToolCall};
+use crate::call::{Action, Decision, ToolCall};
 use crate::diag;
 use crate::engine::{Chain, Engine, Mode};
 use crate::hooks::{project_engine, Project, SetupError, PROJECT_DIR};
@@ -36,10 +36,6 @@ use crate::settings::SETTINGS_PATH;
 
 /// Builds the engine from its files.
 pub type EngineFactory = Box<dyn Fn() -> Result<Engine, SetupError> + Send + Sync>;
-
-/// The largest settings or policy file read for a stamp; a larger one (or a link to
-/// `/dev/zero`) is not read, and counts as a change that does not load.
-const MAX_WATCHED_BYTES: u64 = 16 << 20;
 
 /// A watched timestamp this close to the moment its file was read may hide a later write
 /// within the file system's timestamp granularity: until it is older, the content is compared.
@@ -111,18 +107,7 @@ fn look(path: &Path) -> Option<Vec<(OsString, Meta)>> {
 
 /// A file's content, refusing what is not a regular file or is too large to be a policy.
 fn read_bounded(path: &Path) -> Option<Vec<u8>> {
-    use std::io::Read;
-    // Checked before opening too: opening a FIFO waits for a writer.
-    if !fs::metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let f = fs::File::open(path).ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    f.take(MAX_WATCHED_BYTES + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() as u64 <= MAX_WATCHED_BYTES).then_some(bytes)
+    crate::policy::read_bounded(path).ok()
 }
 
 /// What a watched path looked like when the engine was built: the quick look, and a hash of
@@ -382,55 +367,10 @@ impl PermissionHook {
         *cache = Some((generation, session_gen, chain.clone()));
         Some(chain)
     }
-
-    /// The engine's decision; for a file tool whose path leads elsewhere through a symlink
-    /// (`src/notes.md` → `~/.bashrc`), also the decision on where it leads, the stricter
-    /// winning: a rule for the folder must not reach out of it through a link. The flag says
-    /// whether the followed path decided.
-    fn decide(
-        &self,
-        engine: &Engine,
-        call: &ToolCall,
-        mode: Mode,
-        session: Option<&Chain>,
-    ) -> (Decision, bool) {
-        let d = engine.decide_with_session(call, mode, session);
-        if d.action == Action::Deny || !crate::call::is_file_tool(&call.name) {
-            return (d, false);
-        }
-        let Some(raw) = call.primary_arg() else {
-            return (d, false);
-        };
-        let ctx = engine.context();
-        let Some(real) = ctx.real(raw) else {
-            return (d, false);
-        };
-        if real == ctx.resolve(raw) {
-            return (d, false);
-        }
-        let key = if call.arguments.contains_key("path") {
-            "path"
-        } else {
-            "file_path"
-        };
-        let mut followed = call.clone();
-        followed.arguments.insert(
-            key.into(),
-            serde_json::Value::String(real.to_string_lossy().into_owned()),
-        );
-        let mut f = engine.decide_with_session(&followed, mode, session);
-        if f.strictness() > d.strictness() {
-            f.reason = format!("{} (`{raw}` leads to `{}`)", f.reason, real.display());
-            (f, true)
-        } else {
-            (d, false)
-        }
-    }
 }
 
-/// The hook's verdict from an engine decision; an ask carries a proposal when
-/// `with_proposal` is set.
-fn verdict(engine: &Engine, call: &ToolCall, d: Decision, with_proposal: bool) -> HookDecision {
+/// The hook's verdict from an engine decision; an ask carries the proposal, if one helps.
+fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
     match d.action {
         Action::Allow => HookDecision {
             reason: d.reason,
@@ -440,7 +380,7 @@ fn verdict(engine: &Engine, call: &ToolCall, d: Decision, with_proposal: bool) -
             .with_rule(d.rule)
             .with_risk(d.risk),
         Action::Ask => {
-            let proposal = with_proposal.then(|| propose(engine, call, &d)).flatten();
+            let proposal = propose(engine, call, &d);
             HookDecision {
                 proposal,
                 ..HookDecision::ask(d.reason, d.risk).with_rule(d.rule)
@@ -468,69 +408,14 @@ impl ToolHook for PermissionHook {
             Mode::ReadOnly => Mode::ReadOnly,
             _ => Mode::Default,
         };
-        let (d, followed) = self.decide(&engine, call, mode, session.as_deref());
-        if d.action != Action::Deny {
-            if let Some(p) = self.touches_policy(&engine, call) {
-                // The agent changing its own policy (`allow bash(*)` in settings.json) would
-                // turn every later ask into an allow: a person decides, whatever the mode
-                // short of bypass, the headless setting or a rule says.
-                let reason = format!(
-                    "changes the permission policy's own files (`{}`){}",
-                    p.display(),
-                    match d.action {
-                        Action::Ask => format!("; also: {}", d.reason),
-                        _ => String::new(),
-                    }
-                );
-                return Ok((
-                    ctx,
-                    HookDecision::ask(reason, Risk::High).with_rule(POLICY_FILES_RULE),
-                ));
-            }
-        }
-        // A rule for the path as written would not cover where it leads: no proposal.
-        Ok((ctx, verdict(&engine, call, d, !followed)))
+        // The engine follows a file tool's symlinks and guards the policy's own files.
+        let d = engine.decide_with_session(call, mode, session.as_deref());
+        Ok((ctx, verdict(&engine, call, d)))
     }
 }
 
 /// The rule named by an ask about a write to the policy's own files.
-pub const POLICY_FILES_RULE: &str = "runtime:policy-files";
-
-impl PermissionHook {
-    /// The watched policy file or folder a call may write, if any: a write or edit tool's path
-    /// (as written, and where its symlinks lead), or a path a bash command that is not
-    /// read-only names (arguments and redirections, `cd` targets included).
-    fn touches_policy(&self, engine: &Engine, call: &ToolCall) -> Option<PathBuf> {
-        let watched = &self.engine.watched;
-        if watched.is_empty() {
-            return None;
-        }
-        let ctx = engine.context();
-        let guarded = |p: &Path| {
-            watched
-                .iter()
-                .find(|w| p.starts_with(w))
-                .map(|_| p.to_path_buf())
-        };
-        let check = |raw: &str| {
-            guarded(&ctx.resolve(raw)).or_else(|| ctx.real(raw).and_then(|r| guarded(&r)))
-        };
-        match call.name.as_str() {
-            n if crate::call::WRITE_TOOLS.contains(&n) => check(call.primary_arg()?),
-            "bash" => {
-                let command = call.primary_arg()?;
-                let analysis = crate::shell::analyse(command);
-                let touched = analysis.commands.iter().find_map(|cmd| {
-                    let view = crate::engine::rule::CommandView::new(cmd, ctx);
-                    view.raw_paths.iter().find_map(|raw| check(raw))
-                })?;
-                // Only a line that names a policy file pays for the read-only check.
-                (!engine.is_read_only(call)).then_some(touched)
-            }
-            _ => None,
-        }
-    }
-}
+pub use crate::engine::POLICY_FILES_RULE;
 
 /// The built-in layer of the same engine.
 pub struct DangerHook {
@@ -562,7 +447,7 @@ impl ToolHook for DangerHook {
             // skip a later hook's ask (see `HookRegistry::execute`).
             return Ok((ctx, HookDecision::allow()));
         }
-        Ok((ctx, verdict(&engine, call, d, true)))
+        Ok((ctx, verdict(&engine, call, d)))
     }
 }
 
