@@ -8,8 +8,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use harness9::runtime::propose::propose;
 use harness9::runtime::{
-    Answer, Approver, CancelToken, DecidedBy, HookContext, HookDecision, HookError, HookRegistry,
-    ModeHandle, ResultStatus, RuntimeEvent, ToolHook, ToolResult, ToolRunner,
+    Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
+    HookRegistry, ModeHandle, ResultStatus, RuntimeEvent, ToolHook, ToolResult, ToolRunner,
 };
 use harness9::{Action, Engine, Mode, Risk, ToolCall};
 use serde_json::{json, Map, Value};
@@ -1225,4 +1225,82 @@ fn a_hard_protection_is_never_lifted_by_any_mode_approval_or_written_rule() {
             });
         }
     }
+}
+
+/// Keeps every record announced to the hooks.
+#[derive(Default, Clone)]
+struct Records(Arc<Mutex<Vec<DecisionRecord>>>);
+
+#[async_trait]
+impl ToolHook for Records {
+    fn name(&self) -> &str {
+        "records"
+    }
+
+    async fn before_execute(
+        &self,
+        ctx: HookContext,
+        _call: &ToolCall,
+    ) -> Result<(HookContext, HookDecision), HookError> {
+        Ok((ctx, HookDecision::allow()))
+    }
+
+    fn on_decision(&self, record: &DecisionRecord) {
+        self.0.lock().unwrap().push(record.clone());
+    }
+}
+
+/// A tool that notes how many decisions had been announced when it ran.
+struct Counting(Records, Mutex<Option<usize>>);
+
+#[async_trait]
+impl ToolRunner for Counting {
+    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
+        *self.1.lock().unwrap() = Some(self.0 .0.lock().unwrap().len());
+        ToolResult::ok("ran")
+    }
+}
+
+#[test]
+fn a_call_abandoned_while_a_person_is_asked_is_recorded_as_denied() {
+    let log = Log::default();
+    let records = Records::default();
+    let tool = Echo::default();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let reg = registry()
+        .with_approver(Approver::new(tx))
+        .with_hook(Arc::new(records.clone()))
+        .with_hook(hook("a", HookDecision::ask("x", Risk::High), &log));
+    let dropped = rt().block_on(async {
+        tokio::select! {
+            _ = reg.execute(HookContext::default(), bash("rm -rf build"), &tool) => false,
+            // The request arrives; the caller gives up on the call (its future is dropped).
+            req = rx.recv() => req.is_some(),
+        }
+    });
+    assert!(dropped, "the request reached the approver");
+    assert!(tool.ran.lock().unwrap().is_empty(), "the tool did not run");
+    let r = records.0.lock().unwrap();
+    assert_eq!(r.len(), 1, "one record: {r:?}");
+    assert_eq!((r[0].action, r[0].risk), (Action::Deny, Risk::High));
+    assert!(
+        matches!(r[0].decided_by, DecidedBy::NoAnswer { .. }),
+        "{r:?}"
+    );
+    assert!(r[0].reason.contains("abandoned"), "{}", r[0].reason);
+}
+
+#[test]
+fn an_allowed_call_is_recorded_before_its_tool_runs() {
+    let records = Records::default();
+    let tool = Counting(records.clone(), Mutex::new(None));
+    let reg = registry().with_hook(Arc::new(records.clone()));
+    let ex = rt().block_on(reg.execute(HookContext::default(), bash("ls"), &tool));
+    assert_eq!(ex.record.action, Action::Allow);
+    assert_eq!(*tool.1.lock().unwrap(), Some(1), "announced before the run");
+    assert_eq!(records.0.lock().unwrap().len(), 1, "and only once");
 }

@@ -399,6 +399,13 @@ impl HookRegistry {
         let mut ran: Vec<usize> = Vec::new();
         let mut last_risk = Risk::Low;
         let mut decided: Option<(DecidedBy, Option<String>, String)> = None;
+        let mut pending = Pending {
+            registry: self,
+            call: call.clone(),
+            mode,
+            risk: Risk::Low,
+            announced: false,
+        };
 
         if let Err(why) = validate(tool, &call) {
             let record = self.record(
@@ -413,7 +420,7 @@ impl HookRegistry {
                 mode,
                 &ctx,
             );
-            return self.finish_denied(call, record);
+            return self.finish_denied(&mut pending, call, record);
         }
 
         for (i, hook) in self.hooks.iter().enumerate() {
@@ -433,6 +440,7 @@ impl HookRegistry {
                         &ctx,
                     );
                     let result = ToolResult::error(record.reason.clone());
+                    pending.announce(&record);
                     return self.finish(call, record, result, &ctx, &ran).await;
                 }
                 Err(panic) => {
@@ -447,12 +455,14 @@ impl HookRegistry {
                         &ctx,
                     );
                     let result = ToolResult::error(record.reason.clone());
+                    pending.announce(&record);
                     return self.finish(call, record, result, &ctx, &ran).await;
                 }
             };
             ctx = next;
             ran.push(i);
             last_risk = last_risk.max(d.risk);
+            pending.risk = last_risk;
             match d.action {
                 Action::Deny => {
                     let record = self.record(
@@ -469,7 +479,7 @@ impl HookRegistry {
                         &ctx,
                     );
                     // Denied: no after_execute for anyone.
-                    return self.finish_denied(call, record);
+                    return self.finish_denied(&mut pending, call, record);
                 }
                 Action::Allow => {
                     if let Some(args) = d.modified_args.clone() {
@@ -486,7 +496,7 @@ impl HookRegistry {
                                 mode,
                                 &ctx,
                             );
-                            return self.finish_denied(call, record);
+                            return self.finish_denied(&mut pending, call, record);
                         }
                         if changed.arguments != call.arguments {
                             // What a person approved, or a rule allowed, was the call before
@@ -536,7 +546,7 @@ impl HookRegistry {
                                 mode,
                                 &ctx,
                             );
-                            return self.finish_denied(call, record);
+                            return self.finish_denied(&mut pending, call, record);
                         }
                     }
                 }
@@ -566,7 +576,7 @@ impl HookRegistry {
                 mode,
                 &ctx,
             );
-            return self.finish_denied(call, record);
+            return self.finish_denied(&mut pending, call, record);
         }
         let record = self.record(
             &call,
@@ -578,6 +588,9 @@ impl HookRegistry {
             mode,
             &ctx,
         );
+        // Recorded before the tool runs: a call that ran is in the log even if the caller stops
+        // waiting for its result.
+        pending.announce(&record);
         let result = CatchUnwind(tool.run(&call, &ctx.cancel))
             .await
             .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")));
@@ -735,8 +748,13 @@ impl HookRegistry {
         }
     }
 
-    fn finish_denied(&self, call: ToolCall, record: DecisionRecord) -> Execution {
-        self.announce(&record);
+    fn finish_denied(
+        &self,
+        pending: &mut Pending<'_>,
+        call: ToolCall,
+        record: DecisionRecord,
+    ) -> Execution {
+        pending.announce(&record);
         let result = ToolResult::denied(record.reason.clone());
         Execution {
             result,
@@ -753,7 +771,6 @@ impl HookRegistry {
         ctx: &HookContext,
         ran: &[usize],
     ) -> Execution {
-        self.announce(&record);
         let mut result = result;
         for &i in ran.iter().rev() {
             let hook = &self.hooks[i];
@@ -773,6 +790,47 @@ impl HookRegistry {
             record,
             call,
         }
+    }
+}
+
+/// A call on its way through [`HookRegistry::execute`] until its decision is announced. A
+/// caller that drops the future before then (a turn torn down while a person is asked) still
+/// leaves a record: denied, it did not run.
+struct Pending<'a> {
+    registry: &'a HookRegistry,
+    call: ToolCall,
+    mode: Mode,
+    risk: Risk,
+    announced: bool,
+}
+
+impl Pending<'_> {
+    fn announce(&mut self, record: &DecisionRecord) {
+        self.announced = true;
+        self.registry.announce(record);
+    }
+}
+
+impl Drop for Pending<'_> {
+    fn drop(&mut self) {
+        if self.announced {
+            return;
+        }
+        let record = DecisionRecord {
+            time: SystemTime::now(),
+            call: self.call.clone(),
+            action: Action::Deny,
+            risk: self.risk,
+            rule: None,
+            reason: "the call was abandoned before it was decided; it did not run".into(),
+            decided_by: DecidedBy::NoAnswer {
+                why: "the caller stopped waiting for the decision".into(),
+            },
+            mode: self.mode,
+            approved_by_human: None,
+            allowed_by_rule: None,
+        };
+        self.registry.announce(&record);
     }
 }
 
