@@ -813,3 +813,30 @@ fn a_symlink_out_of_an_allowed_folder_is_decided_where_it_leads() {
     assert!(d.reason.contains("leads to"), "{}", d.reason);
     assert_eq!(file(&e, "write_file", "src/in.txt").action, Action::Allow);
 }
+
+#[test]
+fn a_project_opened_through_a_symlinked_folder_is_not_asked_about_for_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("var/home/u/proj/src")).unwrap();
+    std::fs::create_dir_all(root.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(root.join("var/home"), root.join("home")).unwrap();
+    let home = root.join("home/u");
+    std::os::unix::fs::symlink(root.join("elsewhere"), home.join("proj/src/out")).unwrap();
+    let e = Engine::builder()
+        .context(PathContext::new(home.join("proj"), Some(home.clone())))
+        .policy_text(
+            "t.policy",
+            "allow write_file(\"src/**\");\nallow write_file(\"~/notes/**\");\n",
+        )
+        .build()
+        .unwrap();
+    // Every path leads through `home` → `var/home`; that alone changes nothing.
+    let d = file(&e, "write_file", "src/lib.rs");
+    assert_eq!(d.action, Action::Allow, "{d:?}");
+    let d = file(&e, "write_file", "~/notes/today.md");
+    assert_eq!(d.action, Action::Allow, "{d:?}");
+    // A link inside the project that leads out of the allowed folder still counts.
+    let d = file(&e, "write_file", "src/out/x");
+    assert_eq!(d.action, Action::Ask, "{d:?}");
+}

@@ -729,7 +729,7 @@ impl Engine {
         let Some(raw) = call.primary_arg() else {
             return d;
         };
-        let Some(real) = self.ctx.real(raw) else {
+        let Some(real) = self.ctx.leads_to(raw) else {
             return d;
         };
         if real == self.ctx.resolve(raw) {

@@ -15,16 +15,24 @@ pub struct PathContext {
     /// The first working folder and where it really is (symlinks followed), looked up once;
     /// kept by [`with_cwd`](Self::with_cwd), so that walks from other folders stop there too.
     known: Option<(PathBuf, PathBuf)>,
+    /// Home and where it really is, when that differs (`/home` a link to `/var/home`).
+    known_home: Option<(PathBuf, PathBuf)>,
 }
 
 impl PathContext {
     pub fn new(cwd: impl Into<PathBuf>, home: Option<PathBuf>) -> Self {
         let cwd = normalize(&cwd.into());
         let known = cwd.canonicalize().ok().map(|real| (cwd.clone(), real));
+        let home = home.map(|h| normalize(&h));
+        let known_home = home
+            .as_ref()
+            .and_then(|h| Some((h.clone(), h.canonicalize().ok()?)))
+            .filter(|(h, real)| h != real);
         PathContext {
             cwd,
-            home: home.map(|h| normalize(&h)),
+            home,
             known,
+            known_home,
         }
     }
 
@@ -34,6 +42,7 @@ impl PathContext {
             cwd,
             home: self.home.clone(),
             known: self.known.clone(),
+            known_home: self.known_home.clone(),
         }
     }
 
@@ -124,6 +133,23 @@ impl PathContext {
                 return Some(rebuild(cur, &below));
             }
         }
+    }
+
+    /// Where a written path leads, spelled from the working folder or home as they are
+    /// written when it leads inside them: [`real`](Self::real) without the links that lead to
+    /// the working folder or home themselves (a project opened through `/home` → `/var/home`),
+    /// so it compares with rules anchored there. `None` when it cannot be followed.
+    pub fn leads_to(&self, raw: &str) -> Option<PathBuf> {
+        let real = self.real(raw)?;
+        let bases = self.known.iter().chain(&self.known_home);
+        for (written, actual) in bases {
+            if written != actual {
+                if let Ok(rest) = real.strip_prefix(actual) {
+                    return Some(written.join(rest));
+                }
+            }
+        }
+        Some(real)
     }
 
     /// A path with symlinks followed as far as the path exists (`realpath` on the longest
