@@ -22,6 +22,7 @@ const REGEXES: usize = 5;
 /// Rules hit by the benchmarked calls, placed in the middle of the policy.
 const MIDDLE: &str = r#"allow bash(prefix "git status");
 deny read_file("secrets/**") reason "team secrets";
+allow write_file("src/**");
 "#;
 
 /// One generated rule for index `i`: 40% prefix, 20% shorthand globs, 15% substring, 15% file,
@@ -75,6 +76,8 @@ fn project() -> &'static std::path::Path {
         let dir = tempfile::tempdir().expect("a temporary folder");
         std::fs::create_dir(dir.path().join("secrets")).expect("secrets/");
         std::fs::write(dir.path().join("secrets/api.key"), "k").expect("secrets/api.key");
+        std::fs::create_dir(dir.path().join("src")).expect("src/");
+        std::fs::write(dir.path().join("src/lib.rs"), "").expect("src/lib.rs");
         dir
     })
     .path()
@@ -85,6 +88,8 @@ fn build(text: &str) -> Engine {
         .policy_text("bench.policy", text)
         .builtin(true)
         .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
+        // Guarded as the hook guards a project: writes pay for the check.
+        .guard(project().join(".harness9"))
         .build()
         .expect("the generated policy loads")
 }
@@ -96,6 +101,7 @@ fn decide(c: &mut Criterion) {
     let hit = ToolCall::primary("bash", "git status --short");
     let miss = ToolCall::primary("bash", "zzz-unknown --verbose out.txt");
     let file = ToolCall::primary("read_file", "secrets/api.key");
+    let write = ToolCall::primary("write_file", "src/lib.rs");
     let compound = ToolCall::primary(
         "bash",
         "cd src && cargo test --workspace --all-features 2>&1 | tail -n 20 && git status --short",
@@ -111,6 +117,10 @@ fn decide(c: &mut Criterion) {
             engine.decide(&file).rule,
             format!("bench.policy:{}", line_of_middle(n) + 1)
         );
+        assert_eq!(
+            engine.decide(&write).rule,
+            format!("bench.policy:{}", line_of_middle(n) + 2)
+        );
         assert_eq!(engine.decide(&miss).rule, "default");
         g.bench_with_input(BenchmarkId::new("bash/hit", n), &hit, |b, call| {
             b.iter(|| engine.decide(black_box(call)))
@@ -119,6 +129,9 @@ fn decide(c: &mut Criterion) {
             b.iter(|| engine.decide(black_box(call)))
         });
         g.bench_with_input(BenchmarkId::new("file", n), &file, |b, call| {
+            b.iter(|| engine.decide(black_box(call)))
+        });
+        g.bench_with_input(BenchmarkId::new("file_write", n), &write, |b, call| {
             b.iter(|| engine.decide(black_box(call)))
         });
         if n == 1_000 {
@@ -179,6 +192,8 @@ fn commands(c: &mut Criterion) {
     let engine = Engine::builder()
         .default_policy()
         .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
+        // Guarded as the hook guards a project: writes pay for the check.
+        .guard(project().join(".harness9"))
         .build()
         .expect("the default policy loads");
     for (name, line) in LINES {

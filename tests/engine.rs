@@ -731,7 +731,7 @@ fn guarded_project() -> (tempfile::TempDir, Engine) {
 
 #[test]
 fn writes_to_the_files_an_engine_was_built_from_are_asked_at_high_risk() {
-    let (_dir, e) = guarded_project();
+    let (dir, e) = guarded_project();
     for path in [
         "main.policy",
         "shared.policy",
@@ -746,6 +746,13 @@ fn writes_to_the_files_an_engine_was_built_from_are_asked_at_high_risk() {
             assert_eq!(d.rule, harness9::engine::POLICY_FILES_RULE, "{tool} {path}");
         }
     }
+    // Through a link, followed once for the protections, the guard and the rules alike.
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("guarded")).unwrap();
+    std::os::unix::fs::symlink(root.join("guarded"), root.join("alias")).unwrap();
+    let d = file(&e, "write_file", "alias/x.policy");
+    let rule = harness9::engine::POLICY_FILES_RULE;
+    assert_eq!((d.action, d.rule.as_str()), (Action::Ask, rule), "{d:?}");
     for cmd in [
         "tee main.policy",
         "cd guarded && tee a",

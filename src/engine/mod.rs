@@ -110,6 +110,20 @@ struct Opts<'a> {
     session: Option<&'a Chain>,
     /// Only the hard protections, the built-in rules and the analysis (the danger hook).
     builtin_only: bool,
+    /// Where a file tool's path leads, when already followed.
+    followed: Followed<'a>,
+}
+
+/// What one evaluation knows of where a file tool's path leads, so that it follows the path
+/// once (each step is an `lstat`).
+#[derive(Debug, Clone, Copy, Default)]
+enum Followed<'a> {
+    #[default]
+    Unknown,
+    /// [`PathContext::real`] of the path.
+    Known(&'a Option<PathBuf>),
+    /// The path is where another path leads: already followed.
+    Itself,
 }
 
 impl Layer {
@@ -568,7 +582,7 @@ impl Engine {
     ) -> Decision {
         let o = Opts {
             session,
-            builtin_only: false,
+            ..Opts::default()
         };
         let d = self.evaluate(call, o, None);
         mode::apply(self, call, d, mode)
@@ -578,8 +592,8 @@ impl Engine {
     /// analysis refuses; `allow` when none of them has anything to say.
     pub fn decide_builtin(&self, call: &ToolCall) -> Decision {
         let o = Opts {
-            session: None,
             builtin_only: true,
+            ..Opts::default()
         };
         self.evaluate(call, o, None)
     }
@@ -633,9 +647,17 @@ impl Engine {
         mut trace: Option<&mut Explanation>,
     ) -> Decision {
         let mut touched = None;
+        let real = match call.primary_arg() {
+            Some(raw) if is_file_tool(&call.name) && !raw.is_empty() => self.ctx.real(raw),
+            _ => None,
+        };
+        let o = Opts {
+            followed: Followed::Known(&real),
+            ..o
+        };
         let mut d = self.evaluate_call(call, o, trace.as_deref_mut(), &mut touched);
         if d.action != Action::Deny && is_file_tool(&call.name) {
-            d = self.through_links(call, o, d, trace.as_deref_mut());
+            d = self.through_links(call, o, d, real.clone(), trace.as_deref_mut());
         }
         if let Some(path) = touched.filter(|_| d.action != Action::Deny) {
             // The agent changing its own policy (`allow bash(*)` in settings.json) would turn
@@ -695,7 +717,7 @@ impl Engine {
                     return malformed(&format!("`{tool}` needs a string argument `path`"));
                 };
                 if WRITE_TOOLS.contains(&tool) {
-                    *touched = self.guarded_path(raw, &self.ctx);
+                    *touched = self.guarded_path(raw, &self.ctx, o.followed);
                 }
                 let resolved = self.ctx.resolve(raw);
                 let subject = Subject {
@@ -724,12 +746,13 @@ impl Engine {
         call: &ToolCall,
         o: Opts<'_>,
         d: Decision,
+        real: Option<PathBuf>,
         trace: Option<&mut Explanation>,
     ) -> Decision {
         let Some(raw) = call.primary_arg() else {
             return d;
         };
-        let Some(real) = self.ctx.leads_to(raw) else {
+        let Some(real) = real.map(|r| self.ctx.logical(r)) else {
             return d;
         };
         if real == self.ctx.resolve(raw) {
@@ -744,6 +767,10 @@ impl Engine {
             key.into(),
             Value::String(real.to_string_lossy().into_owned()),
         );
+        let o = Opts {
+            followed: Followed::Itself,
+            ..o
+        };
         let mut f = self.evaluate_call(&followed, o, trace, &mut None);
         if f.strictness() > d.strictness() {
             f.reason = format!("{} (`{raw}` leads to `{}`)", f.reason, real.display());
@@ -755,7 +782,7 @@ impl Engine {
 
     /// The guarded file or folder a path written in a call falls under (as written, as a
     /// wildcard that may expand into one, or where its symlinks lead), if any.
-    fn guarded_path(&self, raw: &str, ctx: &PathContext) -> Option<PathBuf> {
+    fn guarded_path(&self, raw: &str, ctx: &PathContext, followed: Followed) -> Option<PathBuf> {
         if self.guarded.is_empty() || raw.is_empty() {
             return None;
         }
@@ -771,7 +798,11 @@ impl Engine {
         if wild {
             return None;
         }
-        let real = ctx.real(raw)?;
+        let real = match followed {
+            Followed::Unknown => ctx.real(raw)?,
+            Followed::Known(r) => r.clone()?,
+            Followed::Itself => return None,
+        };
         self.guarded
             .iter()
             .any(|g| real.starts_with(g))
@@ -843,7 +874,7 @@ impl Engine {
                 *touched = view
                     .raw_paths
                     .iter()
-                    .find_map(|raw| self.guarded_path(raw, &self.ctx));
+                    .find_map(|raw| self.guarded_path(raw, &self.ctx, Followed::Unknown));
             }
             let subject = Subject {
                 tool: "bash",
@@ -884,7 +915,7 @@ impl Engine {
             c.raw_paths
                 .iter()
                 .filter(|raw| !raw.starts_with(['/', '~', '$']))
-                .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx))
+                .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx, Followed::Unknown))
         })
     }
 
@@ -997,7 +1028,7 @@ impl Engine {
         scratch: &mut Vec<RuleId>,
         mut hits: Option<&mut Vec<Hit>>,
     ) -> Decision {
-        if let Some(p) = self.protection_hit(s) {
+        if let Some(p) = self.protection_hit(s, o.followed) {
             let d = Decision::new(
                 Action::Deny,
                 Risk::High,
@@ -1096,23 +1127,23 @@ impl Engine {
     }
 
     /// The protection a subject touches, if any.
-    fn protection_hit(&self, s: &Subject) -> Option<&Protection> {
+    fn protection_hit(&self, s: &Subject, followed: Followed) -> Option<&Protection> {
         if self.protections.is_empty() {
             return None;
         }
         match &s.target {
             Target::File(p) => {
                 let raw = crate::call::file_path_arg(s.args).unwrap_or_default();
-                self.protected(p, raw, &self.ctx)
-                    .or_else(|| self.extra_path_args(s))
+                self.protected(p, raw, &self.ctx, followed)
+                    .or_else(|| self.extra_path_args(s, Some(raw)))
             }
             Target::Command(c) => c
                 .paths
                 .iter()
                 .zip(&c.raw_paths)
-                .find_map(|(p, raw)| self.protected(p, raw, &self.ctx))
+                .find_map(|(p, raw)| self.protected(p, raw, &self.ctx, Followed::Unknown))
                 .or_else(|| self.walked_into(c)),
-            Target::Other => self.extra_path_args(s),
+            Target::Other => self.extra_path_args(s, None),
         }
     }
 
@@ -1129,9 +1160,15 @@ impl Engine {
         })
     }
 
-    /// Path-like arguments of any tool (`file_path`, `directory`, …).
-    fn extra_path_args(&self, s: &Subject) -> Option<&Protection> {
-        let check = |raw: &str| self.protected(&self.ctx.resolve(raw), raw, &self.ctx);
+    /// Path-like arguments of any tool (`file_path`, `directory`, …), but `checked`, the path
+    /// already checked.
+    fn extra_path_args(&self, s: &Subject, checked: Option<&str>) -> Option<&Protection> {
+        let check = |raw: &str| {
+            if checked == Some(raw) {
+                return None;
+            }
+            self.protected(&self.ctx.resolve(raw), raw, &self.ctx, Followed::Unknown)
+        };
         PATH_ARGUMENTS.iter().find_map(|k| match s.args.get(*k) {
             Some(Value::String(raw)) => check(raw),
             Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).find_map(check),
@@ -1141,7 +1178,13 @@ impl Engine {
 
     /// The protection a path falls under: by its resolved spelling (`lexical`), as a shell
     /// wildcard that may expand into one, or where its symlinks really lead.
-    fn protected(&self, lexical: &Path, raw: &str, ctx: &PathContext) -> Option<&Protection> {
+    fn protected(
+        &self,
+        lexical: &Path,
+        raw: &str,
+        ctx: &PathContext,
+        followed: Followed,
+    ) -> Option<&Protection> {
         let wild = has_meta(&lexical.to_string_lossy());
         let under = |p: &Path, prot: &Protection| {
             p.starts_with(&prot.resolved)
@@ -1156,7 +1199,11 @@ impl Engine {
         if raw.is_empty() || wild {
             return None;
         }
-        let real = ctx.real(raw)?;
+        let real = match followed {
+            Followed::Unknown => ctx.real(raw)?,
+            Followed::Known(r) => r.clone()?,
+            Followed::Itself => return None,
+        };
         if real == lexical {
             return None;
         }

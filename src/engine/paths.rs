@@ -140,16 +140,21 @@ impl PathContext {
     /// the working folder or home themselves (a project opened through `/home` → `/var/home`),
     /// so it compares with rules anchored there. `None` when it cannot be followed.
     pub fn leads_to(&self, raw: &str) -> Option<PathBuf> {
-        let real = self.real(raw)?;
+        Some(self.logical(self.real(raw)?))
+    }
+
+    /// A real path (see [`real`](Self::real)) spelled from the working folder or home as they
+    /// are written, when it lies inside them.
+    pub fn logical(&self, real: PathBuf) -> PathBuf {
         let bases = self.known.iter().chain(&self.known_home);
         for (written, actual) in bases {
             if written != actual {
                 if let Ok(rest) = real.strip_prefix(actual) {
-                    return Some(written.join(rest));
+                    return written.join(rest);
                 }
             }
         }
-        Some(real)
+        real
     }
 
     /// A path with symlinks followed as far as the path exists (`realpath` on the longest
