@@ -17,6 +17,7 @@ pub mod paths;
 pub mod pattern;
 pub mod rule;
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -124,6 +125,20 @@ enum Followed<'a> {
     Known(&'a Option<PathBuf>),
     /// The path is where another path leads: already followed.
     Itself,
+    /// Looked up on first need, then kept (a command's paths, see [`CommandView::reals`]).
+    Lazy(&'a OnceCell<Option<PathBuf>>),
+}
+
+impl Followed<'_> {
+    /// Where `raw` leads; `None` when it cannot be followed or already was.
+    fn real(self, raw: &str, ctx: &PathContext) -> Option<PathBuf> {
+        match self {
+            Followed::Unknown => ctx.real(raw),
+            Followed::Known(r) => r.clone(),
+            Followed::Itself => None,
+            Followed::Lazy(cell) => cell.get_or_init(|| ctx.real(raw)).clone(),
+        }
+    }
 }
 
 impl Layer {
@@ -717,7 +732,8 @@ impl Engine {
                     return malformed(&format!("`{tool}` needs a string argument `path`"));
                 };
                 if WRITE_TOOLS.contains(&tool) {
-                    *touched = self.guarded_path(raw, &self.ctx, o.followed);
+                    *touched =
+                        self.guarded_path(&self.ctx.resolve(raw), raw, &self.ctx, o.followed);
                 }
                 let resolved = self.ctx.resolve(raw);
                 let subject = Subject {
@@ -782,27 +798,28 @@ impl Engine {
 
     /// The guarded file or folder a path written in a call falls under (as written, as a
     /// wildcard that may expand into one, or where its symlinks lead), if any.
-    fn guarded_path(&self, raw: &str, ctx: &PathContext, followed: Followed) -> Option<PathBuf> {
+    fn guarded_path(
+        &self,
+        lexical: &Path,
+        raw: &str,
+        ctx: &PathContext,
+        followed: Followed,
+    ) -> Option<PathBuf> {
         if self.guarded.is_empty() || raw.is_empty() {
             return None;
         }
-        let lexical = ctx.resolve(raw);
         let wild = has_meta(&lexical.to_string_lossy());
         if self
             .guarded
             .iter()
-            .any(|g| lexical.starts_with(g) || (wild && wildcard_may_reach(&lexical, g)))
+            .any(|g| lexical.starts_with(g) || (wild && wildcard_may_reach(lexical, g)))
         {
-            return Some(lexical);
+            return Some(lexical.to_path_buf());
         }
         if wild {
             return None;
         }
-        let real = match followed {
-            Followed::Unknown => ctx.real(raw)?,
-            Followed::Known(r) => r.clone()?,
-            Followed::Itself => return None,
-        };
+        let real = followed.real(raw, ctx)?;
         self.guarded
             .iter()
             .any(|g| real.starts_with(g))
@@ -819,9 +836,8 @@ impl Engine {
         touched: &mut Option<PathBuf>,
     ) -> Decision {
         let analysis = shell::analyse(command);
-        // A line that names a guarded path and is not read-only in every part may write it.
         let guarding = !self.guarded.is_empty();
-        let mut read_only = analysis.failure.is_none();
+        let parsed = analysis.failure.is_none();
         let mut parts: Vec<SimpleCommand> = analysis.commands;
         let mut floor = None;
         if let Some(why) = &analysis.failure {
@@ -872,21 +888,19 @@ impl Engine {
             self.note_cd(&view, &mut folders);
             if guarding && touched.is_none() {
                 *touched = view
-                    .raw_paths
+                    .paths
                     .iter()
-                    .find_map(|raw| self.guarded_path(raw, &self.ctx, Followed::Unknown));
+                    .zip(&view.raw_paths)
+                    .zip(&view.reals)
+                    .find_map(|((p, raw), r)| {
+                        self.guarded_path(p, raw, &self.ctx, Followed::Lazy(r))
+                    });
             }
             let subject = Subject {
                 tool: "bash",
                 args: &call.arguments,
                 target: Target::Command(view),
             };
-            if guarding && read_only {
-                read_only = self
-                    .readonly
-                    .first_match(&subject, scratch)
-                    .is_some_and(|r| r.action == Action::Allow);
-            }
             let mut d = match moved {
                 Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
                 None => self.decide_subject(&subject, o, scratch, trace.as_deref_mut(), &label),
@@ -901,7 +915,9 @@ impl Engine {
             }
             best = Some(stricter(best, d));
         }
-        if read_only && !parts.is_empty() {
+        // A line that names a guarded path may write it unless every part is read-only (checked
+        // only then: few lines name one).
+        if touched.is_some() && parsed && self.all_read_only(call, &parts, scratch) {
             *touched = None;
         }
         best.unwrap_or_else(|| self.default.clone())
@@ -1141,7 +1157,8 @@ impl Engine {
                 .paths
                 .iter()
                 .zip(&c.raw_paths)
-                .find_map(|(p, raw)| self.protected(p, raw, &self.ctx, Followed::Unknown))
+                .zip(&c.reals)
+                .find_map(|((p, raw), r)| self.protected(p, raw, &self.ctx, Followed::Lazy(r)))
                 .or_else(|| self.walked_into(c)),
             Target::Other => self.extra_path_args(s, None),
         }
@@ -1199,11 +1216,7 @@ impl Engine {
         if raw.is_empty() || wild {
             return None;
         }
-        let real = match followed {
-            Followed::Unknown => ctx.real(raw)?,
-            Followed::Known(r) => r.clone()?,
-            Followed::Itself => return None,
-        };
+        let real = followed.real(raw, ctx)?;
         if real == lexical {
             return None;
         }
@@ -1220,23 +1233,31 @@ impl Engine {
                     return false;
                 };
                 let analysis = shell::analyse(command);
-                if analysis.failure.is_some() || analysis.commands.is_empty() {
-                    return false;
-                }
-                let mut scratch = Vec::new();
-                analysis.commands.iter().all(|cmd| {
-                    let s = Subject {
-                        tool: "bash",
-                        args: &call.arguments,
-                        target: Target::Command(CommandView::new(cmd, &self.ctx)),
-                    };
-                    self.readonly
-                        .first_match(&s, &mut scratch)
-                        .is_some_and(|r| r.action == Action::Allow)
-                })
+                analysis.failure.is_none()
+                    && self.all_read_only(call, &analysis.commands, &mut Vec::new())
             }
             _ => false,
         }
+    }
+
+    /// Whether there are commands and an allow rule of `readonly.policy` matches each.
+    fn all_read_only(
+        &self,
+        call: &ToolCall,
+        commands: &[SimpleCommand],
+        scratch: &mut Vec<RuleId>,
+    ) -> bool {
+        !commands.is_empty()
+            && commands.iter().all(|cmd| {
+                let s = Subject {
+                    tool: "bash",
+                    args: &call.arguments,
+                    target: Target::Command(CommandView::new(cmd, &self.ctx)),
+                };
+                self.readonly
+                    .first_match(&s, scratch)
+                    .is_some_and(|r| r.action == Action::Allow)
+            })
     }
 }
 

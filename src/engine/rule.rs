@@ -1,6 +1,7 @@
 //! Rules compiled for matching, and the subjects they are matched against.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -142,6 +143,8 @@ pub struct CommandView<'a> {
     pub raw_paths: Vec<String>,
     /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
     pub redirects: Vec<PathBuf>,
+    /// Where each of `raw_paths` leads ([`PathContext::real`]), looked up once when needed.
+    pub reals: Vec<OnceCell<Option<PathBuf>>>,
 }
 
 impl<'a> CommandView<'a> {
@@ -208,6 +211,7 @@ impl<'a> CommandView<'a> {
             literal_words: cmd.words(View::Literal),
             canonical_words: cmd.words(View::Canonical),
             paths,
+            reals: raw_paths.iter().map(|_| OnceCell::new()).collect(),
             raw_paths,
             redirects,
         }
