@@ -310,6 +310,28 @@ fn explain_shows_each_part_every_matching_rule_and_the_winner() {
 }
 
 #[test]
+fn check_and_explain_guard_the_projects_policy_files() {
+    let d = Dir::new();
+    d.write(
+        ".harness9/settings.json",
+        r#"{"permissions": {"allow": ["bash(tee *)"]}}"#,
+    );
+    let o = d.run(&["check", "bash", "tee .harness9/settings.json"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("ask (high risk)"), "{out}");
+    assert!(out.contains("guard:policy-files"), "{out}");
+    let o = d.run(&["explain", "bash", "tee .harness9/settings.json"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("parts: 1"),
+        "the guard is not a command: {out}"
+    );
+    assert!(out.contains("policy files"), "{out}");
+    let o = d.run(&["check", "bash", "tee notes.txt"]);
+    assert!(stdout(&o).starts_with("allow"), "{}", stdout(&o));
+}
+
+#[test]
 fn lint_exits_1_on_errors_and_0_on_warnings_unless_told_otherwise() {
     let d = Dir::new();
     d.write(

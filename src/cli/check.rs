@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Map, Value};
 
 use super::{parse_mode, PolicyArgs, EXIT_USAGE};
+use harness9::engine::Layer;
 use harness9::{Decision, Engine, Explanation, Mode, ToolCall};
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -236,7 +237,13 @@ fn explanation_text(call: &ToolCall, ex: &Explanation, d: &Decision, mode: Mode)
         );
     }
     if call.name == "bash" {
-        let _ = writeln!(out, "parts: {}", ex.parts.len());
+        // The commands of the line; the guard on the policy's files is a part of its own.
+        let commands = ex
+            .parts
+            .iter()
+            .filter(|p| !p.hits.iter().any(|h| h.layer == Layer::Guard))
+            .count();
+        let _ = writeln!(out, "parts: {commands}");
     }
     for (i, p) in ex.parts.iter().enumerate() {
         let origin = p.origin.map(|o| format!("  ({o})")).unwrap_or_default();
