@@ -1237,14 +1237,6 @@ impl ToolHook for Records {
         "records"
     }
 
-    async fn before_execute(
-        &self,
-        ctx: HookContext,
-        _call: &ToolCall,
-    ) -> Result<(HookContext, HookDecision), HookError> {
-        Ok((ctx, HookDecision::allow()))
-    }
-
     fn on_decision(&self, record: &DecisionRecord) {
         self.0.lock().unwrap().push(record.clone());
     }
