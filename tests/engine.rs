@@ -830,3 +830,26 @@ fn a_symlink_is_decided_where_it_leads_and_a_symlinked_project_folder_changes_no
     assert_eq!(d.action, Action::Ask, "{d:?}");
     assert!(d.reason.contains("leads to"), "{}", d.reason);
 }
+
+// Found by the re-spelling property at 2,000 cases: an allow rule's exception was read like
+// the rule, literally, so `/usr/bin/rm` escaped `unless program "rm"`.
+#[test]
+fn an_exception_reads_a_command_against_its_rule_so_re_spelling_never_loosens() {
+    let e = engine(
+        "allow bash(prefix \"\") unless program \"rm\";\n\
+         deny bash(prefix \"\") unless program \"make\";\n",
+    );
+    for cmd in ["rm -rf build", "/usr/bin/rm -rf build", "\\rm -rf build"] {
+        let d = bash(&e, cmd);
+        assert_eq!(
+            d.action,
+            Action::Deny,
+            "{cmd}: the allow's exception holds: {d:?}"
+        );
+    }
+    assert_eq!(bash(&e, "ls").action, Action::Allow);
+    let e = engine("deny bash(prefix \"\") unless program \"make\";\nallow bash(prefix \"\");\n");
+    assert_eq!(bash(&e, "make test").action, Action::Allow);
+    // A look-alike (`./make`, a script of the project) is not excused from the deny.
+    assert_eq!(bash(&e, "./make test").action, Action::Deny);
+}

@@ -352,14 +352,24 @@ impl CompiledRule {
 
     /// Whether the rule decides this subject: its tool, all its matchers, and none of its
     /// `unless` groups.
+    ///
+    /// An exception works against its rule, so it reads the command the other way: an allow
+    /// rule's exception holds when either view matches (`unless program "rm"` also excepts
+    /// `/usr/bin/rm`), a deny or ask rule's only when both do (`unless program "rm"` does not
+    /// excuse `./rm`). Re-spelling a command can then never lift an exception to an allow nor
+    /// claim one to a deny.
     pub fn matches(&self, s: &Subject) -> bool {
         let view = view_for(self.action);
+        let excepted = |g: &Vec<CMatcher>| {
+            let in_view = |v: View| g.iter().all(|m| m.matches(s, v));
+            match self.action {
+                Action::Allow => in_view(View::Literal) || in_view(View::Canonical),
+                Action::Deny | Action::Ask => in_view(View::Literal) && in_view(View::Canonical),
+            }
+        };
         self.tool.matches(s.tool)
             && self.matchers.iter().all(|m| m.matches(s, view))
-            && !self
-                .unless
-                .iter()
-                .any(|g| g.iter().all(|m| m.matches(s, view)))
+            && !self.unless.iter().any(excepted)
     }
 }
 
