@@ -162,7 +162,7 @@ pub(super) fn walk_text(
     }
     let tree = parse(text).ok_or_else(unparsable)?;
     let root = tree.root_node();
-    if root.has_error() || root.is_missing() || misread(root, text) {
+    if root.has_error() || root.is_missing() || misread(root, text) || skipped(root, text) {
         return Err(unparsable());
     }
     let mut walker = Walker {
@@ -330,6 +330,82 @@ fn crashes_tree_sitter(text: &str) -> bool {
         if after.chars().next().is_some_and(|c| !c.is_ascii()) {
             return true;
         }
+    }
+    false
+}
+
+/// Whether tree-sitter-bash left text out of its tree: a byte outside every token and every
+/// quoted construct that is not a blank, a newline or a line continuation. A word the tree
+/// does not hold is a word no rule sees. The one known omission, a lone `-` right before the
+/// redirections of a command (`git commit -F - <<EOF`, `npm - 2>/dev/null`), is put back by
+/// the walk (see [`dropped_dash`]).
+fn skipped(root: Node<'_>, text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut covered = vec![false; bytes.len()];
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if let Some(at) = dropped_dash(node, text) {
+            covered[at] = true;
+        }
+        let whole = node.child_count() == 0
+            || matches!(
+                node.fast_kind(),
+                "string"
+                    | "translated_string"
+                    | "raw_string"
+                    | "ansi_c_string"
+                    | "heredoc_body"
+                    | "heredoc_content"
+                    | "comment"
+                    | "regex"
+                    | "extglob_pattern"
+            );
+        if whole {
+            let end = node.end_byte().min(bytes.len());
+            if let Some(span) = covered.get_mut(node.start_byte().min(end)..end) {
+                span.fill(true);
+            }
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return uncovered_text(bytes, &covered);
+            }
+        }
+    }
+}
+
+/// Where the lone `-` that tree-sitter-bash leaves out between a redirected command and its
+/// first redirection is (`sh - <<EOF` is read as `sh <<EOF`), when `node` has one.
+fn dropped_dash(node: Node<'_>, text: &str) -> Option<usize> {
+    if node.fast_kind() != "redirected_statement" {
+        return None;
+    }
+    let body = node.child_by_field_name("body")?;
+    let next = body.next_sibling()?;
+    let gap = text.get(body.end_byte()..next.start_byte())?;
+    let trimmed = gap.trim_matches([' ', '\t']);
+    (trimmed == "-" && gap.len() > trimmed.len())
+        .then(|| body.end_byte() + gap.find('-').unwrap_or(0))
+}
+
+/// Whether a byte no token covers is more than a blank, a newline or a line continuation.
+fn uncovered_text(bytes: &[u8], covered: &[bool]) -> bool {
+    let mut i = 0;
+    while i < bytes.len() {
+        if !covered[i] {
+            match bytes[i] {
+                b' ' | b'\t' | b'\n' | b'\r' => {}
+                b'\\' if bytes.get(i + 1) == Some(&b'\n') => i += 1,
+                _ => return true,
+            }
+        }
+        i += 1;
     }
     false
 }
@@ -1053,6 +1129,15 @@ impl<'s> Walker<'s> {
             None => (self.open(node, body_ctx), true),
         };
         let end = self.out.len();
+        if dropped_dash(node, self.src).is_some() {
+            // The command's last word, which the parse left out.
+            match self.out.get_mut(start) {
+                Some(command) if target_is_command => {
+                    command.argv.push(literal_word("-".into()));
+                }
+                _ => return Err(unparsable()),
+            }
+        }
 
         let mut collected = Vec::new();
         let mut extra = Vec::new();

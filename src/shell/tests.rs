@@ -1134,3 +1134,31 @@ fn hostile_timing() {
         );
     }
 }
+
+// Found by the re-spelling property at 2,000 cases: tree-sitter-bash leaves a lone `-` before
+// a command's redirections out of its tree, so `npm -` and `npm - 2>/dev/null` differed.
+#[test]
+fn a_lone_dash_before_a_redirection_is_still_a_word_of_the_command() {
+    assert_eq!(shown("npm - 2>/dev/null"), ["top level: npm -"]);
+    assert_eq!(shown("npm a - >out"), ["top level: npm a -"]);
+    assert_eq!(
+        shown("git commit -F - <<'EOF'\nmsg\nEOF"),
+        ["top level: git commit -F -"]
+    );
+    // After a compound statement it is no word of a command: refused.
+    failure("{ ls; } - 2>x");
+}
+
+#[test]
+fn blanks_continuations_quotes_and_comments_are_not_taken_for_text_the_parse_left_out() {
+    // Everything the tree holds, blanks and line continuations aside, is read.
+    for line in [
+        "ls \\\n  -la",
+        "echo \"a b\" > x # note",
+        "cat <<EOF\nbody\nEOF",
+        "[[ $a =~ ^a.*$ ]] && ls",
+        "x=$((1 + 2)); echo $x",
+    ] {
+        ok(line);
+    }
+}
