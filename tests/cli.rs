@@ -411,3 +411,24 @@ fn the_shipped_policies_pass_their_own_tests_and_lint() {
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
     }
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_ends_the_output_without_a_panic() {
+    use std::io::Read;
+    let d = Dir::new();
+    let line = vec!["ls"; 3000].join("; ");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
+        .args(["explain", "bash", &line])
+        .current_dir(d.path())
+        .env("HOME", d.home())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Like `| head -c 16`: read a little, then close.
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
