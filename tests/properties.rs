@@ -169,7 +169,7 @@ default allow;
 const ALLOW_EVERYTHING_SETTINGS: &str = r#"{"permissions": {"allow": ["bash", "read_file", "write_file", "edit_file", "list_dir", "*"]}}"#;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(96)))]
 
     #[test]
     fn no_policy_mode_or_builtin_switch_lifts_a_hard_protection(
@@ -210,10 +210,80 @@ proptest! {
     }
 }
 
+// ---- the policy's own files ------------------------------------------------------------------
+
+/// Writes to the guarded `.harness9/` folder of the working folder.
+const GUARDED_FILES: &[(&str, &str)] = &[
+    ("write_file", ".harness9/settings.json"),
+    ("edit_file", ".harness9/team.policy"),
+    ("write_file", "./sub/../.harness9/new.policy"),
+    ("write_file", ".harn*/settings.json"),
+];
+
+const GUARDED_COMMANDS: &[&str] = &[
+    "tee .harness9/settings.json",
+    "cp /tmp/evil.json .harness9/settings.json",
+    "echo '{}' > .harness9/settings.json",
+    "sed -i s/deny/allow/ .harness9/team.policy",
+    "cd .harness9 && tee settings.json",
+    "mv /tmp/x.policy .harness9",
+];
+
+fn guarded_call(which: usize, how: usize) -> ToolCall {
+    match GUARDED_FILES.get(which) {
+        Some(&(tool, path)) => ToolCall::primary(tool, path),
+        None => ToolCall::primary(
+            "bash",
+            wrap(
+                GUARDED_COMMANDS[(which - GUARDED_FILES.len()) % GUARDED_COMMANDS.len()],
+                how,
+            ),
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(96)))]
+
+    #[test]
+    fn no_policy_session_or_mode_but_bypass_lets_a_call_write_the_policys_own_files(
+        bytes in prop::collection::vec(any::<u8>(), 0..1024),
+        which in 0..GUARDED_FILES.len() + GUARDED_COMMANDS.len(),
+        how in 0..9usize,
+        builtin in any::<bool>(),
+    ) {
+        let layout = Layout::new();
+        let ctx = layout.ctx();
+        let mut world = World::generate(&mut Gen::from_bytes(&bytes), 30);
+        world.builtin = builtin;
+        world.policies.insert(0, ("allow-all.policy".into(), ALLOW_EVERYTHING.into()));
+        world.settings.push(("allow-all.json".into(), ALLOW_EVERYTHING_SETTINGS.into()));
+        let engine = world
+            .builder(&ctx)
+            .guard(ctx.cwd.join(".harness9"))
+            .build()
+            .map_err(|e| TestCaseError::fail(format!("did not load: {e}\n{}", world.describe())))?;
+        let session = engine
+            .compile_allow_rules("session", &["bash".into(), "write_file".into(), "edit_file".into()])
+            .map_err(TestCaseError::fail)?;
+        let call = guarded_call(which, how);
+        for mode in [Mode::Default, Mode::AutoApprove, Mode::ReadOnly] {
+            for s in [None, Some(&session)] {
+                let d = engine.decide_with_session(&call, mode, s);
+                prop_assert!(
+                    d.action != Action::Allow,
+                    "{} in mode {mode} (session {}): {d:?}\n{}",
+                    show(&call), s.is_some(), world.describe()
+                );
+            }
+        }
+    }
+}
+
 // ---- modes -----------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(96)))]
 
     #[test]
     fn bypass_approves_asks_but_never_turns_a_deny_into_an_allow_nor_does_any_mode(
@@ -254,7 +324,7 @@ proptest! {
 // ---- adding a deny rule ------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(96)))]
 
     #[test]
     fn a_deny_rule_added_at_the_head_of_a_policy_never_loosens_any_decision(
@@ -311,7 +381,7 @@ fn compound(parts: &[String], picks: &[usize]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(128)))]
 
     #[test]
     fn a_compound_command_is_at_least_as_strict_as_its_strictest_part(
@@ -395,7 +465,7 @@ fn deciding_rule(engine: &Engine, d: &Decision) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(96)))]
 
     #[test]
     fn formatting_a_policy_never_changes_a_decision(

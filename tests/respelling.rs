@@ -113,7 +113,7 @@ fn wrap(cmd: &str, how: u8) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(512)))]
 
     #[test]
     fn respelling_a_dangerous_command_never_loosens_its_decision(
@@ -204,7 +204,7 @@ fn same_words_wrap(cmd: &str, how: u8) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(reference::cases(128)))]
 
     #[test]
     fn quoting_and_wrapping_never_loosen_a_command_under_random_policies(

@@ -481,6 +481,11 @@ impl World {
     }
 
     pub fn build(&self, ctx: &PathContext) -> Result<Engine, harness9::LoadError> {
+        self.builder(ctx).build()
+    }
+
+    /// The engine's sources, to build it with more (a guarded folder).
+    pub fn builder(&self, ctx: &PathContext) -> harness9::EngineBuilder {
         let mut b = Engine::builder().context(ctx.clone()).builtin(self.builtin);
         for (name, text) in &self.policies {
             b = b.policy_text(name.as_str(), text.as_str());
@@ -488,7 +493,7 @@ impl World {
         for (name, text) in &self.settings {
             b = b.settings_text(name.as_str(), text.as_str());
         }
-        b.build()
+        b
     }
 
     pub fn describe(&self) -> String {
@@ -498,6 +503,14 @@ impl World {
         }
         out
     }
+}
+
+/// `default` cases for a property test, or `PROPTEST_CASES` when set (a harder search).
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 /// Generates a call.
