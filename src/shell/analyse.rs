@@ -17,7 +17,9 @@
 //! - `{a,b}` brace expansion is done as bash does it (`{rm,-rf,/}` is `rm -rf /`);
 //! - `<` and `>` inside `[ … ]` are redirections for bash, not comparisons: refused;
 //! - lexer slips (`$'\\'` swallowing what follows, `\<newline>` splitting a word, tokens
-//!   spanning blanks, `*EOF=` read as an assignment, `{cat`, `[[x`): refused.
+//!   spanning blanks, `*EOF=` read as an assignment, `{cat`, `[[x`, text left out of the
+//!   tree): refused; the one word it is known to leave out (a lone `-` before a command's
+//!   redirections) is put back.
 
 use std::cell::RefCell;
 
@@ -162,7 +164,7 @@ pub(super) fn walk_text(
     }
     let tree = parse(text).ok_or_else(unparsable)?;
     let root = tree.root_node();
-    if root.has_error() || root.is_missing() || misread(root, text) || skipped(root, text) {
+    if root.has_error() || root.is_missing() || misread(root, text) {
         return Err(unparsable());
     }
     let mut walker = Walker {
@@ -338,34 +340,77 @@ fn crashes_tree_sitter(text: &str) -> bool {
 /// quoted construct that is not a blank, a newline or a line continuation. A word the tree
 /// does not hold is a word no rule sees. The one known omission, a lone `-` right before the
 /// redirections of a command (`git commit -F - <<EOF`, `npm - 2>/dev/null`), is put back by
-/// the walk (see [`dropped_dash`]).
+/// the walk (see [`dropped_dash`]). [`misread`] finds such text in its own pass over the
+/// tokens; this exact check is for trees whose tokens are not in the order of the text.
 fn skipped(root: Node<'_>, text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut covered = vec![false; bytes.len()];
+    covered_spans(root, text, |start, end| covered[start..end].fill(true));
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = covered[i..].iter().take_while(|c| !**c).count();
+        if !blank_only(&bytes[i..i + run]) {
+            return true;
+        }
+        i += run.max(1);
+    }
+    false
+}
+
+/// Quoted constructs whose text is theirs whether or not their children cover it.
+fn covers_its_text(kind: &str) -> bool {
+    matches!(
+        kind,
+        "string"
+            | "translated_string"
+            | "raw_string"
+            | "ansi_c_string"
+            | "heredoc_body"
+            | "heredoc_content"
+            | "comment"
+            | "regex"
+            | "extglob_pattern"
+    )
+}
+
+/// Finds text between tokens in one pass over tokens met in the order of the text.
+#[derive(Default)]
+struct Gaps {
+    pos: usize,
+    out_of_order: bool,
+    text_in_gap: bool,
+}
+
+impl Gaps {
+    fn span(&mut self, bytes: &[u8], start: usize, end: usize) {
+        if start < self.pos {
+            self.out_of_order = true;
+        } else if !blank_only(&bytes[self.pos..start]) {
+            self.text_in_gap = true;
+        }
+        self.pos = self.pos.max(end);
+    }
+
+    /// Whether text was found; `None` when tokens came out of order (ask [`skipped`]).
+    fn found(&self, bytes: &[u8]) -> Option<bool> {
+        (!self.out_of_order).then(|| self.text_in_gap || !blank_only(&bytes[self.pos..]))
+    }
+}
+
+/// Calls `f` with the byte range of every token and quoted construct of the tree, and of the
+/// dash the parse leaves out (see [`dropped_dash`]), in the order of the walk.
+fn covered_spans(root: Node<'_>, text: &str, mut f: impl FnMut(usize, usize)) {
+    let len = text.len();
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
         if let Some(at) = dropped_dash(node, text) {
-            covered[at] = true;
+            f(at, at + 1);
         }
-        let whole = node.child_count() == 0
-            || matches!(
-                node.fast_kind(),
-                "string"
-                    | "translated_string"
-                    | "raw_string"
-                    | "ansi_c_string"
-                    | "heredoc_body"
-                    | "heredoc_content"
-                    | "comment"
-                    | "regex"
-                    | "extglob_pattern"
-            );
+        let whole = node.child_count() == 0 || covers_its_text(node.fast_kind());
         if whole {
-            let end = node.end_byte().min(bytes.len());
-            if let Some(span) = covered.get_mut(node.start_byte().min(end)..end) {
-                span.fill(true);
-            }
+            let end = node.end_byte().min(len);
+            f(node.start_byte().min(end), end);
         } else if cursor.goto_first_child() {
             continue;
         }
@@ -374,7 +419,7 @@ fn skipped(root: Node<'_>, text: &str) -> bool {
                 break;
             }
             if !cursor.goto_parent() {
-                return uncovered_text(bytes, &covered);
+                return;
             }
         }
     }
@@ -394,20 +439,18 @@ fn dropped_dash(node: Node<'_>, text: &str) -> Option<usize> {
         .then(|| body.end_byte() + gap.find('-').unwrap_or(0))
 }
 
-/// Whether a byte no token covers is more than a blank, a newline or a line continuation.
-fn uncovered_text(bytes: &[u8], covered: &[bool]) -> bool {
+/// Whether text between tokens holds only blanks, newlines and line continuations.
+fn blank_only(gap: &[u8]) -> bool {
     let mut i = 0;
-    while i < bytes.len() {
-        if !covered[i] {
-            match bytes[i] {
-                b' ' | b'\t' | b'\n' | b'\r' => {}
-                b'\\' if bytes.get(i + 1) == Some(&b'\n') => i += 1,
-                _ => return true,
-            }
+    while i < gap.len() {
+        match gap[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            b'\\' if gap.get(i + 1) == Some(&b'\n') => i += 1,
+            _ => return false,
         }
         i += 1;
     }
-    false
+    true
 }
 
 /// Whether tree-sitter-bash read `text` differently from bash in a way the walk cannot
@@ -419,18 +462,32 @@ fn uncovered_text(bytes: &[u8], covered: &[bool]) -> bool {
 /// - `\<blank>` and `\<newline>` skipped as blanks: for bash the first is a word
 ///   (`echo x \ ; ls`) and the second joins its neighbours (`r\<newline>m -rf /` is `rm`);
 /// - an ANSI-C string token running past the real end of `$'\\'`, swallowing what follows
-///   (`echo $'\\' ; rm -rf / # '`).
+///   (`echo $'\\' ; rm -rf / # '`);
+/// - text left out of the tree altogether (see [`skipped`]).
 fn misread(root: Node<'_>, text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut cursor = root.walk();
     // Whether each ancestor of the cursor's node is a context where blanks are text.
     let mut quoted_stack: Vec<bool> = Vec::new();
+    // Whether each ancestor is a token or quoted construct whose text is covered (see
+    // [`skipped`]), and the gaps between those.
+    let mut covered_stack: Vec<bool> = Vec::new();
+    let mut gaps = Gaps::default();
     let mut last_end = 0;
     let newlines = bytes.contains(&b'\n');
     loop {
         let node = cursor.node();
         let kind = node.fast_kind();
         let parent_quoted = quoted_stack.last().copied().unwrap_or(false);
+        let inside_covered = covered_stack.last().copied().unwrap_or(false);
+        let covering = !inside_covered && (node.child_count() == 0 || covers_its_text(kind));
+        if let Some(at) = dropped_dash(node, text) {
+            gaps.span(bytes, at, at + 1);
+        }
+        if covering {
+            let end = node.end_byte().min(bytes.len());
+            gaps.span(bytes, node.start_byte().min(end), end);
+        }
         let quoted = match kind {
             "string" | "translated_string" | "raw_string" | "ansi_c_string" | "expansion"
             | "heredoc_body" | "heredoc_content" | "heredoc_start" | "heredoc_end" | "comment"
@@ -479,6 +536,7 @@ fn misread(root: Node<'_>, text: &str) -> bool {
         }
         if !leaf && cursor.goto_first_child() {
             quoted_stack.push(quoted);
+            covered_stack.push(inside_covered || covering);
             continue;
         }
         loop {
@@ -486,10 +544,14 @@ fn misread(root: Node<'_>, text: &str) -> bool {
                 break;
             }
             if !cursor.goto_parent() {
-                return text.len() > last_end
-                    && escaped_blank_misread(root, bytes, last_end, text.len());
+                if text.len() > last_end && escaped_blank_misread(root, bytes, last_end, text.len())
+                {
+                    return true;
+                }
+                return gaps.found(bytes).unwrap_or_else(|| skipped(root, text));
             }
             quoted_stack.pop();
+            covered_stack.pop();
         }
     }
 }
