@@ -803,6 +803,21 @@ fn an_unchanged_settings_file_is_not_read_again() {
 }
 
 #[test]
+fn the_first_audit_line_creating_the_project_folder_reloads_nothing() {
+    let p = Project::new();
+    assert!(!p.cwd().join(".harness9").exists());
+    rt().block_on(async {
+        let (reg, loaded) = p.registry(Mode::Default, None);
+        let tool = Echo::default();
+        for _ in 0..3 {
+            reg.execute(HookContext::default(), bash("ls"), &tool).await;
+        }
+        assert!(p.cwd().join(".harness9/audit.jsonl").exists());
+        assert_eq!(loaded.engine.reloads(), 0);
+    });
+}
+
+#[test]
 fn the_audit_log_has_one_line_per_decision_with_who_decided() {
     let p = Project::new();
     rt().block_on(async {
