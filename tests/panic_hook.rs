@@ -5,30 +5,14 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use harness9::runtime::{
-    panic_is_caught, CancelToken, HookContext, HookRegistry, ModeHandle, ToolResult, ToolRunner,
-};
+use harness9::runtime::{panic_is_caught, HookContext, HookRegistry, ModeHandle};
 use harness9::{Action, Mode, ToolCall};
 
 mod common;
-use common::Panicking;
+use common::{Output, Panicking};
 
 /// 0: no panic seen; 1: a caught one; 2: an uncaught one.
 static SEEN: AtomicU8 = AtomicU8::new(0);
-
-struct Nothing;
-
-#[async_trait]
-impl ToolRunner for Nothing {
-    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
-        Ok(())
-    }
-
-    async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
-        ToolResult::ok("")
-    }
-}
 
 #[test]
 fn a_panic_hook_can_tell_a_caught_hook_panic_from_an_uncaught_one() {
@@ -42,7 +26,7 @@ fn a_panic_hook_can_tell_a_caught_hook_panic_from_an_uncaught_one() {
     let done = rt.block_on(reg.execute(
         HookContext::default(),
         ToolCall::primary("bash", "ls"),
-        &Nothing,
+        &Output(String::new()),
     ));
     assert_eq!(done.record.action, Action::Deny);
     assert_eq!(SEEN.load(Ordering::SeqCst), 1, "the hook's panic is caught");

@@ -168,6 +168,19 @@ default allow;
 
 const ALLOW_EVERYTHING_SETTINGS: &str = r#"{"permissions": {"allow": ["bash", "read_file", "write_file", "edit_file", "list_dir", "*"]}}"#;
 
+/// A random world behind a policy and a settings file that allow everything they can.
+fn permissive_world(bytes: &[u8], builtin: bool) -> World {
+    let mut world = World::generate(&mut Gen::from_bytes(bytes), 30);
+    world.builtin = builtin;
+    world
+        .policies
+        .insert(0, ("allow-all.policy".into(), ALLOW_EVERYTHING.into()));
+    world
+        .settings
+        .push(("allow-all.json".into(), ALLOW_EVERYTHING_SETTINGS.into()));
+    world
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(reference::cases(96)))]
 
@@ -179,10 +192,7 @@ proptest! {
         builtin in any::<bool>(),
     ) {
         let layout = Layout::new();
-        let mut world = World::generate(&mut Gen::from_bytes(&bytes), 30);
-        world.builtin = builtin;
-        world.policies.insert(0, ("allow-all.policy".into(), ALLOW_EVERYTHING.into()));
-        world.settings.push(("allow-all.json".into(), ALLOW_EVERYTHING_SETTINGS.into()));
+        let world = permissive_world(&bytes, builtin);
         let engine = build(&world, &layout)?;
         let call = protected_call(which, how);
         for mode in MODES {
@@ -254,10 +264,7 @@ proptest! {
     ) {
         let layout = Layout::new();
         let ctx = layout.ctx();
-        let mut world = World::generate(&mut Gen::from_bytes(&bytes), 30);
-        world.builtin = builtin;
-        world.policies.insert(0, ("allow-all.policy".into(), ALLOW_EVERYTHING.into()));
-        world.settings.push(("allow-all.json".into(), ALLOW_EVERYTHING_SETTINGS.into()));
+        let world = permissive_world(&bytes, builtin);
         let engine = world
             .builder(&ctx)
             .guard(ctx.cwd.join(".harness9"))

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::mpsc;
 
 mod common;
-use common::{bash, rt, Echo, Failing, Panicking, Project};
+use common::{bash, rt, Echo, Failing, Output, Panicking, Project};
 
 /// Records what happened, in order.
 type Log = Arc<Mutex<Vec<String>>>;
@@ -853,21 +853,12 @@ fn the_audit_log_has_one_line_per_decision_with_who_decided() {
 
 #[test]
 fn large_outputs_are_offloaded_to_a_file_keeping_head_and_tail() {
-    struct Big;
-    #[async_trait]
-    impl ToolRunner for Big {
-        fn validate(&self, _call: &ToolCall) -> Result<(), String> {
-            Ok(())
-        }
-        async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
-            ToolResult::ok(format!("HEAD{}TAIL", "x".repeat(5000)))
-        }
-    }
+    let big = Output(format!("HEAD{}TAIL", "x".repeat(5000)));
     let p = Project::new();
     rt().block_on(async {
         let (reg, _) = p.registry(Mode::Default, None);
         let ex = reg
-            .execute(HookContext::default(), bash("git log"), &Big)
+            .execute(HookContext::default(), bash("git log"), &big)
             .await;
         let c = &ex.result.content;
         assert!(c.starts_with("HEAD") && c.ends_with("TAIL"), "{c}");

@@ -135,16 +135,10 @@ impl PathContext {
         }
     }
 
-    /// Where a written path leads, spelled from the working folder or home as they are
-    /// written when it leads inside them: [`real`](Self::real) without the links that lead to
-    /// the working folder or home themselves (a project opened through `/home` → `/var/home`),
-    /// so it compares with rules anchored there. `None` when it cannot be followed.
-    pub fn leads_to(&self, raw: &str) -> Option<PathBuf> {
-        Some(self.logical(self.real(raw)?))
-    }
-
     /// A real path (see [`real`](Self::real)) spelled from the working folder or home as they
-    /// are written, when it lies inside them.
+    /// are written, when it lies inside them: without the links that lead to the working
+    /// folder or home themselves (a project opened through `/home` → `/var/home`), it compares
+    /// with rules anchored there.
     pub fn logical(&self, real: PathBuf) -> PathBuf {
         let bases = self.known.iter().chain(&self.known_home);
         for (written, actual) in bases {

@@ -32,6 +32,7 @@ use crate::call::{Action, Decision, ToolCall};
 use crate::diag;
 use crate::engine::{Chain, Engine, Mode};
 use crate::hooks::{project_engine, Project, SetupError, PROJECT_DIR};
+use crate::policy::read_bounded;
 use crate::settings::SETTINGS_PATH;
 
 /// Builds the engine from its files.
@@ -105,11 +106,6 @@ fn look(path: &Path) -> Option<Vec<(OsString, Meta)>> {
     Some(files)
 }
 
-/// A file's content, refusing what is not a regular file or is too large to be a policy.
-fn read_bounded(path: &Path) -> Option<Vec<u8>> {
-    crate::policy::read_bounded(path).ok()
-}
-
 /// What a watched path looked like when the engine was built: the quick look, and a hash of
 /// the content behind it (a folder: its policy files' names and contents).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,13 +124,17 @@ fn stamp(path: &Path) -> Option<Stamp> {
         for (name, m) in &look {
             name.hash(&mut h);
             // An unreadable policy file hashes as a change each time, so it is tried again.
-            match m.regular.then(|| read_bounded(&path.join(name))).flatten() {
+            match m
+                .regular
+                .then(|| read_bounded(&path.join(name)).ok())
+                .flatten()
+            {
                 Some(bytes) => bytes.hash(&mut h),
                 None => read_at.hash(&mut h),
             }
         }
     } else {
-        match read_bounded(path) {
+        match read_bounded(path).ok() {
             Some(bytes) => bytes.hash(&mut h),
             None => read_at.hash(&mut h),
         }

@@ -51,6 +51,20 @@ impl ToolRunner for Echo {
     }
 }
 
+/// A tool that takes any call and answers with this output.
+pub struct Output(pub String);
+
+#[async_trait]
+impl ToolRunner for Output {
+    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+        Ok(())
+    }
+
+    async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
+        ToolResult::ok(self.0.clone())
+    }
+}
+
 /// A hook whose `before_execute` fails with "the policy server is down".
 pub struct Failing;
 
