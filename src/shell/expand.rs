@@ -15,10 +15,11 @@
 use std::cell::Cell;
 use std::collections::VecDeque;
 
-use super::analyse::{self, too_deep, Ctx, UNPARSABLE};
+use super::driver::{self, too_deep, UNPARSABLE};
 use super::fast;
 use super::interp::{self, Lang, ShellOut};
 use super::options::{self, Parsed, Spec};
+use super::walk::Ctx;
 use super::{Origin, SimpleCommand, Word, MAX_COMMAND_LEN, MAX_DEPTH};
 
 type Res<T> = Result<T, String>;
@@ -75,7 +76,7 @@ pub(super) struct Script {
 /// What expanding a command needs from the walk it came from.
 #[derive(Clone, Copy)]
 pub(super) struct Env<'a> {
-    /// The walk's recursion so far (see `analyse::MAX_FRAMES`).
+    /// The walk's recursion so far (see `driver::MAX_FRAMES`).
     pub frames: usize,
     pub budget: &'a Budget,
     /// The functions whose definitions enclose the command (for `eval f`, `command f`).
@@ -300,8 +301,8 @@ fn emit(
             // A plain payload (`bash -c 'ls -la && make'`) needs no parse: the fast path
             // gives the commands the walk would, expanded the same way.
             if let Some(plain) = fast::plain_commands(&text, ctx, &functions).filter(|_| !dynamic) {
-                let pending = analyse::plain_pending(&plain, depth, &functions);
-                let commands = analyse::expand_commands(
+                let pending = driver::plain_pending(&plain, depth, &functions);
+                let commands = driver::expand_commands(
                     plain,
                     pending,
                     &[],
@@ -316,7 +317,7 @@ fn emit(
                 return Ok(());
             }
             let mut asked = false;
-            match analyse::walk_text(
+            match driver::walk_text(
                 &text,
                 0,
                 ctx,

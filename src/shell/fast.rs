@@ -5,7 +5,8 @@
 //! beyond themselves (a wrapper's command, a payload: see [`super::expand`]) is added by the
 //! same code the full analysis uses. Anything else goes to the parser.
 
-use super::analyse::{self, Ctx};
+use super::driver;
+use super::walk::Ctx;
 use super::{Analysis, Origin, SimpleCommand, Word};
 
 /// Reserved words that make a line more than a simple command.
@@ -33,7 +34,7 @@ pub fn plain_command(command: &str) -> Option<Analysis> {
         depth: 0,
     };
     let commands = plain_commands(command, top, &[])?;
-    Some(analyse::expand_plain(commands, top.depth))
+    Some(driver::expand_plain(commands, top.depth))
 }
 
 /// The simple commands of a plain line found in `ctx` (as the walk would give them, before
@@ -209,7 +210,7 @@ mod tests {
 
     /// The parser's analysis (no fast path).
     fn full(line: &str) -> Analysis {
-        super::super::analyse::analyse(line)
+        super::super::driver::analyse(line)
     }
 
     #[test]

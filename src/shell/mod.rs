@@ -14,16 +14,23 @@
 //! only known at run time (`sh -c "$(curl …)"`) is a command whose program is dynamic, which
 //! the engine asks about.
 
-mod analyse;
+mod brace;
+mod compound;
+mod driver;
 mod expand;
 mod fast;
 mod interp;
+mod misread;
 mod options;
+mod parse;
+mod unescape;
+mod walk;
+mod words;
 
 /// Analyses a command line. A line of plain words takes a fast path that gives exactly what
 /// the parser would; everything else is parsed.
 pub fn analyse(command: &str) -> Analysis {
-    fast::plain_command(command).unwrap_or_else(|| analyse::analyse(command))
+    fast::plain_command(command).unwrap_or_else(|| driver::analyse(command))
 }
 
 /// Whether `prefix`, the part of a word before its first `=`, makes the word a `name=value`
@@ -218,3 +225,5 @@ impl SimpleCommand {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod walk_tests;

@@ -1,5 +1,5 @@
 //! What a line really runs: wrappers, payloads, interpreter shell-outs, paths after `=`.
-//! (The walk itself is tested in `analyse.rs`, the option reader in `options.rs`, the
+//! (The walk itself is tested in `walk_tests.rs`, the option reader in `options.rs`, the
 //! interpreter scanner in `interp.rs`.)
 
 use super::{analyse, Origin, SimpleCommand, View, MAX_DEPTH};
@@ -611,7 +611,7 @@ proptest::proptest! {
         let text = format!("{program} {rest}");
         let line = format!("bash -c '{text}'");
         let outer = analyse(&line);
-        let inner = super::analyse::analyse(&text);
+        let inner = super::driver::analyse(&text);
         proptest::prop_assert_eq!(&outer.failure, &inner.failure);
         if outer.failure.is_none() {
             let span = outer.commands[0].span;
@@ -1062,7 +1062,7 @@ fn timing() {
         let mut parse: Vec<u128> = (0..2000)
             .map(|_| {
                 let start = std::time::Instant::now();
-                std::hint::black_box(super::analyse::parse_only(std::hint::black_box(line)));
+                std::hint::black_box(super::parse::parse_only(std::hint::black_box(line)));
                 start.elapsed().as_nanos()
             })
             .collect();

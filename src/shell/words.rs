@@ -1,0 +1,478 @@
+//! The walk of words: substitutions inside them, quote removal, and what a word reads as a
+//! path.
+
+use tree_sitter::Node;
+
+use super::brace::brace_expand_word;
+use super::driver::{unparsable, Res};
+use super::parse::{children_with_fields, frontier, FastKind};
+use super::unescape::{ansi_c_inner, decode_ansi_c, unescape_backticks, unescape_double_quoted};
+use super::walk::{Ctx, Walker};
+use super::{Origin, Word};
+
+impl Walker<'_> {
+    // ----- substitutions -----
+
+    /// `$(…)`, back-ticks, `<(…)`, `>(…)`: the statements inside, one level deeper.
+    pub(super) fn subst(&mut self, node: Node<'_>, origin: Origin, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(origin)?;
+        self.enter()?;
+        let result = self.subst_inner(node, inner);
+        self.leave();
+        result
+    }
+
+    pub(super) fn subst_inner(&mut self, node: Node<'_>, inner: Ctx) -> Res<()> {
+        let raw = self.text(node);
+        if raw.starts_with('`') && raw.contains('\\') {
+            // bash unescapes back-tick text before parsing it (`` `echo \`id\`` `` runs `id`);
+            // tree-sitter does not.
+            let body = raw
+                .strip_prefix('`')
+                .and_then(|r| r.strip_suffix('`'))
+                .ok_or_else(unparsable)?;
+            let text = unescape_backticks(body);
+            return self.nested_text(&text, self.base + node.start_byte() + 1, inner);
+        }
+        let mut statements = Vec::new();
+        let mut redirects = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            if !child.is_named() || child.fast_kind() == "comment" {
+                continue;
+            }
+            if field == Some("redirect") {
+                redirects.push(child);
+            } else {
+                statements.push(child);
+            }
+        }
+        if redirects.is_empty() {
+            for statement in statements {
+                self.stmt(statement, inner)?;
+            }
+            return Ok(());
+        }
+        // `$(< file)` reads the file.
+        let start = self.out.len();
+        if statements.is_empty() {
+            self.open(node, inner);
+        }
+        for statement in &statements {
+            self.stmt(*statement, inner)?;
+        }
+        let end = self.out.len();
+        let mut collected = Vec::new();
+        for redirect in redirects {
+            let (redirect, extra) = self.redirect(redirect, inner)?;
+            if !extra.is_empty() {
+                return Err(unparsable());
+            }
+            collected.push(redirect);
+        }
+        self.add_redirects(start, end, &collected);
+        Ok(())
+    }
+
+    /// Extracts the substitutions anywhere under `node` (expressions, subscripts, expansion
+    /// operands); returns whether `node` holds any expansion at all.
+    pub(super) fn scan(&mut self, node: Node<'_>, ctx: Ctx) -> Res<bool> {
+        match node.fast_kind() {
+            "command_substitution" => {
+                self.subst(node, Origin::CommandSubstitution, ctx)?;
+                return Ok(true);
+            }
+            "process_substitution" => {
+                self.subst(node, Origin::ProcessSubstitution, ctx)?;
+                return Ok(true);
+            }
+            _ => {}
+        }
+        let mut dynamic = matches!(
+            node.fast_kind(),
+            "simple_expansion" | "expansion" | "arithmetic_expansion"
+        );
+        let stops = frontier(node, |n| {
+            matches!(
+                n.fast_kind(),
+                "command_substitution"
+                    | "process_substitution"
+                    | "simple_expansion"
+                    | "expansion"
+                    | "arithmetic_expansion"
+            )
+        });
+        for stop in stops {
+            match stop.fast_kind() {
+                "command_substitution" | "process_substitution" => {
+                    self.scan(stop, ctx)?;
+                    dynamic = true;
+                }
+                "simple_expansion" | "expansion" | "arithmetic_expansion" => {
+                    self.enter()?;
+                    self.scan(stop, ctx)?;
+                    self.leave();
+                    dynamic = true;
+                }
+                _ => {}
+            }
+        }
+        Ok(dynamic)
+    }
+
+    // ----- words -----
+
+    /// The segments of one shell word made of `parts` (adjacent nodes), quotes removed.
+    pub(super) fn segments(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<WordAcc> {
+        let mut acc = WordAcc::default();
+        for part in parts {
+            // `$"…"` (locale translation) is sometimes a bare `$` then a string.
+            if self.translation_dollar(*part) {
+                continue;
+            }
+            self.part(*part, &mut acc, ctx)?;
+        }
+        Ok(acc)
+    }
+
+    /// One word, as a redirection target, assignment value or pattern is read (no brace
+    /// expansion).
+    pub(super) fn word(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<Word> {
+        Ok(word_of(&self.segments(parts, ctx)?.segs, false))
+    }
+
+    /// The words one command argument becomes after brace expansion (`{rm,-rf,/}` is three).
+    pub(super) fn words(&mut self, parts: &[Node<'_>], ctx: Ctx) -> Res<Vec<Word>> {
+        let acc = self.segments(parts, ctx)?;
+        Ok(brace_expand_word(acc.segs))
+    }
+
+    pub(super) fn part(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        self.enter()?;
+        let result = self.part_inner(node, acc, ctx);
+        self.leave();
+        result
+    }
+
+    pub(super) fn part_inner(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let raw = self.text(node);
+        match node.fast_kind() {
+            _ if !node.is_named() => {
+                if self.token_expands(node) {
+                    acc.dynamic(raw);
+                } else {
+                    acc.literal(raw, false);
+                }
+            }
+            "word" => unquoted_segments(raw, acc),
+            "raw_string" => {
+                let inner = raw
+                    .strip_prefix('\'')
+                    .and_then(|r| r.strip_suffix('\''))
+                    .unwrap_or(raw);
+                acc.literal(inner, true);
+            }
+            "ansi_c_string" => {
+                let inner = ansi_c_inner(raw).ok_or_else(unparsable)?;
+                acc.literal(&decode_ansi_c(inner), true);
+            }
+            "string" => self.double_quoted(node, acc, ctx)?,
+            "translated_string" | "concatenation" => {
+                let children = {
+                    let mut cursor = node.walk();
+                    node.children(&mut cursor).collect::<Vec<_>>()
+                };
+                for child in children {
+                    if self.translation_dollar(child) {
+                        continue;
+                    }
+                    self.part(child, acc, ctx)?;
+                }
+            }
+            "simple_expansion" => {
+                if raw == "$HOME" {
+                    acc.segs.push(Seg::Home(raw.to_string()));
+                } else {
+                    acc.dynamic(raw);
+                }
+            }
+            "expansion" => {
+                if raw == "${HOME}" {
+                    acc.segs.push(Seg::Home(raw.to_string()));
+                } else {
+                    self.scan(node, ctx)?;
+                    acc.dynamic(raw);
+                }
+            }
+            "command_substitution" => {
+                self.subst(node, Origin::CommandSubstitution, ctx)?;
+                acc.dynamic(raw);
+            }
+            "process_substitution" => {
+                self.subst(node, Origin::ProcessSubstitution, ctx)?;
+                acc.dynamic(raw);
+            }
+            "arithmetic_expansion" => {
+                self.scan(node, ctx)?;
+                acc.dynamic(raw);
+            }
+            "number" if node.named_child_count() > 0 => {
+                self.scan(node, ctx)?;
+                acc.dynamic(raw);
+            }
+            "number"
+            | "brace_expression"
+            | "variable_name"
+            | "special_variable_name"
+            | "extglob_pattern"
+            | "regex"
+            | "test_operator" => acc.literal(raw, false),
+            // Expressions, arrays and the like: their text, dynamic if they expand anything.
+            _ => {
+                if self.scan(node, ctx)? {
+                    acc.dynamic(raw);
+                } else {
+                    acc.literal(raw, false);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A bare `$` token right before a `"`: the `$` of `$"…"`, which bash drops.
+    pub(super) fn translation_dollar(&self, node: Node<'_>) -> bool {
+        !node.is_named()
+            && node.fast_kind() == "$"
+            && node.byte_range().len() == 1
+            && self.src.as_bytes().get(node.end_byte()) == Some(&b'"')
+    }
+
+    /// Whether an anonymous token inside a word expands for bash: tree-sitter sometimes leaves
+    /// a `$` bare before the name it expands (`}xb$EO` is `}xb$` then `EO`), or makes `$$`
+    /// or an empty back-tick pair one token.
+    pub(super) fn token_expands(&mut self, node: Node<'_>) -> bool {
+        let raw = self.text(node);
+        if raw.contains('`') || (raw.contains('$') && raw != "$") {
+            return true;
+        }
+        if raw != "$" {
+            return false;
+        }
+        let next = self.src.as_bytes().get(node.end_byte()).copied();
+        matches!(next, Some(b) if b.is_ascii_alphanumeric() || b"_{(@*#?$!-".contains(&b))
+    }
+
+    /// `"…"`: backslash escapes only before `$`, back-tick, `"`, `\` and newline.
+    pub(super) fn double_quoted(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let raw = self.text(node);
+        let open = if raw.starts_with('"') {
+            start + 1
+        } else {
+            start
+        };
+        let close = if raw.len() >= 2 && raw.ends_with('"') {
+            end - 1
+        } else {
+            end
+        };
+        let mut pos = open;
+        let children = {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).collect::<Vec<_>>()
+        };
+        // Even `""` is a (quoted) part of the word: `""~` does not start with a tilde.
+        acc.literal("", true);
+        for child in children {
+            // The quotes (tree-sitter may give the closing one the blanks before it: `"  "`).
+            if child.end_byte() <= open || child.start_byte() >= close || child.fast_kind() == "\""
+            {
+                continue;
+            }
+            if child.start_byte() > pos {
+                let gap = self.slice(pos, child.start_byte());
+                acc.literal(&unescape_double_quoted(gap), true);
+            }
+            match child.fast_kind() {
+                "string_content" => {
+                    let text = self.text(child);
+                    acc.literal(&unescape_double_quoted(text), true);
+                }
+                _ if !child.is_named() => {
+                    let text = self.text(child);
+                    if self.token_expands(child) {
+                        acc.dynamic(text);
+                    } else {
+                        acc.literal(text, true);
+                    }
+                }
+                _ => self.part(child, acc, ctx)?,
+            }
+            pos = pos.max(child.end_byte());
+        }
+        if close > pos {
+            let gap = self.slice(pos, close);
+            acc.literal(&unescape_double_quoted(gap), true);
+        }
+        Ok(())
+    }
+}
+
+/// A piece of a word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Seg {
+    /// Literal text, and whether it was quoted (quotes or a backslash).
+    Lit(String, bool),
+    /// `$HOME` or `${HOME}`, as written.
+    Home(String),
+    /// An expansion whose value is unknown, as written.
+    Dyn(String),
+}
+
+impl Seg {
+    pub(super) fn text(&self) -> &str {
+        match self {
+            Seg::Lit(text, _) | Seg::Home(text) | Seg::Dyn(text) => text,
+        }
+    }
+}
+
+/// A word being built from its parts.
+#[derive(Default)]
+pub(super) struct WordAcc {
+    pub(super) segs: Vec<Seg>,
+}
+
+impl WordAcc {
+    pub(super) fn literal(&mut self, text: &str, quoted: bool) {
+        if let Some(Seg::Lit(last, q)) = self.segs.last_mut() {
+            if *q == quoted && !(last.is_empty() && quoted) {
+                last.push_str(text);
+                return;
+            }
+        }
+        self.segs.push(Seg::Lit(text.to_string(), quoted));
+    }
+
+    pub(super) fn dynamic(&mut self, source: &str) {
+        self.segs.push(Seg::Dyn(source.to_string()));
+    }
+}
+
+/// Unquoted word text: `\x` is a quoted `x`, a backslash-newline disappears.
+pub(super) fn unquoted_segments(text: &str, acc: &mut WordAcc) {
+    if !text.contains('\\') {
+        acc.literal(text, false);
+        return;
+    }
+    let mut plain = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            plain.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\n') => {}
+            Some(next) => {
+                acc.literal(&plain, false);
+                plain.clear();
+                let mut buf = [0u8; 4];
+                acc.literal(next.encode_utf8(&mut buf), true);
+            }
+            None => plain.push('\\'),
+        }
+    }
+    if !plain.is_empty() {
+        acc.literal(&plain, false);
+    }
+}
+
+/// The word the segments spell. `forced_dynamic` marks a word whose brace expansion was too
+/// large to follow.
+pub(super) fn word_of(segs: &[Seg], forced_dynamic: bool) -> Word {
+    let value: String = segs.iter().map(Seg::text).collect();
+    // `if=~/x`, `--file=$HOME/x`: the path is the value after the `=`.
+    let (dynamic, path) = match assigned_value(segs) {
+        Some(rest) => path_reading(&rest),
+        None => path_reading(segs),
+    };
+    let dynamic = forced_dynamic || dynamic;
+    Word {
+        value,
+        dynamic,
+        path: if dynamic { None } else { path },
+    }
+}
+
+/// The segments after the first `=` of a word of the shape `name=…` or `--flag=…` (literal
+/// up to the `=`, see [`super::assigned_name`]).
+pub(super) fn assigned_value(segs: &[Seg]) -> Option<Vec<Seg>> {
+    if !segs
+        .iter()
+        .any(|s| matches!(s, Seg::Lit(text, _) if text.contains('=')))
+    {
+        return None;
+    }
+    let mut prefix = String::new();
+    for (i, seg) in segs.iter().enumerate() {
+        let Seg::Lit(text, quoted) = seg else {
+            return None;
+        };
+        if let Some(pos) = text.find('=') {
+            prefix.push_str(&text[..pos]);
+            if !super::assigned_name(&prefix) {
+                return None;
+            }
+            let mut rest = vec![Seg::Lit(text[pos + 1..].to_string(), *quoted)];
+            rest.extend(segs[i + 1..].iter().cloned());
+            return Some(rest);
+        }
+        prefix.push_str(text);
+    }
+    None
+}
+
+/// Whether the segments are dynamic, and their reading as a path (see [`Word::path`]).
+pub(super) fn path_reading(segs: &[Seg]) -> (bool, Option<String>) {
+    let value: String = segs.iter().map(Seg::text).collect();
+    let mut dynamic = segs.iter().any(|s| matches!(s, Seg::Dyn(_)));
+    // `$HOME` counts as known only first in the word and followed by nothing or a `/`.
+    let first = segs
+        .iter()
+        .position(|s| !matches!(s, Seg::Lit(t, _) if t.is_empty()));
+    let mut home_rest = None;
+    for (i, seg) in segs.iter().enumerate() {
+        if let Seg::Home(_) = seg {
+            let rest: String = segs[i + 1..].iter().map(Seg::text).collect();
+            if Some(i) == first && (rest.is_empty() || rest.starts_with('/')) {
+                home_rest = Some(rest);
+            } else {
+                dynamic = true;
+            }
+        }
+    }
+    let first_literal = segs
+        .iter()
+        .find(|s| !matches!(s, Seg::Lit(t, false) if t.is_empty()));
+    let path = if dynamic {
+        None
+    } else if let Some(rest) = home_rest {
+        Some(format!("~{rest}"))
+    } else if matches!(first_literal, Some(Seg::Lit(t, false)) if t.starts_with('~')) {
+        Some(value)
+    } else if value.starts_with('~') {
+        // A quoted `~` is a file named `~`.
+        Some(format!("./{value}"))
+    } else {
+        Some(value)
+    };
+    (dynamic, path)
+}
+
+pub(super) fn literal_word(value: String) -> Word {
+    Word {
+        path: Some(value.clone()),
+        value,
+        dynamic: false,
+    }
+}
