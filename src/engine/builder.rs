@@ -1,0 +1,331 @@
+//! Building an engine: policy files, settings.json and the built-in policy compiled into one
+//! decision structure.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::chain::Chain;
+use super::compile::Compiler;
+use super::protect::Protection;
+use super::rule;
+use super::{Engine, PathContext, SHIPPED_HEADLESS};
+use crate::call::{Action, Decision, Risk};
+use crate::diag::{Diagnostic, Source};
+use crate::policy::ast::{DefaultStmt, Statement};
+use crate::policy::{self, read_bounded, Origin};
+use crate::settings;
+
+/// Problems that stop a policy from loading.
+#[derive(Debug)]
+pub struct LoadError {
+    pub diagnostics: Vec<Diagnostic>,
+    /// Problems without a place in a file (a file that cannot be read).
+    pub messages: Vec<String>,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let errors = self.diagnostics.iter().filter(|d| d.is_error()).count() + self.messages.len();
+        write!(f, "the policy did not load: {errors} error(s)")?;
+        for m in &self.messages {
+            write!(f, "\n{m}")?;
+        }
+        for d in self.diagnostics.iter().filter(|d| d.is_error()) {
+            write!(f, "\n{}: {}", d.location(), d.message)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Collects the sources of an engine.
+#[derive(Debug, Clone)]
+pub struct EngineBuilder {
+    ctx: PathContext,
+    policies: Vec<Origin>,
+    settings: Vec<Settings>,
+    builtin: bool,
+    guarded: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone)]
+enum Settings {
+    File(PathBuf),
+    Text(String, String),
+}
+
+impl Default for EngineBuilder {
+    fn default() -> Self {
+        EngineBuilder {
+            ctx: PathContext::from_env(),
+            policies: Vec::new(),
+            settings: Vec::new(),
+            builtin: true,
+            guarded: Vec::new(),
+        }
+    }
+}
+
+impl EngineBuilder {
+    /// Where relative paths start and what `~` is (default: the process's).
+    pub fn context(mut self, ctx: PathContext) -> Self {
+        self.ctx = ctx;
+        self
+    }
+
+    pub fn policy_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.policies.push(Origin::File(path.into()));
+        self
+    }
+
+    pub fn policy_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.policies.push(Origin::Text {
+            name: name.into(),
+            text: text.into(),
+        });
+        self
+    }
+
+    /// The shipped `default.policy` (read-only tools and commands allowed, the rest asked).
+    pub fn default_policy(self) -> Self {
+        self.embedded_policy("default.policy")
+    }
+
+    /// A policy compiled into the binary (see [`policy::EMBEDDED`]), as a user policy.
+    pub fn embedded_policy(mut self, name: &'static str) -> Self {
+        self.policies.push(Origin::Embedded(name));
+        self
+    }
+
+    pub fn settings_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.settings.push(Settings::File(path.into()));
+        self
+    }
+
+    pub fn settings_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.settings.push(Settings::Text(name.into(), text.into()));
+        self
+    }
+
+    /// Whether the built-in danger rules apply (the hard protections always do).
+    pub fn builtin(mut self, on: bool) -> Self {
+        self.builtin = on;
+        self
+    }
+
+    /// A file or folder that belongs to the policy (a folder policy files are read from, an
+    /// agent's hook settings): a write to it is asked about at high risk, whatever the rules
+    /// say. The policy and settings files the engine is built from are guarded already.
+    pub fn guard(mut self, path: impl Into<PathBuf>) -> Self {
+        self.guarded.push(path.into());
+        self
+    }
+
+    pub fn build(self) -> Result<Engine, LoadError> {
+        let mut diags = Vec::new();
+        let mut messages = Vec::new();
+        let mut compiler = Compiler::new(&self.ctx);
+        let mut protections = Vec::new();
+        let mut expects = Vec::new();
+        let mut default: Option<(Arc<Source>, DefaultStmt)> = None;
+        let mut headless: Vec<(Risk, Action)> = Vec::new();
+        let mut user = Vec::new();
+        let mut guarded = self.guarded.clone();
+
+        // The built-in policy: its protections always hold; its rules unless switched off.
+        let builtin_loaded = load_embedded("builtin.policy", &mut messages);
+        let mut builtin_rules = Vec::new();
+        for (src, stmt) in &builtin_loaded.statements {
+            match stmt {
+                Statement::Protect(p) => protections.push(protection(
+                    &self.ctx,
+                    &p.path.value,
+                    p.reason.as_ref().map(|r| r.value.clone()),
+                )),
+                Statement::Rule(r) if self.builtin => builtin_rules.extend(compiler.rule(src, r)),
+                _ => {}
+            }
+        }
+        diags.extend(builtin_loaded.diags);
+
+        for origin in &self.policies {
+            let loaded = match policy::load(origin) {
+                Ok(l) => l,
+                Err(e) => {
+                    messages.push(e);
+                    continue;
+                }
+            };
+            diags.extend(loaded.diags);
+            guarded.extend(loaded.files);
+            let mut rules = Vec::new();
+            for (src, stmt) in loaded.statements {
+                match stmt {
+                    Statement::Rule(r) => rules.extend(compiler.rule(&src, &r)),
+                    Statement::Protect(p) => protections.push(protection(
+                        &self.ctx,
+                        &p.path.value,
+                        p.reason.map(|r| r.value),
+                    )),
+                    Statement::Expect(e) => expects.push((src, e)),
+                    Statement::Default(d) => match &default {
+                        None => default = Some((src, d)),
+                        Some((first_src, first)) => diags.push(
+                            Diagnostic::warning(
+                                &src,
+                                "duplicate-default",
+                                d.span,
+                                "a default is already set; this one is ignored",
+                            )
+                            .also(
+                                first.span,
+                                format!("the default in force ({})", first_src.name),
+                            )
+                            .help("keep one `default` statement"),
+                        ),
+                    },
+                    Statement::Headless(d) => {
+                        if let Some(risk) = d.risk {
+                            // Nobody can be asked: `ask` there means deny. Files that disagree
+                            // get the stricter answer.
+                            let action = match d.action.value {
+                                Action::Ask => Action::Deny,
+                                a => a,
+                            };
+                            match headless.iter_mut().find(|(r, _)| *r == risk.value) {
+                                Some(slot) => slot.1 = slot.1.max(action),
+                                None => headless.push((risk.value, action)),
+                            }
+                        }
+                    }
+                    Statement::Include(_) => {}
+                }
+            }
+            let name = match origin {
+                Origin::File(p) => p.to_string_lossy().into_owned(),
+                Origin::Embedded(n) => n.to_string(),
+                Origin::Text { name, .. } => name.clone(),
+            };
+            user.push(Chain::new(name, rules));
+        }
+
+        for s in &self.settings {
+            if let Settings::File(p) = s {
+                guarded.push(p.clone());
+            }
+            let source = match s {
+                Settings::File(p) => match read_bounded(p) {
+                    Ok(bytes) => match String::from_utf8(bytes) {
+                        Ok(text) => Source::new(p.to_string_lossy(), text),
+                        Err(_) => {
+                            messages.push(format!("`{}` is not UTF-8 text", p.display()));
+                            continue;
+                        }
+                    },
+                    Err(e) => {
+                        messages.push(format!("cannot read `{}`: {e}", p.display()));
+                        continue;
+                    }
+                },
+                Settings::Text(name, text) => Source::new(name.as_str(), text.as_str()),
+            };
+            let (rules, d) = settings::parse_settings(&source);
+            diags.extend(d);
+            let compiled = rules
+                .iter()
+                .filter_map(|r| compiler.rule(&source, r))
+                .collect();
+            user.push(Chain::new(source.name.to_string(), compiled));
+        }
+
+        let readonly_loaded = load_embedded("readonly.policy", &mut messages);
+        let readonly_rules = readonly_loaded
+            .statements
+            .iter()
+            .filter_map(|(src, s)| match s {
+                Statement::Rule(r) => compiler.rule(src, r),
+                _ => None,
+            })
+            .collect();
+        diags.extend(readonly_loaded.diags);
+        diags.append(&mut compiler.diags);
+
+        if !messages.is_empty() || diags.iter().any(Diagnostic::is_error) {
+            return Err(LoadError {
+                diagnostics: diags,
+                messages,
+            });
+        }
+        let default = match default {
+            Some((src, d)) => {
+                let risk = d
+                    .risk
+                    .map(|r| r.value)
+                    .unwrap_or(rule::default_risk(d.action.value));
+                let (line, _) = src.line_col(d.span.start);
+                let reason = d.reason.map(|r| r.value).unwrap_or_else(|| {
+                    format!("no rule matched (the default, {}:{line})", src.name)
+                });
+                Decision::new(d.action.value, risk, reason, "default")
+            }
+            None => Decision::new(Action::Ask, Risk::Low, "no rule matched", "default"),
+        };
+        let guarded = guarded_paths(&self.ctx, guarded);
+        Ok(Engine {
+            ctx: self.ctx,
+            protections,
+            user,
+            builtin: self
+                .builtin
+                .then(|| Chain::new("builtin.policy", builtin_rules)),
+            readonly: Chain::new("readonly.policy", readonly_rules),
+            default,
+            headless: SHIPPED_HEADLESS.map(|(risk, shipped)| {
+                let set = headless.iter().find(|(r, _)| *r == risk);
+                (risk, set.map_or(shipped, |(_, a)| *a))
+            }),
+            guarded,
+            expects,
+            warnings: diags,
+        })
+    }
+}
+
+/// Guarded paths as the engine compares them: resolved against the working folder, and
+/// where their symlinks lead when that differs.
+fn guarded_paths(ctx: &PathContext, paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        let resolved = ctx.resolve(&p.to_string_lossy());
+        let canonical = ctx.canonical(&resolved);
+        for q in std::iter::once(resolved).chain(canonical) {
+            if !out.contains(&q) {
+                out.push(q);
+            }
+        }
+    }
+    out
+}
+
+fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {
+    match policy::load(&Origin::Embedded(name)) {
+        Ok(l) => l,
+        Err(e) => {
+            messages.push(e);
+            policy::Loaded::default()
+        }
+    }
+}
+
+fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Protection {
+    let resolved = ctx.resolve(written);
+    let canonical = ctx.canonical(&resolved).filter(|c| *c != resolved);
+    let reason = reason.unwrap_or_else(|| format!("`{written}` is a protected path"));
+    Protection {
+        written: written.to_string(),
+        resolved,
+        canonical,
+        reason,
+    }
+}

@@ -1,0 +1,49 @@
+//! One file's rules in order, indexed: the first matching rule decides.
+
+use super::index::{ChainIndex, RuleId};
+use super::rule::{CompiledRule, Subject};
+
+/// An ordered list of rules from one file (with its includes), indexed.
+#[derive(Debug)]
+pub struct Chain {
+    /// The file's name as given.
+    pub name: String,
+    pub rules: Vec<CompiledRule>,
+    index: ChainIndex,
+}
+
+impl Chain {
+    pub fn new(name: impl Into<String>, rules: Vec<CompiledRule>) -> Chain {
+        let index = ChainIndex::build(&rules);
+        Chain {
+            name: name.into(),
+            rules,
+            index,
+        }
+    }
+
+    /// The first rule, in file order, that matches.
+    pub fn first_match(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<&CompiledRule> {
+        self.index.candidates(s.tool, &s.target, scratch);
+        scratch
+            .iter()
+            .map(|&id| &self.rules[id as usize])
+            .find(|r| r.matches(s))
+    }
+
+    /// Every rule that matches, in file order (for `explain`).
+    pub fn all_matches(&self, s: &Subject) -> Vec<&CompiledRule> {
+        let mut scratch = Vec::new();
+        self.index.candidates(s.tool, &s.target, &mut scratch);
+        scratch
+            .iter()
+            .map(|&id| &self.rules[id as usize])
+            .filter(|r| r.matches(s))
+            .collect()
+    }
+
+    /// Reference scan over every rule, ignoring the index: for tests of the index.
+    pub fn first_match_linear(&self, s: &Subject) -> Option<&CompiledRule> {
+        self.rules.iter().find(|r| r.matches(s))
+    }
+}

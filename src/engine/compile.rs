@@ -1,0 +1,300 @@
+//! Compiling rules from the syntax tree into matchers, reporting every invalid pattern at its
+//! string.
+
+use std::sync::Arc;
+
+use super::paths::{PathContext, PathGlob};
+use super::pattern::Pattern;
+use super::rule::{
+    default_risk, CMatcher, CompiledRule, Either, RuleOrigin, Test, TextTest, ToolPattern,
+};
+use crate::diag::{Diagnostic, Source};
+use crate::policy::ast::{self, Action, MatcherKind, Span};
+
+/// Compiles rules, reporting every invalid pattern at its string.
+pub struct Compiler<'a> {
+    pub ctx: &'a PathContext,
+    pub diags: Vec<Diagnostic>,
+    /// The action of the rule being compiled: allow rules anchor bare file names in the project.
+    within_cwd: bool,
+    /// Which forms of shorthand and glob values the rule being compiled needs.
+    forms: Forms,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Forms {
+    text: bool,
+    path: bool,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(ctx: &'a PathContext) -> Self {
+        Compiler {
+            ctx,
+            diags: Vec::new(),
+            within_cwd: false,
+            forms: Forms {
+                text: true,
+                path: true,
+            },
+        }
+    }
+
+    /// Compiles one rule; `None` (with diagnostics) when any part of it is invalid.
+    pub fn rule(&mut self, source: &Arc<Source>, r: &ast::Rule) -> Option<CompiledRule> {
+        let tool = if r.tool.value.contains(['*', '?']) {
+            match Pattern::command(&r.tool.value) {
+                Ok(p) => ToolPattern::Glob(p),
+                Err(e) => {
+                    self.bad_pattern(source, r.tool.span, &r.tool.value, &e);
+                    return None;
+                }
+            }
+        } else {
+            ToolPattern::Name(r.tool.value.clone())
+        };
+        self.within_cwd = r.action.value == Action::Allow;
+        self.forms = match &tool {
+            ToolPattern::Name(n) if crate::call::is_file_tool(n) => Forms {
+                text: false,
+                path: true,
+            },
+            ToolPattern::Name(_) => Forms {
+                text: true,
+                path: false,
+            },
+            ToolPattern::Glob(_) => Forms {
+                text: true,
+                path: true,
+            },
+        };
+        let mut ok = true;
+        let mut matchers = Vec::new();
+        for m in r.matchers.iter().flatten() {
+            match self.matcher(source, m) {
+                Some(c) => matchers.push(c),
+                None => ok = false,
+            }
+        }
+        let mut unless = Vec::new();
+        for group in &r.unless {
+            let mut g = Vec::new();
+            for m in group {
+                match self.matcher(source, m) {
+                    Some(c) => g.push(c),
+                    None => ok = false,
+                }
+            }
+            unless.push(g);
+        }
+        if !ok {
+            return None;
+        }
+        let action = r.action.value;
+        let risk = r
+            .risk
+            .as_ref()
+            .map(|r| r.value)
+            .unwrap_or(default_risk(action));
+        let head_end = match r.matchers.as_ref().and_then(|m| m.last()) {
+            Some(last) => {
+                let after = &source.text[last.span.end.min(source.text.len())..];
+                last.span.end + after.find(')').map_or(0, |i| i + 1)
+            }
+            None => r.tool.span.end,
+        };
+        Some(CompiledRule {
+            action,
+            risk,
+            written_reason: r.reason.as_ref().map(|r| r.value.clone()),
+            origin: RuleOrigin::new(source, r.span),
+            tool,
+            matchers,
+            unless,
+            head: Span::new(r.tool.span.start, head_end),
+        })
+    }
+
+    fn bad_pattern(
+        &mut self,
+        source: &Arc<Source>,
+        span: Span,
+        text: &str,
+        e: &dyn std::fmt::Display,
+    ) {
+        self.diags.push(
+            Diagnostic::error(
+                source,
+                "invalid-glob",
+                span,
+                format!("invalid glob `{text}`"),
+            )
+            .label(e.to_string())
+            .help("globs use `*`, `?`, `[abc]`, `{a,b}` and `**`; escape a literal with `\\`"),
+        );
+    }
+
+    pub fn matcher(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<CMatcher> {
+        let arg = m
+            .arg
+            .as_ref()
+            .map(|a| a.value.split('.').map(str::to_string).collect());
+        let mut ok = true;
+        let test = match m.kind {
+            MatcherKind::Shorthand | MatcherKind::Glob => {
+                let mut vs = Vec::new();
+                // Only the forms the rule's tool can meet are compiled.
+                let need_text = self.forms.text || m.arg.is_some();
+                let need_path = self.forms.path && m.arg.is_none();
+                for v in &m.values {
+                    let text = if !need_text {
+                        None
+                    } else if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
+                        Some(TextTest::Contains(v.value.clone()))
+                    } else {
+                        match Pattern::command(&v.value) {
+                            Ok(p) => Some(TextTest::Glob(p)),
+                            Err(e) => {
+                                self.bad_pattern(source, v.span, &v.value, &e);
+                                ok = false;
+                                continue;
+                            }
+                        }
+                    };
+                    let path = if !need_path {
+                        None
+                    } else {
+                        match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                            Ok(p) => Some(p),
+                            Err(e) => {
+                                self.bad_pattern(source, v.span, &v.value, &e);
+                                ok = false;
+                                continue;
+                            }
+                        }
+                    };
+                    vs.push(Either { text, path });
+                }
+                if m.kind == MatcherKind::Shorthand {
+                    Test::Shorthand(vs)
+                } else {
+                    Test::Glob(vs)
+                }
+            }
+            MatcherKind::Prefix => Test::Prefix(
+                m.values
+                    .iter()
+                    .map(|v| {
+                        (
+                            v.value.split_whitespace().map(str::to_string).collect(),
+                            self.ctx.resolve(&v.value),
+                        )
+                    })
+                    .collect(),
+            ),
+            MatcherKind::Contains => {
+                Test::Contains(m.values.iter().map(|v| v.value.clone()).collect())
+            }
+            MatcherKind::Exact => Test::Exact(
+                m.values
+                    .iter()
+                    .map(|v| (v.value.clone(), self.ctx.resolve(&v.value)))
+                    .collect(),
+            ),
+            MatcherKind::Regex => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    match regex::RegexBuilder::new(&v.value)
+                        .size_limit(1 << 20)
+                        .build()
+                    {
+                        Ok(r) => vs.push(r),
+                        Err(e) => {
+                            ok = false;
+                            self.diags.push(
+                                Diagnostic::error(source, "invalid-regex", v.span, format!("invalid regex `{}`", v.value))
+                                    .label(first_line(&e.to_string()))
+                                    .help("regexes use Rust `regex` syntax; write them in 'single quotes' to keep backslashes"),
+                            );
+                        }
+                    }
+                }
+                Test::Regex(vs)
+            }
+            MatcherKind::Path | MatcherKind::Redirect => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                        Ok(p) => vs.push(p),
+                        Err(e) => {
+                            ok = false;
+                            self.bad_pattern(source, v.span, &v.value, &e);
+                        }
+                    }
+                }
+                if m.kind == MatcherKind::Path {
+                    Test::Path(vs)
+                } else {
+                    Test::Redirect(vs)
+                }
+            }
+            MatcherKind::Flag => {
+                for v in &m.values {
+                    if !v.value.starts_with('-') || v.value == "-" || v.value == "--" {
+                        ok = false;
+                        self.diags.push(
+                            Diagnostic::error(
+                                source,
+                                "bad-matcher",
+                                v.span,
+                                format!("`{}` is not a flag", v.value),
+                            )
+                            .help("write a flag with its dashes: `-r` or `--recursive`"),
+                        );
+                    }
+                }
+                Test::Flag(m.values.iter().map(|v| v.value.clone()).collect())
+            }
+            MatcherKind::Program
+            | MatcherKind::Argument
+            | MatcherKind::Operand
+            | MatcherKind::Subcommand
+            | MatcherKind::Host => {
+                let mut vs = Vec::new();
+                for v in &m.values {
+                    let text = if m.kind == MatcherKind::Host {
+                        v.value.to_ascii_lowercase()
+                    } else {
+                        v.value.clone()
+                    };
+                    match Pattern::command(&text) {
+                        Ok(p) => vs.push(p),
+                        Err(e) => {
+                            ok = false;
+                            self.bad_pattern(source, v.span, &v.value, &e);
+                        }
+                    }
+                }
+                match m.kind {
+                    MatcherKind::Host => Test::Host(vs),
+                    MatcherKind::Program => Test::Program(vs),
+                    MatcherKind::Operand => Test::Operand(vs),
+                    MatcherKind::Subcommand => Test::Subcommand(vs),
+                    _ => Test::Argument(vs),
+                }
+            }
+            MatcherKind::Piped => Test::Piped,
+            MatcherKind::SelfCall => Test::SelfCall,
+        };
+        ok.then_some(CMatcher { arg, test })
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(s)
+        .trim()
+        .to_string()
+}

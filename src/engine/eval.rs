@@ -1,0 +1,510 @@
+//! Evaluating a call: the layers in order (hard protections, policy, built-in rules, the
+//! default), each part of a bash line on its own, the strictest decision kept.
+
+use std::cell::OnceCell;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::chain::Chain;
+use super::explain::{Explanation, Hit, Layer, Part};
+use super::index::RuleId;
+use super::pseudo::{pseudo_commands, MAX_PSEUDO_WORDS};
+use super::rule::{CommandView, CompiledRule, Subject, Target};
+use super::{Engine, PathContext, POLICY_FILES_RULE};
+use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall, WRITE_TOOLS};
+use crate::shell::{self, SimpleCommand};
+
+/// What an evaluation consults besides the compiled layers.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Opts<'a> {
+    /// Session memory: allow rules that settle parts that would be asked about.
+    pub(super) session: Option<&'a Chain>,
+    /// Only the hard protections, the built-in rules and the analysis (the danger hook).
+    pub(super) builtin_only: bool,
+    /// Where a file tool's path leads, when already followed.
+    pub(super) followed: Followed<'a>,
+}
+
+/// What one evaluation knows of where a file tool's path leads, so that it follows the path
+/// once (each step is an `lstat`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) enum Followed<'a> {
+    #[default]
+    Unknown,
+    /// [`PathContext::real`] of the path.
+    Known(&'a Option<PathBuf>),
+    /// The path is where another path leads: already followed.
+    Itself,
+    /// Looked up on first need, then kept (a command's paths, see [`CommandView::reals`]).
+    Lazy(&'a OnceCell<Option<PathBuf>>),
+}
+
+impl Followed<'_> {
+    /// Where `raw` leads; `None` when it cannot be followed or already was.
+    pub(super) fn real(self, raw: &str, ctx: &PathContext) -> Option<PathBuf> {
+        match self {
+            Followed::Unknown => ctx.real(raw),
+            Followed::Known(r) => r.clone(),
+            Followed::Itself => None,
+            Followed::Lazy(cell) => cell.get_or_init(|| ctx.real(raw)).clone(),
+        }
+    }
+}
+
+impl Engine {
+    pub(super) fn evaluate(
+        &self,
+        call: &ToolCall,
+        o: Opts<'_>,
+        mut trace: Option<&mut Explanation>,
+    ) -> Decision {
+        let mut touched = None;
+        let real = match call.primary_arg() {
+            Some(raw) if is_file_tool(&call.name) && !raw.is_empty() => self.ctx.real(raw),
+            _ => None,
+        };
+        let o = Opts {
+            followed: Followed::Known(&real),
+            ..o
+        };
+        let mut d = self.evaluate_call(call, o, trace.as_deref_mut(), &mut touched);
+        if d.action != Action::Deny && is_file_tool(&call.name) {
+            d = self.through_links(call, o, d, real.clone(), trace.as_deref_mut());
+        }
+        if let Some(path) = touched.filter(|_| d.action != Action::Deny) {
+            // The agent changing its own policy (`allow bash(*)` in settings.json) would turn
+            // every later ask into an allow: a person decides, whatever a rule, the session or
+            // a mode short of bypass says.
+            let also = match d.action {
+                Action::Ask => format!("; also: {}", d.reason),
+                _ => String::new(),
+            };
+            d = Decision::new(
+                Action::Ask,
+                Risk::High,
+                format!(
+                    "changes the permission policy's own files (`{}`){also}",
+                    path.display()
+                ),
+                POLICY_FILES_RULE,
+            );
+            if let Some(t) = trace.as_deref_mut() {
+                t.parts.push(Part {
+                    subject: path.display().to_string(),
+                    origin: None,
+                    hits: vec![Hit {
+                        layer: Layer::Guard,
+                        decision: d.clone(),
+                        text: "a write to the policy's own files".into(),
+                        deciding: true,
+                    }],
+                    decision: d.clone(),
+                });
+            }
+        }
+        if let Some(t) = trace {
+            t.decision = d.clone();
+        }
+        d
+    }
+
+    /// The call decided as written; `touched` is set to a guarded path it may write.
+    pub(super) fn evaluate_call(
+        &self,
+        call: &ToolCall,
+        o: Opts<'_>,
+        trace: Option<&mut Explanation>,
+        touched: &mut Option<PathBuf>,
+    ) -> Decision {
+        let mut scratch = Vec::new();
+        match call.name.as_str() {
+            "bash" => {
+                let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
+                    return malformed("`bash` needs a string argument `command`");
+                };
+                self.evaluate_command(call, command, o, &mut scratch, trace, touched)
+            }
+            tool if is_file_tool(tool) => {
+                let Some(raw) = call.primary_arg() else {
+                    return malformed(&format!("`{tool}` needs a string argument `path`"));
+                };
+                if WRITE_TOOLS.contains(&tool) {
+                    *touched =
+                        self.guarded_path(&self.ctx.resolve(raw), raw, &self.ctx, o.followed);
+                }
+                let resolved = self.ctx.resolve(raw);
+                let subject = Subject {
+                    tool,
+                    args: &call.arguments,
+                    target: Target::File(resolved),
+                };
+                self.decide_subject(&subject, o, &mut scratch, trace, raw)
+            }
+            tool => {
+                let subject = Subject {
+                    tool,
+                    args: &call.arguments,
+                    target: Target::Other,
+                };
+                self.decide_subject(&subject, o, &mut scratch, trace, tool)
+            }
+        }
+    }
+
+    /// For a file tool whose path leads elsewhere through a symlink (`src/notes.md` →
+    /// `~/.bashrc`), the stricter of `d` and the decision on where it leads: a rule for a
+    /// folder must not reach out of it through a link.
+    pub(super) fn through_links(
+        &self,
+        call: &ToolCall,
+        o: Opts<'_>,
+        d: Decision,
+        real: Option<PathBuf>,
+        trace: Option<&mut Explanation>,
+    ) -> Decision {
+        let Some(raw) = call.primary_arg() else {
+            return d;
+        };
+        let Some(real) = real.map(|r| self.ctx.logical(r)) else {
+            return d;
+        };
+        if real == self.ctx.resolve(raw) {
+            return d;
+        }
+        let key = ["path", "file_path"]
+            .into_iter()
+            .find(|k| call.arguments.get(*k).is_some_and(Value::is_string))
+            .unwrap_or("path");
+        let mut followed = call.clone();
+        followed.arguments.insert(
+            key.into(),
+            Value::String(real.to_string_lossy().into_owned()),
+        );
+        let o = Opts {
+            followed: Followed::Itself,
+            ..o
+        };
+        let mut f = self.evaluate_call(&followed, o, trace, &mut None);
+        if f.strictness() > d.strictness() {
+            f.reason = format!("{} (`{raw}` leads to `{}`)", f.reason, real.display());
+            f
+        } else {
+            d
+        }
+    }
+
+    pub(super) fn evaluate_command(
+        &self,
+        call: &ToolCall,
+        command: &str,
+        o: Opts<'_>,
+        scratch: &mut Vec<RuleId>,
+        mut trace: Option<&mut Explanation>,
+        touched: &mut Option<PathBuf>,
+    ) -> Decision {
+        let analysis = shell::analyse(command);
+        let guarding = !self.guarded.is_empty();
+        let parsed = analysis.failure.is_none();
+        let mut parts: Vec<SimpleCommand> = analysis.commands;
+        let mut floor = None;
+        if let Some(why) = &analysis.failure {
+            // Still judge the words we can see, so a deny rule or a protected path holds; when
+            // there are too many to judge, nothing vouches for the line at all.
+            floor = Some(match pseudo_commands(command) {
+                Some(p) => {
+                    parts = p;
+                    Decision::new(Action::Ask, Risk::High, why.clone(), "analysis")
+                }
+                None => {
+                    parts = Vec::new();
+                    Decision::new(
+                        Action::Deny,
+                        Risk::High,
+                        format!(
+                            "{why}, and it has more than {MAX_PSEUDO_WORDS} different words: too \
+                             many to check against the protections"
+                        ),
+                        "analysis",
+                    )
+                }
+            });
+            if let Some(t) = trace.as_deref_mut() {
+                t.failure = Some(why.clone());
+            }
+        } else if parts.is_empty() {
+            floor = Some(Decision::new(
+                Action::Ask,
+                Risk::Low,
+                "the command is empty",
+                "analysis",
+            ));
+        }
+        let several = parts.len() > 1;
+        let mut best: Option<Decision> = floor;
+        // Folders a `cd` earlier in the line may have moved to. Subshells and conditions make
+        // the real folder uncertain, so relative paths are checked against all of them.
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for cmd in &parts {
+            let view = CommandView::new(cmd, &self.ctx);
+            let label = if view.canonical.is_empty() {
+                describe_redirects(cmd)
+            } else {
+                view.canonical.clone()
+            };
+            let moved = self.protected_after_cd(&view, &folders);
+            self.note_cd(&view, &mut folders);
+            if guarding && touched.is_none() {
+                *touched = view
+                    .paths
+                    .iter()
+                    .zip(&view.raw_paths)
+                    .zip(&view.reals)
+                    .find_map(|((p, raw), r)| {
+                        self.guarded_path(p, raw, &self.ctx, Followed::Lazy(r))
+                    });
+            }
+            let subject = Subject {
+                tool: "bash",
+                args: &call.arguments,
+                target: Target::Command(view),
+            };
+            let mut d = match moved {
+                Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
+                None => self.decide_subject(&subject, o, scratch, trace.as_deref_mut(), &label),
+            };
+            if let Some(t) = trace.as_deref_mut() {
+                if let Some(p) = t.parts.last_mut() {
+                    p.origin = Some(cmd.origin.as_str());
+                }
+            }
+            if several {
+                d.reason = format!("{} (in `{}`)", d.reason, label);
+            }
+            best = Some(stricter(best, d));
+        }
+        // A line that names a guarded path may write it unless every part is read-only (checked
+        // only then: few lines name one).
+        if touched.is_some() && parsed && self.all_read_only(call, &parts, scratch) {
+            *touched = None;
+        }
+        best.unwrap_or_else(|| self.default.clone())
+    }
+
+    /// Decides one subject through the layers.
+    pub(super) fn decide_subject(
+        &self,
+        s: &Subject,
+        o: Opts<'_>,
+        scratch: &mut Vec<RuleId>,
+        trace: Option<&mut Explanation>,
+        label: &str,
+    ) -> Decision {
+        let mut hits = Vec::new();
+        let tracing = trace.is_some();
+        let mut d = self.layers(s, o, scratch, tracing.then_some(&mut hits));
+        if d.action == Action::Ask {
+            if let Some(r) = o.session.and_then(|c| c.first_match(s, scratch)) {
+                if r.action == Action::Allow {
+                    let by = rule_decision(r);
+                    if tracing {
+                        hits.push(Hit {
+                            layer: Layer::Session,
+                            decision: by.clone(),
+                            text: r.text(),
+                            deciding: true,
+                        });
+                    }
+                    d = Decision::new(
+                        Action::Allow,
+                        d.risk,
+                        format!("allowed for this session (asked because: {})", d.reason),
+                        by.rule,
+                    );
+                }
+            }
+        }
+        if let Some(t) = trace {
+            t.parts.push(Part {
+                subject: label.to_string(),
+                origin: None,
+                hits,
+                decision: d.clone(),
+            });
+        }
+        d
+    }
+
+    pub(super) fn layers(
+        &self,
+        s: &Subject,
+        o: Opts<'_>,
+        scratch: &mut Vec<RuleId>,
+        mut hits: Option<&mut Vec<Hit>>,
+    ) -> Decision {
+        if let Some(p) = self.protection_hit(s, o.followed) {
+            let d = Decision::new(
+                Action::Deny,
+                Risk::High,
+                p.reason.clone(),
+                format!("protected:{}", p.written),
+            );
+            if let Some(h) = hits {
+                h.push(Hit {
+                    layer: Layer::Protected,
+                    decision: d.clone(),
+                    text: format!("protect \"{}\"", p.written),
+                    deciding: true,
+                });
+            }
+            return d;
+        }
+        let mut user: Option<Decision> = None;
+        let user_chains: &[Chain] = if o.builtin_only { &[] } else { &self.user };
+        for chain in user_chains {
+            if let Some(h) = hits.as_deref_mut() {
+                let first = chain
+                    .first_match(s, scratch)
+                    .map(|r| r as *const CompiledRule);
+                for r in chain.all_matches(s) {
+                    h.push(Hit {
+                        layer: Layer::User,
+                        decision: rule_decision(r),
+                        text: r.text(),
+                        deciding: Some(r as *const CompiledRule) == first,
+                    });
+                }
+            }
+            if let Some(r) = chain.first_match(s, scratch) {
+                user = Some(stricter(user, rule_decision(r)));
+            }
+        }
+        if let Some(d) = user {
+            return d;
+        }
+        let mut found: Option<Decision> = None;
+        if let Some(chain) = &self.builtin {
+            if let Some(h) = hits.as_deref_mut() {
+                let first = chain
+                    .first_match(s, scratch)
+                    .map(|r| r as *const CompiledRule);
+                for r in chain.all_matches(s) {
+                    h.push(Hit {
+                        layer: Layer::Builtin,
+                        decision: rule_decision(r),
+                        text: r.text(),
+                        deciding: Some(r as *const CompiledRule) == first,
+                    });
+                }
+            }
+            found = chain.first_match(s, scratch).map(rule_decision);
+        }
+        if let Target::Command(c) = &s.target {
+            if c.cmd.computed_program() {
+                let d = Decision::new(
+                    Action::Ask,
+                    Risk::High,
+                    "the program's name is computed when the command runs, so it cannot be judged",
+                    "analysis",
+                );
+                if let Some(h) = hits.as_deref_mut() {
+                    h.push(Hit {
+                        layer: Layer::Analysis,
+                        decision: d.clone(),
+                        text: "computed program name".into(),
+                        deciding: true,
+                    });
+                }
+                found = Some(stricter(found, d));
+            }
+        }
+        if let Some(d) = found {
+            return d;
+        }
+        if o.builtin_only {
+            return Decision::new(
+                Action::Allow,
+                Risk::Low,
+                "no built-in rule matched",
+                "builtin",
+            );
+        }
+        if let Some(h) = hits {
+            h.push(Hit {
+                layer: Layer::Default,
+                decision: self.default.clone(),
+                text: "default".into(),
+                deciding: true,
+            });
+        }
+        self.default.clone()
+    }
+
+    /// Whether a call is known not to change anything: read-only tools, and bash commands
+    /// whose every part an allow rule of `readonly.policy` matches.
+    pub fn is_read_only(&self, call: &ToolCall) -> bool {
+        match call.name.as_str() {
+            "read_file" | "list_dir" => true,
+            "bash" => {
+                let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
+                    return false;
+                };
+                let analysis = shell::analyse(command);
+                analysis.failure.is_none()
+                    && self.all_read_only(call, &analysis.commands, &mut Vec::new())
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether there are commands and an allow rule of `readonly.policy` matches each.
+    pub(super) fn all_read_only(
+        &self,
+        call: &ToolCall,
+        commands: &[SimpleCommand],
+        scratch: &mut Vec<RuleId>,
+    ) -> bool {
+        !commands.is_empty()
+            && commands.iter().all(|cmd| {
+                let s = Subject {
+                    tool: "bash",
+                    args: &call.arguments,
+                    target: Target::Command(CommandView::new(cmd, &self.ctx)),
+                };
+                self.readonly
+                    .first_match(&s, scratch)
+                    .is_some_and(|r| r.action == Action::Allow)
+            })
+    }
+}
+
+fn rule_decision(r: &CompiledRule) -> Decision {
+    Decision::new(r.action, r.risk, r.reason(), r.origin.label.clone())
+}
+
+/// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.
+pub fn stricter(a: Option<Decision>, b: Decision) -> Decision {
+    match a {
+        Some(a) if a.strictness() >= b.strictness() => a,
+        _ => b,
+    }
+}
+
+fn malformed(why: &str) -> Decision {
+    Decision::new(
+        Action::Deny,
+        Risk::High,
+        format!("malformed call: {why}"),
+        "analysis",
+    )
+}
+
+fn describe_redirects(cmd: &SimpleCommand) -> String {
+    let mut out: Vec<String> = cmd.assignments.clone();
+    out.extend(
+        cmd.redirects
+            .iter()
+            .map(|r| format!("{} {}", r.op, r.target.value)),
+    );
+    out.join(" ")
+}

@@ -1,0 +1,215 @@
+//! Hard protections and the guard on the policy's own files: which protected or guarded path a
+//! call may touch, as written, through `cd`, inside a walked tree, or through symlinks.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::eval::Followed;
+use super::explain::{Explanation, Hit, Layer, Part};
+use super::paths::{has_meta, wildcard_may_reach};
+use super::rule::{self, CommandView, Subject, Target};
+use super::{Engine, PathContext};
+use crate::call::{Action, Decision, Risk, PATH_ARGUMENTS};
+
+/// A hard-protected path.
+#[derive(Debug, Clone)]
+pub struct Protection {
+    /// As written (`~/.ssh`).
+    pub written: String,
+    pub resolved: PathBuf,
+    /// With symlinks followed, when that differs.
+    pub canonical: Option<PathBuf>,
+    pub reason: String,
+}
+
+impl Engine {
+    /// The guarded file or folder a path written in a call falls under (as written, as a
+    /// wildcard that may expand into one, or where its symlinks lead), if any.
+    pub(super) fn guarded_path(
+        &self,
+        lexical: &Path,
+        raw: &str,
+        ctx: &PathContext,
+        followed: Followed,
+    ) -> Option<PathBuf> {
+        if self.guarded.is_empty() || raw.is_empty() {
+            return None;
+        }
+        let wild = has_meta(&lexical.to_string_lossy());
+        if self
+            .guarded
+            .iter()
+            .any(|g| lexical.starts_with(g) || (wild && wildcard_may_reach(lexical, g)))
+        {
+            return Some(lexical.to_path_buf());
+        }
+        if wild {
+            return None;
+        }
+        let real = followed.real(raw, ctx)?;
+        self.guarded
+            .iter()
+            .any(|g| real.starts_with(g))
+            .then_some(real)
+    }
+
+    /// A protection that a relative path of the command reaches from a folder an earlier `cd`
+    /// may have moved to.
+    pub(super) fn protected_after_cd(
+        &self,
+        c: &CommandView,
+        folders: &[PathBuf],
+    ) -> Option<&Protection> {
+        folders.iter().find_map(|dir| {
+            let ctx = self.ctx.with_cwd(dir.clone());
+            c.raw_paths
+                .iter()
+                .filter(|raw| !raw.starts_with(['/', '~', '$']))
+                .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx, Followed::Unknown))
+        })
+    }
+
+    /// Records where `cd`/`pushd` may move the shell: its target resolved from every folder
+    /// known so far; home when the target is unknown (`cd $X`) or absent.
+    pub(super) fn note_cd(&self, c: &CommandView, folders: &mut Vec<PathBuf>) {
+        if !matches!(c.cmd.program(), "cd" | "pushd") {
+            return;
+        }
+        let target = c
+            .cmd
+            .argv
+            .iter()
+            .skip(1)
+            .find(|w| !w.value.starts_with('-') || w.value == "-");
+        let mut new = Vec::new();
+        match target.and_then(|w| w.path.as_deref()) {
+            Some(t) if t != "-" => {
+                for base in std::iter::once(&self.ctx.cwd).chain(folders.iter()) {
+                    let ctx = self.ctx.with_cwd(base.clone());
+                    new.push(ctx.resolve(t));
+                }
+            }
+            _ => new.extend(self.ctx.home.clone()),
+        }
+        for n in new {
+            if !folders.contains(&n) && n != self.ctx.cwd {
+                folders.push(n);
+            }
+        }
+    }
+
+    pub(super) fn protected_decision(
+        &self,
+        p: &Protection,
+        label: &str,
+        trace: Option<&mut Explanation>,
+    ) -> Decision {
+        let d = Decision::new(
+            Action::Deny,
+            Risk::High,
+            p.reason.clone(),
+            format!("protected:{}", p.written),
+        );
+        if let Some(t) = trace {
+            let hit = Hit {
+                layer: Layer::Protected,
+                decision: d.clone(),
+                text: format!("protect \"{}\" (after `cd`)", p.written),
+                deciding: true,
+            };
+            t.parts.push(Part {
+                subject: label.to_string(),
+                origin: None,
+                hits: vec![hit],
+                decision: d.clone(),
+            });
+        }
+        d
+    }
+
+    /// The protection a subject touches, if any.
+    pub(super) fn protection_hit(&self, s: &Subject, followed: Followed) -> Option<&Protection> {
+        if self.protections.is_empty() {
+            return None;
+        }
+        match &s.target {
+            Target::File(p) => {
+                let raw = crate::call::file_path_arg(s.args).unwrap_or_default();
+                self.protected(p, raw, &self.ctx, followed)
+                    .or_else(|| self.extra_path_args(s, Some(raw)))
+            }
+            Target::Command(c) => c
+                .paths
+                .iter()
+                .zip(&c.raw_paths)
+                .zip(&c.reals)
+                .find_map(|((p, raw), r)| self.protected(p, raw, &self.ctx, Followed::Lazy(r)))
+                .or_else(|| self.walked_into(c)),
+            Target::Other => self.extra_path_args(s, None),
+        }
+    }
+
+    /// A protection inside a folder tree the command walks (`tar czf k.tgz ~`).
+    pub(super) fn walked_into(&self, c: &CommandView) -> Option<&Protection> {
+        if !rule::walks_folders(c.cmd) {
+            return None;
+        }
+        c.paths.iter().find_map(|p| {
+            self.protections.iter().find(|prot| {
+                prot.resolved.starts_with(p)
+                    || prot.canonical.as_deref().is_some_and(|c| c.starts_with(p))
+            })
+        })
+    }
+
+    /// Path-like arguments of any tool (`file_path`, `directory`, …), but `checked`, the path
+    /// already checked.
+    pub(super) fn extra_path_args(
+        &self,
+        s: &Subject,
+        checked: Option<&str>,
+    ) -> Option<&Protection> {
+        let check = |raw: &str| {
+            if checked == Some(raw) {
+                return None;
+            }
+            self.protected(&self.ctx.resolve(raw), raw, &self.ctx, Followed::Unknown)
+        };
+        PATH_ARGUMENTS.iter().find_map(|k| match s.args.get(*k) {
+            Some(Value::String(raw)) => check(raw),
+            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).find_map(check),
+            _ => None,
+        })
+    }
+
+    /// The protection a path falls under: by its resolved spelling (`lexical`), as a shell
+    /// wildcard that may expand into one, or where its symlinks really lead.
+    pub(super) fn protected(
+        &self,
+        lexical: &Path,
+        raw: &str,
+        ctx: &PathContext,
+        followed: Followed,
+    ) -> Option<&Protection> {
+        let wild = has_meta(&lexical.to_string_lossy());
+        let under = |p: &Path, prot: &Protection| {
+            p.starts_with(&prot.resolved)
+                || prot.canonical.as_deref().is_some_and(|c| p.starts_with(c))
+        };
+        if let Some(hit) = self.protections.iter().find(|prot| {
+            under(lexical, prot) || (wild && wildcard_may_reach(lexical, &prot.resolved))
+        }) {
+            return Some(hit);
+        }
+        // A wildcard names no single file to follow; nor does an empty path.
+        if raw.is_empty() || wild {
+            return None;
+        }
+        let real = followed.real(raw, ctx)?;
+        if real == lexical {
+            return None;
+        }
+        self.protections.iter().find(|prot| under(&real, prot))
+    }
+}

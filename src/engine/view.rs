@@ -1,0 +1,203 @@
+//! A simple command seen by the matchers: its texts in both views, and every path it names
+//! (arguments, `--flag=value` values, redirections), resolved once.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+use super::paths::PathContext;
+use crate::shell::{SimpleCommand, View};
+
+/// A simple command with everything the matchers need computed once.
+pub struct CommandView<'a> {
+    pub cmd: &'a SimpleCommand,
+    pub literal: String,
+    pub canonical: String,
+    pub literal_words: Vec<&'a str>,
+    pub canonical_words: Vec<&'a str>,
+    /// Resolved paths of the arguments and redirection targets.
+    pub paths: Vec<PathBuf>,
+    /// The same paths as written, for following symlinks and resolving from other folders.
+    pub raw_paths: Vec<String>,
+    /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
+    pub redirects: Vec<PathBuf>,
+    /// Where each of `raw_paths` leads ([`PathContext::real`]), looked up once when needed.
+    pub reals: Vec<OnceCell<Option<PathBuf>>>,
+}
+
+impl<'a> CommandView<'a> {
+    pub fn new(cmd: &'a SimpleCommand, ctx: &PathContext) -> Self {
+        let mut paths = Vec::new();
+        let mut raw_paths = Vec::new();
+        let mut push = |raw: String, resolved: PathBuf| {
+            raw_paths.push(raw);
+            paths.push(resolved);
+        };
+        // What `echo` and `printf` print is data, not a path they open.
+        let data_only = matches!(cmd.program(), "echo" | "printf");
+        let args = if data_only {
+            &cmd.argv[..0]
+        } else {
+            cmd.argv.get(1..).unwrap_or_default()
+        };
+        for w in args {
+            // A word whose value is not known (`/home/$USER/.ssh`) is read with its unknown
+            // parts as wildcards, so it is still seen when it may name a protected path.
+            let path = match &w.path {
+                Some(p) => Cow::Borrowed(p.as_str()),
+                None if w.dynamic => Cow::Owned(wildcard_template(&w.value)),
+                None => continue,
+            };
+            let candidate = match path.split_once('=') {
+                Some((name, value)) if is_option_name(name) => value,
+                _ => &path,
+            };
+            // `@file` is how curl and httpie read a file into a request.
+            let candidate = candidate
+                .strip_prefix('@')
+                .filter(|c| !c.is_empty())
+                .unwrap_or(candidate);
+            let is_flag = candidate.starts_with('-') && candidate.len() > 1;
+            if !candidate.is_empty() && !is_flag {
+                let resolved = ctx.resolve(candidate);
+                push(candidate.to_string(), resolved);
+            }
+        }
+        let mut redirects = Vec::new();
+        for r in &cmd.redirects {
+            let Some(p) = &r.target.path else { continue };
+            // Heredocs and here-strings carry text, `>&2` duplicates a descriptor.
+            let fd_dup = r.op.ends_with('&') && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
+            if r.op.starts_with("<<") || fd_dup {
+                continue;
+            }
+            let resolved = ctx.resolve(p);
+            // `2>/dev/null` names no file the command touches: neither a redirect target nor a
+            // path for `path` matchers (a re-spelling must not make a rule match).
+            if harmless_device(&resolved) {
+                continue;
+            }
+            if r.writes() {
+                redirects.push(resolved.clone());
+            }
+            push(p.clone(), resolved);
+        }
+        CommandView {
+            cmd,
+            literal: cmd.text(View::Literal),
+            canonical: cmd.text(View::Canonical),
+            literal_words: cmd.words(View::Literal),
+            canonical_words: cmd.words(View::Canonical),
+            paths,
+            reals: raw_paths.iter().map(|_| OnceCell::new()).collect(),
+            raw_paths,
+            redirects,
+        }
+    }
+
+    pub fn text(&self, view: View) -> &str {
+        match view {
+            View::Literal => &self.literal,
+            View::Canonical => &self.canonical,
+        }
+    }
+
+    pub fn words(&self, view: View) -> &[&'a str] {
+        match view {
+            View::Literal => &self.literal_words,
+            View::Canonical => &self.canonical_words,
+        }
+    }
+}
+
+/// `if` in `if=~/x`, `--file` in `--file=~/x`: the value after `=` is what the shell expands.
+fn is_option_name(name: &str) -> bool {
+    let bare = name.trim_start_matches('-');
+    name.len() - bare.len() <= 2
+        && bare.starts_with(|c: char| c.is_ascii_alphabetic())
+        && bare
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// A word's text with `$HOME` as `~` and every other expansion (`$X`, `${X}`, `$(…)`, back-ticks)
+/// as `*`.
+fn wildcard_template(value: &str) -> String {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(i) = rest.find(['$', '`']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let home = ["${HOME}", "$HOME"].into_iter().find(|h| {
+            tail.starts_with(h)
+                && !tail[h.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        });
+        let len = if let Some(h) = home {
+            out.push('~');
+            h.len()
+        } else {
+            out.push('*');
+            expansion_len(tail)
+        };
+        rest = &tail[len.max(1)..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the expansion at the start of `s` (`$X`, `${…}`, `$(…)`, `` `…` ``).
+fn expansion_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let closing = |open: u8, close: u8, from: usize| {
+        let mut depth = 0usize;
+        for (i, &b) in bytes.iter().enumerate().skip(from) {
+            if b == open {
+                depth += 1;
+            } else if b == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+        }
+        bytes.len()
+    };
+    match bytes {
+        [b'`', ..] => s[1..].find('`').map_or(s.len(), |i| i + 2),
+        [b'$', b'{', ..] => closing(b'{', b'}', 1),
+        [b'$', b'(', ..] => closing(b'(', b')', 1),
+        [b'$', c, ..] if c.is_ascii_alphabetic() || *c == b'_' => {
+            1 + s[1..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(s.len() - 1)
+        }
+        [b'$', _, ..] => 2,
+        _ => 1,
+    }
+}
+
+/// Devices that only discard or show output: writing to them changes nothing.
+fn harmless_device(p: &Path) -> bool {
+    ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]
+        .iter()
+        .any(|d| p == Path::new(d))
+        || p.starts_with("/dev/fd")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wildcard_template;
+
+    #[test]
+    fn unknown_parts_of_a_word_become_wildcards_and_home_stays_home() {
+        assert_eq!(
+            wildcard_template("/home/$USER/.ssh/id_rsa"),
+            "/home/*/.ssh/id_rsa"
+        );
+        assert_eq!(wildcard_template("${HOME}/.aws/x"), "~/.aws/x");
+        assert_eq!(wildcard_template("if=$HOME/.ssh/k"), "if=~/.ssh/k");
+        assert_eq!(wildcard_template("$HOMEDIR/x"), "*/x");
+        assert_eq!(wildcard_template("$(pwd)/a/`id`/${X:-y}"), "*/a/*/*");
+        assert_eq!(wildcard_template("$"), "*");
+    }
+}
