@@ -28,6 +28,7 @@ pub mod diag;
 pub mod engine;
 pub mod hooks;
 pub mod import;
+pub mod knowledge;
 pub mod lint;
 pub mod model;
 pub mod policy;

@@ -1,0 +1,149 @@
+//! Program knowledge: what the programs a command line runs do with their options and
+//! operands, kept as data in `policies/programs/*.toml` (one file per family of programs).
+//!
+//! The engine asks it one question above all: does this simple command only read? A program
+//! is read-only only when its table says so, and a command only when every option it gives is
+//! one the table knows to only read (long options read the way the program reads them: any
+//! unambiguous prefix), every operand is in a role that only reads, and every path it reads
+//! is known before it runs. Whatever the table does not know is not read-only.
+
+mod carried;
+mod load;
+mod reading;
+mod state;
+mod table;
+
+pub use carried::{config_code, Carried};
+pub use load::{registry, Registry, FILES};
+pub use reading::{Operand, Reading, Used, Value};
+pub use state::{changes_shell_state, STATE_VARIABLES};
+pub use table::{Effect, Long, Operands, OptSpec, Program, Role, Style, Takes};
+
+use crate::shell::{Redirect, SimpleCommand};
+
+/// Whether a simple command only reads: its program is named literally (`ls`, not `./ls` or
+/// `$X`) and its table says it is read-only with every option and operand given (see
+/// [`Reading::reads_only`]); it assigns nothing but locale and display settings; and its
+/// redirections only read known files or write to devices that show or discard output.
+pub fn reads_only(cmd: &SimpleCommand) -> bool {
+    let Some(first) = cmd.argv.first() else {
+        return false;
+    };
+    !first.dynamic
+        && !first.value.contains('/')
+        && cmd.assignments.iter().all(|a| harmless_assignment(a))
+        && cmd.redirects.iter().all(redirect_reads_only)
+        && Reading::of(cmd).reads_only()
+}
+
+/// `LC_ALL=C`, `TZ=UTC`: settings that change how output looks, never what runs or is touched.
+fn harmless_assignment(a: &str) -> bool {
+    let Some((name, value)) = a.split_once('=') else {
+        return false;
+    };
+    let known = matches!(
+        name,
+        "LANG" | "LANGUAGE" | "TZ" | "NO_COLOR" | "COLUMNS" | "LINES"
+    ) || name.starts_with("LC_");
+    known && !value.contains(['$', '`'])
+}
+
+fn redirect_reads_only(r: &Redirect) -> bool {
+    let target = r.target.value.as_str();
+    if r.op.starts_with("<<") {
+        return true;
+    }
+    let fd_dup =
+        r.op.ends_with('&') && (target == "-" || target.bytes().all(|b| b.is_ascii_digit()));
+    if fd_dup && !r.target.dynamic {
+        return true;
+    }
+    if r.target.dynamic || r.op == "<>" {
+        return false;
+    }
+    if r.writes() {
+        return ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"].contains(&target);
+    }
+    plain_path(target)
+}
+
+/// Whether a static path names a file rather than something computed when the command runs:
+/// `~+` and `~-` are the working folders, `/proc/*/cwd` and `/dev/fd/*` lead wherever a process
+/// is, `/dev/tcp/…` opens a connection.
+pub(crate) fn plain_path(p: &str) -> bool {
+    let computed = ["~+", "~-"]
+        .iter()
+        .any(|t| p == *t || p.starts_with(&format!("{t}/")))
+        || ["/proc/", "/dev/fd/", "/dev/tcp/", "/dev/udp/"]
+            .iter()
+            .any(|d| p.starts_with(d));
+    !computed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyse;
+
+    fn line_reads_only(line: &str) -> bool {
+        let a = analyse(line);
+        a.failure.is_none() && !a.commands.is_empty() && a.commands.iter().all(reads_only)
+    }
+
+    /// Every table pins commands beside its entries: the read-only examples must read as
+    /// read-only, the others not. This is where a table's mistakes show.
+    #[test]
+    fn every_table_example_reads_as_the_table_says() {
+        let mut wrong = Vec::new();
+        let mut count = 0;
+        fn walk<'p>(p: &'p Program, out: &mut Vec<&'p Program>) {
+            out.push(p);
+            for s in p.sub.values() {
+                walk(s, out);
+            }
+        }
+        for program in registry().programs() {
+            let mut nodes = Vec::new();
+            walk(program, &mut nodes);
+            for node in nodes {
+                for e in &node.examples.readonly {
+                    count += 1;
+                    if !line_reads_only(e) {
+                        wrong.push(format!(
+                            "{}: `{e}` should be read-only: {:?}",
+                            node.family,
+                            why(e)
+                        ));
+                    }
+                }
+                for e in &node.examples.not_readonly {
+                    count += 1;
+                    if line_reads_only(e) {
+                        wrong.push(format!("{}: `{e}` should not be read-only", node.family));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert!(count > 0);
+    }
+
+    fn why(line: &str) -> Vec<String> {
+        analyse(line)
+            .commands
+            .iter()
+            .flat_map(|c| Reading::of(c).unknown)
+            .collect()
+    }
+
+    #[test]
+    fn redirections_and_assignments_decide_too() {
+        assert!(line_reads_only("pwd"));
+        assert!(line_reads_only("LC_ALL=C pwd 2>/dev/null"));
+        assert!(!line_reads_only("pwd > out.txt"));
+        assert!(!line_reads_only("PATH=/tmp pwd"));
+        assert!(!line_reads_only("./pwd"));
+        assert!(!line_reads_only("pwd -x"));
+        assert!(!line_reads_only("pwd < /dev/tcp/example.com/80"));
+    }
+}

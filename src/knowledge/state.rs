@@ -1,0 +1,142 @@
+//! Shell state a line may change: the variables that decide which program a name runs and
+//! where a path leads. A line that changes one of them makes every command in it unknown to
+//! the rules that allow (the analysis reads `git` and `~/x` as they are before the line runs).
+
+use crate::shell::SimpleCommand;
+
+/// Variables that decide what a program name runs (`PATH`, and what bash reads at start) or
+/// where a path leads (`HOME` for `~`, `CDPATH` for `cd`, `PWD`/`OLDPWD` for `~+`/`~-`, `IFS`
+/// for how words split).
+pub const STATE_VARIABLES: [&str; 9] = [
+    "HOME",
+    "PATH",
+    "CDPATH",
+    "IFS",
+    "BASH_ENV",
+    "ENV",
+    "PWD",
+    "OLDPWD",
+    "GLOBIGNORE",
+];
+
+/// Builtins that give a variable a value or take it away; their operands name variables.
+const SETTERS: [&str; 10] = [
+    "export",
+    "declare",
+    "typeset",
+    "local",
+    "readonly",
+    "read",
+    "unset",
+    "mapfile",
+    "readarray",
+    "getopts",
+];
+
+/// Why the line changes the shell state the analysis relies on, if it does: an assignment,
+/// `export`/`declare`/`read`/`unset`/`printf -v` of a variable in [`STATE_VARIABLES`] (or of a
+/// name only known when the line runs), or a builtin that changes what names run (`alias`,
+/// `enable`, `hash`).
+pub fn changes_shell_state(commands: &[SimpleCommand]) -> Option<String> {
+    for cmd in commands {
+        // `HOME=/x` alone sets it for the rest of the line; before a program only for that
+        // program, which reads it as it will (not read-only there: see `reads_only`).
+        if cmd.argv.is_empty() {
+            if let Some(name) = cmd.assignments.iter().find_map(|a| state_name(a)) {
+                return Some(format!("the line changes `{name}`"));
+            }
+            continue;
+        }
+        let program = cmd.program();
+        let names: Vec<&crate::shell::Word> = match program {
+            p if SETTERS.contains(&p) => cmd.argv[1..].iter().collect(),
+            // `printf -v NAME …`, `printf -vNAME …`
+            "printf" => cmd
+                .argv
+                .iter()
+                .skip(1)
+                .zip(cmd.argv.iter().skip(2))
+                .filter(|(o, _)| o.value == "-v")
+                .map(|(_, n)| n)
+                .collect(),
+            "alias" | "enable" | "hash" => {
+                if cmd.argv.len() > 1 {
+                    return Some(format!("the line changes what names run (`{program}`)"));
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        for w in names {
+            let name = w.value.split_once('=').map_or(w.value.as_str(), |(n, _)| n);
+            if w.dynamic && !w.value.starts_with('-') {
+                return Some(format!(
+                    "`{program}` sets a variable whose name is computed (`{}`)",
+                    w.value
+                ));
+            }
+            if let Some(n) = state_name(name) {
+                return Some(format!("the line changes `{n}` (`{program}`)"));
+            }
+        }
+        if program == "printf"
+            && cmd
+                .argv
+                .iter()
+                .any(|w| w.value.starts_with("-v") && w.value.len() > 2)
+        {
+            return Some("`printf -v` sets a variable".into());
+        }
+    }
+    None
+}
+
+/// The state variable `text` (`NAME` or `NAME=value`, `NAME+=value`, `NAME[0]=…`) names.
+fn state_name(text: &str) -> Option<&'static str> {
+    let name = text.split(['=', '+', '[']).next().unwrap_or(text);
+    STATE_VARIABLES.iter().find(|v| **v == name).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyse;
+
+    fn changes(line: &str) -> bool {
+        changes_shell_state(&analyse(line).commands).is_some()
+    }
+
+    #[test]
+    fn assignments_and_setters_of_state_variables_change_the_state() {
+        for line in [
+            "PATH=./bin:$PATH; git status",
+            "export PATH=/tmp:$PATH && ls",
+            "printf -v PATH %s \"bin:$PATH\"; git status",
+            "printf -vPATH %s x; ls",
+            "read HOME < f; cat ~/x",
+            "declare -x HOME=/tmp; ls ~",
+            "unset CDPATH; cd src",
+            "IFS=/ ; ls",
+            "n=PATH; export \"$n\"=/tmp; ls",
+            "alias ls='rm -rf ~'; ls",
+            "hash -p /tmp/x ls; ls",
+        ] {
+            assert!(changes(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn everyday_variables_leave_the_state_alone() {
+        for line in [
+            "ls -la",
+            "x=1; echo $x",
+            "export RUST_LOG=debug && cargo test",
+            "read -r line < f; echo \"$line\"",
+            "printf '%s\\n' PATH",
+            "alias",
+            "LC_ALL=C sort f",
+        ] {
+            assert!(!changes(line), "{line}");
+        }
+    }
+}

@@ -1,0 +1,528 @@
+//! What the knowledge says about one program: its option grammar, the role of every option
+//! value and operand, its subcommands. Written in `policies/programs/*.toml` as short option
+//! specs (`"-o --output=write"`, `"-r -R --recursive !walk"`) and compiled here.
+
+use std::collections::{BTreeMap, HashMap};
+
+/// What a word given to a program is to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Text the program only looks at: a pattern, a number, a format, a message.
+    Data,
+    /// A path the program reads (a file, or with `!walk` a whole tree).
+    Read,
+    /// A path the program writes, creates or truncates.
+    Write,
+    /// A folder the program works in (`git -C DIR`, `make -C DIR`): later relative paths are
+    /// inside it.
+    Chdir,
+    /// A program (with its arguments split on blanks) that this one runs: `sort
+    /// --compress-program=PROG`, `rg --pre=PROG`.
+    Program,
+    /// Shell code this one runs (`git -c core.pager=…`, `tar --to-command=…`).
+    Code,
+    /// A git configuration assignment (`-c name=value`): its value may be code.
+    Config,
+    /// (Operands only.) The rest of the command line is a command this one runs.
+    Command,
+    /// (Operands only.) Text that starts with `+`: `date +%Y-%m-%d` (without the `+`, `date`
+    /// sets the clock).
+    Format,
+}
+
+impl Role {
+    const NAMES: [(Role, &'static str); 9] = [
+        (Role::Data, "data"),
+        (Role::Read, "read"),
+        (Role::Write, "write"),
+        (Role::Chdir, "chdir"),
+        (Role::Program, "program"),
+        (Role::Code, "code"),
+        (Role::Config, "config"),
+        (Role::Command, "command"),
+        (Role::Format, "format"),
+    ];
+
+    pub fn parse(s: &str) -> Option<Role> {
+        Self::NAMES.iter().find(|(_, n)| *n == s).map(|(r, _)| *r)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map_or("", |(_, n)| n)
+    }
+
+    /// Whether a word in this role leaves the world as it was (reads or only looks).
+    pub fn reads_only(self) -> bool {
+        matches!(self, Role::Data | Role::Read | Role::Chdir)
+    }
+}
+
+/// What an option does besides taking its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// The paths the command reads are whole folder trees (`grep -r`, `diff -r`, `ls -R`).
+    Walk,
+    /// It writes files (`sed -i`, `tree -R`).
+    Write,
+    /// It deletes files (`find -delete`).
+    Delete,
+    /// It runs a program or code that is configured elsewhere (`git diff --ext-diff`).
+    Run,
+    /// It talks to the network.
+    Network,
+    /// It changes the system (`date -s`, `hostname NAME`).
+    System,
+}
+
+impl Effect {
+    const NAMES: [(Effect, &'static str); 6] = [
+        (Effect::Walk, "walk"),
+        (Effect::Write, "write"),
+        (Effect::Delete, "delete"),
+        (Effect::Run, "run"),
+        (Effect::Network, "network"),
+        (Effect::System, "system"),
+    ];
+
+    pub fn parse(s: &str) -> Option<Effect> {
+        Self::NAMES.iter().find(|(_, n)| *n == s).map(|(e, _)| *e)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(e, _)| *e == self)
+            .map_or("", |(_, n)| n)
+    }
+}
+
+/// Whether and how an option takes a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    Nothing,
+    /// `--output=FILE` or `--output FILE`; `-oFILE` or `-o FILE`.
+    Required(Role),
+    /// Only attached: `--color=always`, `-i.bak`.
+    Optional(Role),
+}
+
+/// One option of a program, under all its names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptSpec {
+    /// `-r`, `--recursive`, and for programs with single-dash long options `-name`.
+    pub names: Vec<String>,
+    pub takes: Takes,
+    pub effects: Vec<Effect>,
+    /// What the operands are when this option is given (`grep -e PATTERN` makes the first
+    /// operand a file; `git branch --list` takes patterns).
+    pub operands: Option<Operands>,
+}
+
+impl OptSpec {
+    /// Whether the option, given with a value in a read-only role, changes nothing.
+    pub fn reads_only(&self) -> bool {
+        self.effects.iter().all(|e| *e == Effect::Walk)
+            && match self.takes {
+                Takes::Nothing => true,
+                Takes::Required(r) | Takes::Optional(r) => r.reads_only(),
+            }
+    }
+
+    pub fn has(&self, effect: Effect) -> bool {
+        self.effects.contains(&effect)
+    }
+}
+
+/// The roles of a command's operands by position: `fixed` first, then `rest` for any number.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Operands {
+    pub fixed: Vec<Role>,
+    pub rest: Option<Role>,
+}
+
+impl Operands {
+    /// `["data", "read..."]`: a role per position, the last one may repeat (`...`).
+    pub fn parse(items: &[String]) -> Result<Operands, String> {
+        let mut out = Operands::default();
+        for (i, item) in items.iter().enumerate() {
+            let (name, repeat) = match item.strip_suffix("...") {
+                Some(n) => (n, true),
+                None => (item.as_str(), false),
+            };
+            let role = Role::parse(name).ok_or_else(|| {
+                format!(
+                    "unknown operand role `{name}` (roles: {})",
+                    Role::NAMES.map(|(_, n)| n).join(", ")
+                )
+            })?;
+            if repeat {
+                if i + 1 != items.len() {
+                    return Err(format!("only the last operand may repeat (`{item}`)"));
+                }
+                out.rest = Some(role);
+            } else {
+                out.fixed.push(role);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The role of operand number `i`, `None` past the end (an operand the program does not
+    /// take: not understood).
+    pub fn role(&self, i: usize) -> Option<Role> {
+        self.fixed.get(i).copied().or(self.rest)
+    }
+
+    /// Every role from position `i` on: what a word that may become several words can fill.
+    pub fn roles_from(&self, i: usize) -> impl Iterator<Item = Role> + '_ {
+        self.fixed.iter().skip(i).copied().chain(self.rest)
+    }
+}
+
+/// How a program reads its command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// GNU getopt_long: options and operands mix until `--`; long options may be
+    /// abbreviated to a unique prefix.
+    Gnu,
+    /// POSIX getopt: options end at the first operand (or `--`).
+    Posix,
+    /// git's parse-options: as GNU, plus `--no-NAME` for every long option and
+    /// `--end-of-options`.
+    Git,
+    /// find: `-H -L -P` first, then the paths, then an expression of single-dash primaries
+    /// that goes on after `--` (`find -- ~ -delete` deletes).
+    Find,
+}
+
+/// A program (or a subcommand of one) as the knowledge knows it.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The name as written in the table (`git`, or `stash list` for a subcommand).
+    pub name: String,
+    /// The table file it comes from (`git.toml`).
+    pub family: &'static str,
+    pub style: Style,
+    /// `-5` is an option (`head -5`, `git log -3`).
+    pub numeric: bool,
+    /// With known options and read-only operands, the program changes nothing.
+    pub readonly: bool,
+    pub options: Vec<OptSpec>,
+    pub operands: Operands,
+    /// Subcommands by name: the first operand picks one.
+    pub sub: BTreeMap<String, Program>,
+    short: HashMap<char, usize>,
+    /// Long option names without their dashes, sorted, with the option they name.
+    long: Vec<(String, usize)>,
+    /// Options written with one dash but more than one letter (`find -name`, `java -jar`).
+    single_dash: HashMap<String, usize>,
+    pub examples: Examples,
+}
+
+/// Commands a table pins beside its entries: the read-only ones must be read as read-only,
+/// the others not.
+#[derive(Debug, Clone, Default)]
+pub struct Examples {
+    pub readonly: Vec<String>,
+    pub not_readonly: Vec<String>,
+}
+
+/// The outcome of looking up a long option.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Long<'p> {
+    Found(&'p OptSpec),
+    /// The negated form of a git option (`--no-verify`).
+    Negated(&'p OptSpec),
+    /// An abbreviation of several options: the program refuses it.
+    Ambiguous(Vec<&'p OptSpec>),
+    Unknown,
+}
+
+impl Program {
+    pub fn new(
+        name: String,
+        family: &'static str,
+        style: Style,
+        options: Vec<OptSpec>,
+        operands: Operands,
+    ) -> Program {
+        let mut p = Program {
+            name,
+            family,
+            style,
+            numeric: false,
+            readonly: false,
+            options,
+            operands,
+            sub: BTreeMap::new(),
+            short: HashMap::new(),
+            long: Vec::new(),
+            single_dash: HashMap::new(),
+            examples: Examples::default(),
+        };
+        p.index();
+        p
+    }
+
+    fn index(&mut self) {
+        for (i, spec) in self.options.iter().enumerate() {
+            for name in &spec.names {
+                if let Some(long) = name.strip_prefix("--") {
+                    self.long.push((long.to_string(), i));
+                } else if let Some(short) = name.strip_prefix('-') {
+                    let mut chars = short.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => {
+                            self.short.insert(c, i);
+                        }
+                        _ => {
+                            self.single_dash.insert(name.clone(), i);
+                        }
+                    }
+                } else if let Some(plus) = name.strip_prefix('+') {
+                    self.single_dash.insert(format!("+{plus}"), i);
+                }
+            }
+        }
+        self.long.sort();
+    }
+
+    pub fn short(&self, c: char) -> Option<&OptSpec> {
+        self.short.get(&c).map(|i| &self.options[*i])
+    }
+
+    /// A single-dash long option (`-name`) or a `+x` option, exactly as written.
+    pub fn single_dash(&self, word: &str) -> Option<&OptSpec> {
+        self.single_dash.get(word).map(|i| &self.options[*i])
+    }
+
+    /// Looks up a long option by its name without dashes, the way getopt_long does: an exact
+    /// name, else the options it is a prefix of (one option under several names counts
+    /// once); git's parse-options also reads `no-NAME`.
+    pub fn long(&self, name: &str) -> Long<'_> {
+        if name.is_empty() {
+            return Long::Unknown;
+        }
+        if let Ok(i) = self.long.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            return Long::Found(&self.options[self.long[i].1]);
+        }
+        let mut found: Vec<usize> = Vec::new();
+        let start = self.long.partition_point(|(n, _)| n.as_str() < name);
+        for (n, i) in &self.long[start..] {
+            if !n.starts_with(name) {
+                break;
+            }
+            if !found.contains(i) {
+                found.push(*i);
+            }
+        }
+        if self.style == Style::Git {
+            if let Some(rest) = name.strip_prefix("no-") {
+                match self.long(rest) {
+                    Long::Found(spec) if found.is_empty() => return Long::Negated(spec),
+                    Long::Found(spec) | Long::Negated(spec) => {
+                        let i = self.index_of(spec);
+                        if !found.contains(&i) {
+                            found.push(i);
+                        }
+                    }
+                    Long::Ambiguous(specs) => {
+                        found.extend(specs.iter().map(|s| self.index_of(s)));
+                    }
+                    Long::Unknown => {}
+                }
+            }
+        }
+        match found.as_slice() {
+            [] => Long::Unknown,
+            [one] => Long::Found(&self.options[*one]),
+            many => Long::Ambiguous(many.iter().map(|i| &self.options[*i]).collect()),
+        }
+    }
+
+    fn index_of(&self, spec: &OptSpec) -> usize {
+        self.options
+            .iter()
+            .position(|s| std::ptr::eq(s, spec))
+            .unwrap_or(0)
+    }
+
+    /// Every long option name (without dashes), for tests against a program's `--help`.
+    pub fn long_names(&self) -> impl Iterator<Item = &str> {
+        self.long.iter().map(|(n, _)| n.as_str())
+    }
+
+    pub fn set_flags(&mut self, numeric: bool, readonly: bool) {
+        self.numeric = numeric;
+        self.readonly = readonly;
+    }
+
+    pub fn set_examples(&mut self, examples: Examples) {
+        self.examples = examples;
+    }
+
+    pub fn add_sub(&mut self, name: String, sub: Program) {
+        self.sub.insert(name, sub);
+    }
+}
+
+/// Parses one option spec: names separated by blanks, the value after `=` (or `[=…]` when it
+/// is optional) named by its role, then effects each after a `!`:
+/// `-o --output=write`, `--color[=data]`, `-r -R --recursive !walk`, `-i --in-place[=data]
+/// !write`.
+pub fn parse_spec(text: &str) -> Result<OptSpec, String> {
+    let mut words = text.split_whitespace();
+    let mut names = Vec::new();
+    let mut takes = Takes::Nothing;
+    let mut effects = Vec::new();
+    for word in words.by_ref() {
+        if let Some(effect) = word.strip_prefix('!') {
+            effects.push(
+                Effect::parse(effect)
+                    .ok_or_else(|| format!("unknown effect `!{effect}` in `{text}`"))?,
+            );
+            continue;
+        }
+        if !effects.is_empty() {
+            return Err(format!("names must come before effects in `{text}`"));
+        }
+        if takes != Takes::Nothing {
+            return Err(format!("the value must follow the last name in `{text}`"));
+        }
+        let (name, value) = match word.find(['=', '[']) {
+            Some(i) => (&word[..i], Some(&word[i..])),
+            None => (word, None),
+        };
+        if !(name.starts_with('-') || name.starts_with('+')) || name.len() < 2 || name == "--" {
+            return Err(format!("`{name}` is not an option name in `{text}`"));
+        }
+        if let Some(value) = value {
+            takes = if let Some(inner) = value.strip_prefix("[=").and_then(|v| v.strip_suffix(']'))
+            {
+                Takes::Optional(role_of(inner, text)?)
+            } else if let Some(role) = value.strip_prefix('=') {
+                Takes::Required(role_of(role, text)?)
+            } else {
+                return Err(format!("write a value as `=role` or `[=role]` in `{text}`"));
+            };
+        }
+        names.push(name.to_string());
+    }
+    if names.is_empty() {
+        return Err(format!("no option name in `{text}`"));
+    }
+    Ok(OptSpec {
+        names,
+        takes,
+        effects,
+        operands: None,
+    })
+}
+
+fn role_of(name: &str, text: &str) -> Result<Role, String> {
+    match Role::parse(name) {
+        Some(Role::Command | Role::Format) | None => Err(format!(
+            "unknown value role `{name}` in `{text}` (roles: data, read, write, chdir, program, \
+             code, config)"
+        )),
+        Some(r) => Ok(r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(specs: &[&str], style: Style) -> Program {
+        let options = specs.iter().map(|s| parse_spec(s).unwrap()).collect();
+        Program::new("t".into(), "t.toml", style, options, Operands::default())
+    }
+
+    #[test]
+    fn a_spec_names_the_option_its_value_and_its_effects() {
+        let s = parse_spec("-o --output=write").unwrap();
+        assert_eq!(s.names, ["-o", "--output"]);
+        assert_eq!(s.takes, Takes::Required(Role::Write));
+        assert!(!s.reads_only());
+        let s = parse_spec("-r -R --recursive !walk").unwrap();
+        assert_eq!(
+            (s.takes, s.effects.as_slice()),
+            (Takes::Nothing, &[Effect::Walk][..])
+        );
+        assert!(s.reads_only());
+        let s = parse_spec("-i --in-place[=data] !write").unwrap();
+        assert_eq!(s.takes, Takes::Optional(Role::Data));
+        assert!(!s.reads_only());
+    }
+
+    #[test]
+    fn a_malformed_spec_says_what_is_wrong() {
+        for (spec, says) in [
+            ("--out=file", "unknown value role `file`"),
+            ("output", "not an option name"),
+            ("-x !frobs", "unknown effect `!frobs`"),
+            ("-x=read -y", "the value must follow the last name"),
+            ("!write", "no option name"),
+            ("-x=command", "unknown value role `command`"),
+        ] {
+            let e = parse_spec(spec).unwrap_err();
+            assert!(e.contains(says), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn long_options_abbreviate_to_a_unique_prefix_like_getopt_long() {
+        let p = program(
+            &[
+                "--recursive",
+                "--force",
+                "--format=data",
+                "--one-file-system",
+                "-r -R --rec-alias",
+            ],
+            Style::Gnu,
+        );
+        let name = |l: Long| match l {
+            Long::Found(s) => s.names.join(" "),
+            Long::Negated(s) => format!("no {}", s.names.join(" ")),
+            Long::Ambiguous(v) => format!("ambiguous {}", v.len()),
+            Long::Unknown => "unknown".into(),
+        };
+        assert_eq!(name(p.long("recursive")), "--recursive");
+        assert_eq!(name(p.long("forc")), "--force");
+        assert_eq!(name(p.long("fo")), "ambiguous 2");
+        assert_eq!(name(p.long("o")), "--one-file-system");
+        assert_eq!(name(p.long("rec")), "ambiguous 2");
+        assert_eq!(name(p.long("rec-")), "-r -R --rec-alias");
+        assert_eq!(name(p.long("x")), "unknown");
+        assert_eq!(name(p.long("")), "unknown");
+        assert_eq!(name(p.long("no-force")), "unknown");
+    }
+
+    #[test]
+    fn git_style_reads_negations_and_their_abbreviations() {
+        let p = program(&["--verify", "--force", "--no-edit"], Style::Git);
+        assert!(matches!(p.long("no-verify"), Long::Negated(s) if s.names == ["--verify"]));
+        assert!(matches!(p.long("no-ver"), Long::Negated(_)));
+        assert!(matches!(p.long("no-edit"), Long::Found(_)));
+        assert!(matches!(p.long("no-e"), Long::Found(s) if s.names == ["--no-edit"]));
+    }
+
+    #[test]
+    fn operands_give_a_role_per_position_and_the_last_may_repeat() {
+        let o = Operands::parse(&["data".into(), "read...".into()]).unwrap();
+        assert_eq!(o.role(0), Some(Role::Data));
+        assert_eq!(o.role(5), Some(Role::Read));
+        let o = Operands::parse(&["read".into(), "write".into()]).unwrap();
+        assert_eq!(o.role(2), None);
+        assert_eq!(
+            o.roles_from(0).collect::<Vec<_>>(),
+            [Role::Read, Role::Write]
+        );
+        assert!(Operands::parse(&["read...".into(), "data".into()]).is_err());
+        assert!(Operands::parse(&["file".into()]).is_err());
+    }
+}
