@@ -651,6 +651,60 @@ fn a_cd_earlier_in_the_line_moves_where_relative_paths_point() {
 }
 
 #[test]
+fn a_long_chain_of_cds_is_followed_in_linear_time_and_fails_closed_where_it_is_lost() {
+    let e = engine("allow bash;");
+    let chain = |n: usize, sep: &str| {
+        (0..n)
+            .map(|i| format!("cd d{i}"))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    for sep in [" && ", "; "] {
+        let many = chain(40, sep);
+        // Every folder the chain may reach is below the project: a plain name is harmless.
+        assert_eq!(bash(&e, &format!("{many}{sep}cat x")).action, Action::Allow);
+        // A name that is a protected folder's asks once the line is lost; before, it is found.
+        let home_first = format!("cd ~{sep}{many}{sep}cat .ssh/id_rsa");
+        assert_ne!(bash(&e, &home_first).action, Action::Allow, "{home_first}");
+        // `cd ..` once lost may lead anywhere: every relative path is asked about.
+        let up = format!("{many}{sep}cd ../../..{sep}cat notes");
+        assert_eq!(bash(&e, &up).action, Action::Ask, "{up}");
+        assert_eq!(bash(&e, &up).risk, Risk::High);
+    }
+    // Short chains are followed exactly.
+    assert_eq!(
+        bash(&e, "cd ~ && cd a && cd .. && cat .ssh/id_rsa").action,
+        Action::Deny
+    );
+}
+
+#[test]
+fn computed_paths_are_evaluated_where_they_can_be_and_protected() {
+    let e = engine("allow bash;");
+    for cmd in [
+        "cat $(echo ~/.ssh/id_rsa)",
+        "cat \"$(printf %s ~/.aws/credentials)\"",
+        "cat `echo ~/.netrc`",
+        "cat ${HOME%/}/.ssh/id_rsa",
+        "cat ${HOME:-/tmp}/.ssh/id_rsa",
+        // /work/proj/../../home/u is the home folder.
+        "cat ~+/../../home/u/.ssh/id_rsa",
+        "cat $PWD/../../home/u/.ssh/id_rsa",
+        "cat /proc/self/cwd/../../home/u/.ssh/id_rsa",
+        "cat /proc/$$/cwd/../../home/u/.ssh/id_rsa",
+        "cat /proc/self/root/home/u/.ssh/id_rsa",
+        "cd ~ && cat ~+/.ssh/id_rsa",
+        "cat ~-/.ssh/id_rsa",
+        "cat $OLDPWD/.aws/credentials",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+    for cmd in ["cat $(echo notes.txt)", "cat ~+/README.md", "cat ~-/notes"] {
+        assert_eq!(bash(&e, cmd).action, Action::Allow, "{cmd}");
+    }
+}
+
+#[test]
 fn paths_with_unknown_parts_or_another_users_tilde_are_still_protected() {
     let e = engine("allow bash;");
     for cmd in [

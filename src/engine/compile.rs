@@ -285,6 +285,7 @@ impl<'a> Compiler<'a> {
             }
             MatcherKind::Piped => Test::Piped,
             MatcherKind::SelfCall => Test::SelfCall,
+            MatcherKind::ReadOnly => Test::ReadOnly,
         };
         ok.then_some(CMatcher { arg, test })
     }

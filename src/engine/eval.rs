@@ -9,10 +9,12 @@ use serde_json::Value;
 use super::chain::Chain;
 use super::explain::{Explanation, Hit, Layer, Part};
 use super::index::RuleId;
+use super::protect::Folders;
 use super::pseudo::{pseudo_commands, MAX_PSEUDO_WORDS};
 use super::rule::{CommandView, CompiledRule, Subject, Target};
 use super::{Engine, PathContext, POLICY_FILES_RULE};
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall, WRITE_TOOLS};
+use crate::knowledge;
 use crate::shell::{self, SimpleCommand};
 
 /// What an evaluation consults besides the compiled layers.
@@ -240,19 +242,23 @@ impl Engine {
                 "analysis",
             ));
         }
+        let state = parsed
+            .then(|| knowledge::changes_shell_state(&parts))
+            .flatten();
         let several = parts.len() > 1;
         let mut best: Option<Decision> = floor;
         // Folders a `cd` earlier in the line may have moved to. Subshells and conditions make
         // the real folder uncertain, so relative paths are checked against all of them.
-        let mut folders: Vec<PathBuf> = Vec::new();
+        let mut folders = Folders::default();
         for cmd in &parts {
-            let view = CommandView::new(cmd, &self.ctx);
+            let view = CommandView::new(cmd, &self.ctx).in_changed_state(state.clone());
             let label = if view.canonical.is_empty() {
                 describe_redirects(cmd)
             } else {
                 view.canonical.clone()
             };
             let moved = self.protected_after_cd(&view, &folders);
+            let lost = self.lost_after_cd(&view, &folders);
             self.note_cd(&view, &mut folders);
             if guarding && touched.is_none() {
                 *touched = view
@@ -277,6 +283,12 @@ impl Engine {
                 if let Some(p) = t.parts.last_mut() {
                     p.origin = Some(cmd.origin.as_str());
                 }
+            }
+            if let Some(why) = lost {
+                d = stricter(
+                    Some(d),
+                    Decision::new(Action::Ask, Risk::High, why, "analysis"),
+                );
             }
             if several {
                 d.reason = format!("{} (in `{}`)", d.reason, label);
@@ -464,7 +476,9 @@ impl Engine {
         commands: &[SimpleCommand],
         scratch: &mut Vec<RuleId>,
     ) -> bool {
+        let state = knowledge::changes_shell_state(commands);
         !commands.is_empty()
+            && state.is_none()
             && commands.iter().all(|cmd| {
                 let s = Subject {
                     tool: "bash",

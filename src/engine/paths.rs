@@ -60,6 +60,9 @@ impl PathContext {
     /// `~` under the root, which matches nothing real.
     pub fn join(&self, raw: &str) -> PathBuf {
         let home = self.home.as_deref().unwrap_or(Path::new("/~"));
+        if let Some(at) = self.working_folder(raw) {
+            return at;
+        }
         match strip_home(raw) {
             Some(rest) => home.join(rest.trim_start_matches('/')),
             None if raw.starts_with('/') => PathBuf::from(raw),
@@ -67,6 +70,37 @@ impl PathContext {
                 Some((dir, rest)) => dir.join(rest.trim_start_matches('/')),
                 None => self.cwd.join(raw),
             },
+        }
+    }
+
+    /// Paths that lead through a working folder: `~+` (and `$PWD`, which the analysis writes
+    /// so) is this one; `/proc/PID/cwd` is a process's, here taken as this one too;
+    /// `/proc/PID/root` is the root; `~-` (`$OLDPWD`) is the one before the last `cd`, which
+    /// may be anywhere: when the rest names a hidden file or folder (`~-/.aws/credentials`),
+    /// a wildcard (`/**/rest`) that may reach any protected path; otherwise it is left as
+    /// written (never read-only, see `knowledge::plain_path`).
+    fn working_folder(&self, raw: &str) -> Option<PathBuf> {
+        let under = |prefix: &str| {
+            raw.strip_prefix(prefix)
+                .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+                .map(|rest| rest.trim_start_matches('/'))
+        };
+        if let Some(rest) = under("~+") {
+            return Some(self.cwd.join(rest));
+        }
+        if let Some(rest) = under("~-") {
+            let hidden = rest
+                .split('/')
+                .any(|p| p.starts_with('.') && p != "." && p != "..");
+            return hidden.then(|| Path::new("/**").join(rest));
+        }
+        let proc = raw.strip_prefix("/proc/")?;
+        let (_pid, rest) = proc.split_once('/')?;
+        let (what, rest) = rest.split_once('/').unwrap_or((rest, ""));
+        match what {
+            "cwd" => Some(self.cwd.join(rest)),
+            "root" => Some(Path::new("/").join(rest)),
+            _ => None,
         }
     }
 

@@ -23,6 +23,23 @@ pub struct Protection {
     pub reason: String,
 }
 
+/// The folders a `cd` earlier in the line may have moved the shell to. Each `cd` may fail, so
+/// the candidates double with every one (`cd a; cd b` may leave the shell in `.`, `a`, `b` or
+/// `a/b`); past [`Folders::MAX`] the line is `lost`: the candidates kept are still checked,
+/// and a relative path that names a protected folder or file, or any relative path once a
+/// `cd ..` or a symlink made the folder `unknown`, is asked about. The cost stays linear in
+/// the line.
+#[derive(Debug, Default)]
+pub(super) struct Folders {
+    pub(super) list: Vec<PathBuf>,
+    pub(super) lost: bool,
+    pub(super) unknown: bool,
+}
+
+impl Folders {
+    pub(super) const MAX: usize = 32;
+}
+
 impl Engine {
     /// The guarded file or folder a path written in a call falls under (as written, as a
     /// wildcard that may expand into one, or where its symlinks lead), if any.
@@ -59,20 +76,54 @@ impl Engine {
     pub(super) fn protected_after_cd(
         &self,
         c: &CommandView,
-        folders: &[PathBuf],
+        folders: &Folders,
     ) -> Option<&Protection> {
-        folders.iter().find_map(|dir| {
+        folders.list.iter().find_map(|dir| {
             let ctx = self.ctx.with_cwd(dir.clone());
             c.raw_paths
                 .iter()
-                .filter(|raw| !raw.starts_with(['/', '~', '$']))
+                .filter(|raw| !raw.starts_with(['/', '~', '$']) || raw.starts_with("~+"))
                 .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx, Followed::Unknown))
         })
     }
 
+    /// Why a relative path of the command cannot be placed after the line lost track of its
+    /// folder (see [`Folders`]): when the folder may be anywhere, or when the path names a
+    /// protected folder or file by its name (`.ssh/id_rsa`, `.aws`).
+    pub(super) fn lost_after_cd(&self, c: &CommandView, folders: &Folders) -> Option<String> {
+        if !folders.lost {
+            return None;
+        }
+        let relative = c
+            .raw_paths
+            .iter()
+            .filter(|raw| !raw.starts_with(['/', '~', '$']));
+        let names_protection = |raw: &str| {
+            raw.split('/').any(|part| {
+                part == ".."
+                    || self.protections.iter().any(|p| {
+                        p.resolved
+                            .components()
+                            .skip(1)
+                            .any(|c| c.as_os_str() == part && part.starts_with('.'))
+                            || p.resolved.file_name().is_some_and(|n| n == part)
+                    })
+            })
+        };
+        for raw in relative {
+            if folders.unknown || names_protection(raw) {
+                return Some(format!(
+                    "the line changes folders more often than the analysis follows, so where \
+                     `{raw}` leads is not known"
+                ));
+            }
+        }
+        None
+    }
+
     /// Records where `cd`/`pushd` may move the shell: its target resolved from every folder
     /// known so far; home when the target is unknown (`cd $X`) or absent.
-    pub(super) fn note_cd(&self, c: &CommandView, folders: &mut Vec<PathBuf>) {
+    pub(super) fn note_cd(&self, c: &CommandView, folders: &mut Folders) {
         if !matches!(c.cmd.program(), "cd" | "pushd") {
             return;
         }
@@ -85,17 +136,32 @@ impl Engine {
         let mut new = Vec::new();
         match target.and_then(|w| w.path.as_deref()) {
             Some(t) if t != "-" => {
-                for base in std::iter::once(&self.ctx.cwd).chain(folders.iter()) {
+                let relative = !t.starts_with(['/', '~']);
+                for base in std::iter::once(&self.ctx.cwd).chain(folders.list.iter()) {
                     let ctx = self.ctx.with_cwd(base.clone());
-                    new.push(ctx.resolve(t));
+                    let lexical = ctx.resolve(t);
+                    // Once lost, a step up or through a symlink may lead anywhere.
+                    if folders.lost
+                        && relative
+                        && (t.split('/').any(|p| p == "..")
+                            || ctx.real(t).is_some_and(|r| r != lexical))
+                    {
+                        folders.unknown = true;
+                    }
+                    new.push(lexical);
                 }
             }
             _ => new.extend(self.ctx.home.clone()),
         }
         for n in new {
-            if !folders.contains(&n) && n != self.ctx.cwd {
-                folders.push(n);
+            if folders.list.contains(&n) || n == self.ctx.cwd {
+                continue;
             }
+            if folders.list.len() >= Folders::MAX {
+                folders.lost = true;
+                continue;
+            }
+            folders.list.push(n);
         }
     }
 
@@ -152,7 +218,7 @@ impl Engine {
 
     /// A protection inside a folder tree the command walks (`tar czf k.tgz ~`).
     pub(super) fn walked_into(&self, c: &CommandView) -> Option<&Protection> {
-        if !rule::walks_folders(c.cmd) {
+        if !rule::walks_folders(c) {
             return None;
         }
         c.paths.iter().find_map(|p| {

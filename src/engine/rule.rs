@@ -10,6 +10,7 @@ use super::paths::PathGlob;
 use super::pattern::Pattern;
 pub use super::view::CommandView;
 use crate::diag::Source;
+use crate::knowledge::Effect;
 use crate::policy::ast::{Action, Risk, Span};
 use crate::shell::{SimpleCommand, View};
 
@@ -112,6 +113,7 @@ pub enum Test {
     Redirect(Vec<PathGlob>),
     Piped,
     SelfCall,
+    ReadOnly,
     Host(Vec<Pattern>),
 }
 
@@ -122,6 +124,9 @@ pub struct Subject<'a> {
     pub target: Target<'a>,
 }
 
+// One per subject, on the stack while it is decided: boxing the view would cost an
+// allocation per command for no gain.
+#[allow(clippy::large_enum_variant)]
 pub enum Target<'a> {
     Command(CommandView<'a>),
     File(PathBuf),
@@ -190,6 +195,14 @@ impl CompiledRule {
                 Action::Deny | Action::Ask => in_view(View::Literal) && in_view(View::Canonical),
             }
         };
+        // In a line that changes `PATH` or `HOME`, no command is what it looks like.
+        if self.action == Action::Allow {
+            if let Target::Command(c) = &s.target {
+                if c.state_change.is_some() {
+                    return false;
+                }
+            }
+        }
         self.tool.matches(s.tool)
             && self.matchers.iter().all(|m| m.matches(s, view))
             && !self.unless.iter().any(excepted)
@@ -238,7 +251,7 @@ impl Test {
             Test::Program(vs) => words
                 .first()
                 .is_some_and(|w| vs.iter().any(|p| p.is_match(w))),
-            Test::Flag(vs) => vs.iter().any(|f| has_flag(c.cmd, f)),
+            Test::Flag(vs) => vs.iter().any(|f| flag_given(c, f, view)),
             Test::Argument(vs) => c
                 .cmd
                 .argv
@@ -252,6 +265,7 @@ impl Test {
             Test::Redirect(vs) => c.redirects.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
+            Test::ReadOnly => c.reads_only(),
             Test::Host(_) => false,
         }
     }
@@ -275,6 +289,7 @@ impl Test {
             | Test::Redirect(_)
             | Test::Piped
             | Test::SelfCall
+            | Test::ReadOnly
             | Test::Host(_) => false,
         }
     }
@@ -301,7 +316,8 @@ impl Test {
             | Test::Subcommand(_)
             | Test::Redirect(_)
             | Test::Piped
-            | Test::SelfCall => false,
+            | Test::SelfCall
+            | Test::ReadOnly => false,
         }
     }
 }
@@ -310,8 +326,16 @@ impl Test {
 /// protected path (`tar czf k.tgz ~`, `grep -r key ~`, `cp -r ~ /tmp`) reaches into it. Tools
 /// that skip hidden folders by default (`rg` without `--hidden`) do not count. Recursive
 /// deletes and permission changes (`rm -rf ~`, `chmod -R`) are the danger rules' to ask about.
-pub fn walks_folders(cmd: &SimpleCommand) -> bool {
-    let any = |flags: &[&str]| flags.iter().any(|f| has_flag(cmd, f));
+pub fn walks_folders(c: &CommandView) -> bool {
+    let cmd = c.cmd;
+    let r = c.reading();
+    if r.has_effect(Effect::Walk)
+        || r.value_of(&["-d", "--directories"])
+            .is_some_and(|v| v.text.starts_with("rec"))
+    {
+        return true;
+    }
+    let any = |flags: &[&str]| flags.iter().any(|f| flag_given(c, f, View::Canonical));
     match cmd.program() {
         "tar" | "rsync" | "7z" | "7za" | "bsdtar" | "cpio" | "duplicity" | "restic" | "borg" => {
             true
@@ -325,9 +349,24 @@ pub fn walks_folders(cmd: &SimpleCommand) -> bool {
     }
 }
 
+/// Whether the command gives the option `flag`. For a program the knowledge has a table for,
+/// as the program reads its command line (abbreviations, clusters, values, where options
+/// end); deny and ask rules also take it the way [`has_flag`] spells it, so a misreading on
+/// either side only makes them stricter. For other programs, as [`has_flag`] spells it; for
+/// deny and ask rules an abbreviation of a long flag counts too (`--rec` for `--recursive`).
+fn flag_given(c: &CommandView, flag: &str, view: View) -> bool {
+    let lenient = view == View::Canonical;
+    let r = c.reading();
+    if r.program.is_some() {
+        return r.has_flag(flag, lenient) || (lenient && has_flag(c.cmd, flag, true));
+    }
+    has_flag(c.cmd, flag, lenient)
+}
+
 /// `-r` matches `-r`, `-rf`, `-fr` (short flags combine); `--recursive` matches `--recursive`
-/// and `--recursive=…`. Options end at `--`.
-fn has_flag(cmd: &SimpleCommand, flag: &str) -> bool {
+/// and `--recursive=…`, and with `abbreviated` any prefix of it (`--rec`, `--rec=…`). Options
+/// end at `--`.
+fn has_flag(cmd: &SimpleCommand, flag: &str, abbreviated: bool) -> bool {
     let long = flag.starts_with("--");
     let short = flag
         .strip_prefix('-')
@@ -338,10 +377,8 @@ fn has_flag(cmd: &SimpleCommand, flag: &str) -> bool {
             break;
         }
         if long {
-            if a == flag
-                || a.strip_prefix(flag)
-                    .is_some_and(|rest| rest.starts_with('='))
-            {
+            let name = a.split_once('=').map_or(a, |(n, _)| n);
+            if name == flag || (abbreviated && name.len() > 2 && flag.starts_with(name)) {
                 return true;
             }
         } else if let Some(c) = short {

@@ -6,6 +6,7 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use super::paths::PathContext;
+use crate::knowledge::Reading;
 use crate::shell::{SimpleCommand, View};
 
 /// A simple command with everything the matchers need computed once.
@@ -23,6 +24,11 @@ pub struct CommandView<'a> {
     pub redirects: Vec<PathBuf>,
     /// Where each of `raw_paths` leads ([`PathContext::real`]), looked up once when needed.
     pub reals: Vec<OnceCell<Option<PathBuf>>>,
+    /// Why the line this command is in changes the shell state the analysis relies on
+    /// (`PATH=…`, `export HOME=…`): then no allow rule vouches for it.
+    pub state_change: Option<String>,
+    reads_only: OnceCell<bool>,
+    reading: OnceCell<Box<Reading<'a>>>,
 }
 
 impl<'a> CommandView<'a> {
@@ -92,7 +98,30 @@ impl<'a> CommandView<'a> {
             reals: raw_paths.iter().map(|_| OnceCell::new()).collect(),
             raw_paths,
             redirects,
+            state_change: None,
+            reads_only: OnceCell::new(),
+            reading: OnceCell::new(),
         }
+    }
+
+    /// The command as its program reads it ([`Reading`]), read once.
+    pub fn reading(&self) -> &Reading<'a> {
+        self.reading.get_or_init(|| Box::new(Reading::of(self.cmd)))
+    }
+
+    /// The command seen as part of a line that changes the shell state (see
+    /// [`crate::knowledge::changes_shell_state`]).
+    pub fn in_changed_state(mut self, why: Option<String>) -> Self {
+        self.state_change = why;
+        self
+    }
+
+    /// Whether the command only reads, by the program knowledge ([`crate::knowledge`]), in a
+    /// line that leaves the shell state alone.
+    pub fn reads_only(&self) -> bool {
+        *self
+            .reads_only
+            .get_or_init(|| self.state_change.is_none() && crate::knowledge::reads_only(self.cmd))
     }
 
     pub fn text(&self, view: View) -> &str {

@@ -196,13 +196,16 @@ pub enum MatcherKind {
     Piped,
     /// The command calls the function it is defined in (the shape of a fork bomb).
     SelfCall,
+    /// The command only reads, by the program knowledge (`policies/programs/*.toml`): a
+    /// read-only program named literally, every option known to only read, every path static.
+    ReadOnly,
     /// The host of a URL.
     Host,
 }
 
 impl MatcherKind {
     /// Keyword, whether it takes a value, and whether it may follow `arg NAME`.
-    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 16] = [
+    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 17] = [
         (MatcherKind::Shorthand, "", true, true),
         (MatcherKind::Prefix, "prefix", true, true),
         (MatcherKind::Glob, "glob", true, true),
@@ -218,6 +221,7 @@ impl MatcherKind {
         (MatcherKind::Redirect, "redirect", true, false),
         (MatcherKind::Piped, "piped", false, false),
         (MatcherKind::SelfCall, "self_call", false, false),
+        (MatcherKind::ReadOnly, "read_only", false, false),
         (MatcherKind::Host, "host", true, true),
     ];
 

@@ -325,7 +325,7 @@ impl<'e> Reference<'e> {
                         return Some(p);
                     }
                 }
-                if walks_folders(view.cmd) {
+                if walks_folders(view) {
                     for folder in &view.paths {
                         for p in self.engine.protections() {
                             let inside = p.resolved.starts_with(folder)
