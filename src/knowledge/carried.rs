@@ -60,6 +60,22 @@ impl Reading<'_> {
     /// git configuration whose key runs code.
     pub fn carried(&self) -> Vec<Carried> {
         let mut out = Vec::new();
+        // Operands from the first in the role `command` on: one command line.
+        let command: Vec<_> = self
+            .operands
+            .iter()
+            .skip_while(|o| o.role != Some(Role::Command))
+            .collect();
+        if !command.is_empty() {
+            out.push(Carried {
+                text: command
+                    .iter()
+                    .map(|o| o.word.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                dynamic: command.iter().any(|o| o.word.dynamic),
+            });
+        }
         for u in &self.options {
             let (Some(spec), Some(value)) = (u.spec, &u.value) else {
                 continue;

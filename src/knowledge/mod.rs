@@ -74,9 +74,13 @@ pub(crate) fn plain_path(p: &str) -> bool {
     let computed = ["~+", "~-"]
         .iter()
         .any(|t| p == *t || p.starts_with(&format!("{t}/")))
-        || ["/proc/", "/dev/fd/", "/dev/tcp/", "/dev/udp/"]
+        || ["/dev/fd/", "/dev/tcp/", "/dev/udp/", "/dev/stdin"]
             .iter()
-            .any(|d| p.starts_with(d));
+            .any(|d| p.starts_with(d))
+        || p.strip_prefix("/proc/").is_some_and(|rest| {
+            rest.split('/')
+                .any(|part| matches!(part, "cwd" | "root" | "fd" | "exe" | "map_files" | "fdinfo"))
+        });
     !computed
 }
 
@@ -145,5 +149,11 @@ mod tests {
         assert!(!line_reads_only("./pwd"));
         assert!(!line_reads_only("pwd -x"));
         assert!(!line_reads_only("pwd < /dev/tcp/example.com/80"));
+        assert!(line_reads_only("cat /proc/cpuinfo"));
+        assert!(!line_reads_only("cat /proc/self/cwd/x"));
+        assert!(!line_reads_only("cat /proc/1/root/etc/x"));
+        assert!(line_reads_only("diff <(sort a.txt) <(sort b.txt)"));
+        assert!(!line_reads_only("cat >(tee x)"));
+        assert!(!line_reads_only("cat $(echo x)"));
     }
 }

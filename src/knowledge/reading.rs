@@ -170,10 +170,21 @@ fn operand_reads_only(o: &Operand<'_>) -> bool {
         Role::Data => true,
         // The wrapped command is judged on its own.
         Role::Command => true,
-        Role::Read | Role::Chdir => !o.word.dynamic && super::plain_path(&o.word.value),
+        // `<(sort a)`: the output of a command the analysis decides on its own.
+        Role::Read if input_substitution(&o.word.value) => true,
+        Role::Read | Role::Chdir => {
+            !o.word.dynamic
+                && super::plain_path(&o.word.value)
+                && o.word.path.as_deref().is_none_or(super::plain_path)
+        }
         Role::Format => !o.word.dynamic && o.word.value.starts_with('+'),
         _ => false,
     })
+}
+
+/// Whether a word is one process substitution that the command reads (`<(…)`).
+fn input_substitution(v: &str) -> bool {
+    v.starts_with("<(") && v.ends_with(')') && v[2..].find("<(").is_none() && !v.contains(">(")
 }
 
 /// An option spelled `written` matching the rule's `flag` without a table: the same text, the
@@ -223,7 +234,7 @@ pub(super) fn read_with<'c>(
             i += 1;
             continue;
         }
-        if !ended && may_be_option(word) {
+        if !ended && may_be_option(word) && !(word.dynamic && only_data(node)) {
             if word.dynamic {
                 r.unknown.push(format!(
                     "`{a}` is computed when the command runs and may be an option"
@@ -273,6 +284,10 @@ pub(super) fn read_with<'c>(
             i += 1;
             continue;
         }
+        // The rest of the line is a command of its own (`git bisect run CMD…`).
+        if roles_from.is_none() && node.operands.role(pending.len()) == Some(Role::Command) {
+            ended = true;
+        }
         pending.push((i, word));
         if node.style == Style::Posix {
             ended = true;
@@ -283,6 +298,14 @@ pub(super) fn read_with<'c>(
     for (n, (at, word)) in pending.into_iter().enumerate() {
         let role = operands.role(n);
         let roles = if may_split(word) {
+            if operands.rest.is_none() {
+                // `uniq *.txt`: a second word would be an operand in another role, or one
+                // the program does not take.
+                r.unknown.push(format!(
+                    "`{}` may become more words than the program takes",
+                    word.value
+                ));
+            }
             operands.roles_from(n).collect()
         } else {
             Vec::new()
@@ -301,6 +324,24 @@ pub(super) fn read_with<'c>(
         });
     }
     r
+}
+
+/// Whether everything the program takes is data, options and operands alike (`echo`, `[`):
+/// then a computed word is harmless whether it turns out an option or an operand.
+fn only_data(node: &Program) -> bool {
+    node.options.iter().all(|o| {
+        o.effects.is_empty()
+            && matches!(
+                o.takes,
+                Takes::Nothing | Takes::Required(Role::Data) | Takes::Optional(Role::Data)
+            )
+            && o.operands.is_none()
+    }) && node
+        .operands
+        .fixed
+        .iter()
+        .chain(&node.operands.rest)
+        .all(|r| *r == Role::Data)
 }
 
 /// Whether a word may be read as an option: it starts with a dash (not a lone `-`), or it is
