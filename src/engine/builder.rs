@@ -236,7 +236,7 @@ impl EngineBuilder {
                 .iter()
                 .filter_map(|r| compiler.rule(&source, r))
                 .collect();
-            user.push(Chain::new(source.name.to_string(), compiled));
+            user.push(Chain::new(source.name.to_string(), compiled).settings());
         }
 
         let readonly_loaded = load_embedded("readonly.policy", &mut messages);

@@ -9,6 +9,9 @@ pub struct Chain {
     /// The file's name as given.
     pub name: String,
     pub rules: Vec<CompiledRule>,
+    /// The rules come from a `settings.json`: its allow entries (but `exact` ones) do not lift
+    /// a high-risk built-in rule (`bash(git *)` does not allow `git push --force`).
+    pub from_settings: bool,
     index: ChainIndex,
 }
 
@@ -18,8 +21,15 @@ impl Chain {
         Chain {
             name: name.into(),
             rules,
+            from_settings: false,
             index,
         }
+    }
+
+    /// The chain of a `settings.json` (see [`Chain::from_settings`]).
+    pub fn settings(mut self) -> Chain {
+        self.from_settings = true;
+        self
     }
 
     /// The first rule, in file order, that matches.

@@ -372,6 +372,8 @@ impl Engine {
             return d;
         }
         let mut user: Option<Decision> = None;
+        // Whether every allow that decided may lift a high-risk built-in rule.
+        let mut lifts = true;
         let user_chains: &[Chain] = if o.builtin_only { &[] } else { &self.user };
         for chain in user_chains {
             if let Some(h) = hits.as_deref_mut() {
@@ -388,10 +390,36 @@ impl Engine {
                 }
             }
             if let Some(r) = chain.first_match(s, scratch) {
+                if r.action == Action::Allow && chain.from_settings && !r.is_exact() {
+                    lifts = false;
+                }
                 user = Some(stricter(user, rule_decision(r)));
             }
         }
         if let Some(d) = user {
+            // A person's "always allow" of this very command (an `exact` entry) still lifts it.
+            let exact = || {
+                user_chains.iter().filter(|c| c.from_settings).any(|c| {
+                    c.all_matches(s)
+                        .iter()
+                        .any(|r| r.action == Action::Allow && r.is_exact())
+                })
+            };
+            if lifts || d.action != Action::Allow || exact() {
+                return d;
+            }
+            if let Some(b) = self.builtin_high(s, scratch) {
+                return Decision::new(
+                    b.action,
+                    b.risk,
+                    format!(
+                        "{} (an allow in settings.json does not lift a high-risk built-in rule; \
+                         a policy file's allow does)",
+                        b.reason
+                    ),
+                    b.rule,
+                );
+            }
             return d;
         }
         let mut found: Option<Decision> = None;
@@ -450,6 +478,16 @@ impl Engine {
             });
         }
         self.default.clone()
+    }
+
+    /// The built-in rule's decision on `s`, when it is a high-risk ask or deny.
+    fn builtin_high(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<Decision> {
+        let d = self
+            .builtin
+            .as_ref()?
+            .first_match(s, scratch)
+            .map(rule_decision)?;
+        (d.risk == Risk::High && d.action != Action::Allow).then_some(d)
     }
 
     /// Whether a call is known not to change anything: read-only tools, and bash commands

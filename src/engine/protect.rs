@@ -211,9 +211,36 @@ impl Engine {
                 .zip(&c.raw_paths)
                 .zip(&c.reals)
                 .find_map(|((p, raw), r)| self.protected(p, raw, &self.ctx, Followed::Lazy(r)))
-                .or_else(|| self.walked_into(c)),
+                .or_else(|| self.walked_into(c))
+                .or_else(|| self.protected_in_chdir(c)),
             Target::Other => self.extra_path_args(s, None),
         }
+    }
+
+    /// A protection a relative path reaches from the folder an option moves the program to
+    /// (`git -C ~ diff --no-index /dev/null .ssh/id_rsa`, `make -C DIR`).
+    fn protected_in_chdir(&self, c: &CommandView) -> Option<&Protection> {
+        let r = c.reading();
+        r.options
+            .iter()
+            .filter(|u| {
+                u.spec.is_some_and(|s| {
+                    matches!(
+                        s.takes,
+                        crate::knowledge::Takes::Required(crate::knowledge::Role::Chdir)
+                            | crate::knowledge::Takes::Optional(crate::knowledge::Role::Chdir)
+                    )
+                })
+            })
+            .filter_map(|u| u.value.as_ref())
+            .find_map(|v| {
+                let dir = v.word.path.as_deref().unwrap_or(&v.text);
+                let ctx = self.ctx.with_cwd(self.ctx.resolve(dir));
+                c.raw_paths
+                    .iter()
+                    .filter(|raw| !raw.starts_with(['/', '~', '$']))
+                    .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx, Followed::Unknown))
+            })
     }
 
     /// A protection inside a folder tree the command walks (`tar czf k.tgz ~`).

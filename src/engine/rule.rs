@@ -178,6 +178,16 @@ impl CompiledRule {
         format!("{verb} by `{head}`")
     }
 
+    /// Whether the rule names commands exactly (`bash(exact 'git push --force')`): written for
+    /// that command alone.
+    pub fn is_exact(&self) -> bool {
+        !self.matchers.is_empty()
+            && self
+                .matchers
+                .iter()
+                .all(|m| matches!(m.test, Test::Exact(_)))
+    }
+
     /// Whether the rule decides this subject: its tool, all its matchers, and none of its
     /// `unless` groups.
     ///

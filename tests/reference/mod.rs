@@ -285,12 +285,33 @@ impl<'e> Reference<'e> {
             return protected_decision(p);
         }
         let mut user: Option<Decision> = None;
+        let mut settings_allow = false;
         for chain in self.engine.user_chains() {
             if let Some(r) = first_match(chain, s) {
+                settings_allow |= chain.from_settings && r.action == Action::Allow && !r.is_exact();
                 keep_strictest(&mut user, decision_of(r));
             }
         }
         if let Some(d) = user {
+            // An allow from settings.json does not lift a high-risk built-in rule, unless an
+            // exact entry there names the command.
+            let exact = self.engine.user_chains().iter().any(|c| {
+                c.from_settings
+                    && c.rules
+                        .iter()
+                        .any(|r| r.action == Action::Allow && r.is_exact() && r.matches(s))
+            });
+            if d.action == Action::Allow && settings_allow && !exact {
+                if let Some(b) = self
+                    .engine
+                    .builtin_chain()
+                    .and_then(|c| first_match(c, s))
+                    .map(decision_of)
+                    .filter(|b| b.risk == Risk::High && b.action != Action::Allow)
+                {
+                    return b;
+                }
+            }
             return d;
         }
         let mut found = self
