@@ -60,22 +60,6 @@ impl Reading<'_> {
     /// git configuration whose key runs code.
     pub fn carried(&self) -> Vec<Carried> {
         let mut out = Vec::new();
-        // Operands from the first in the role `command` on: one command line.
-        let command: Vec<_> = self
-            .operands
-            .iter()
-            .skip_while(|o| o.role != Some(Role::Command))
-            .collect();
-        if !command.is_empty() {
-            out.push(Carried {
-                text: command
-                    .iter()
-                    .map(|o| o.word.value.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                dynamic: command.iter().any(|o| o.word.dynamic),
-            });
-        }
         for u in &self.options {
             let (Some(spec), Some(value)) = (u.spec, &u.value) else {
                 continue;
@@ -104,6 +88,26 @@ impl Reading<'_> {
             }
         }
         out
+    }
+}
+
+impl Reading<'_> {
+    /// The command the operands from the first in the role `command` on make (`git bisect run
+    /// CMD…`, `time CMD…`), as one command line.
+    pub fn carried_command(&self) -> Option<Carried> {
+        let command: Vec<_> = self
+            .operands
+            .iter()
+            .skip_while(|o| o.role != Some(Role::Command))
+            .collect();
+        (!command.is_empty()).then(|| Carried {
+            text: command
+                .iter()
+                .map(|o| o.word.value.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            dynamic: command.iter().any(|o| o.word.dynamic),
+        })
     }
 }
 

@@ -121,6 +121,9 @@ struct RawProgram {
     style: Option<String>,
     #[serde(default)]
     numeric: bool,
+    /// Words starting with `+` are options (`less +cmd`, `vim +cmd`).
+    #[serde(default)]
+    plus: bool,
     #[serde(default)]
     readonly: bool,
     #[serde(default)]
@@ -192,6 +195,7 @@ fn compile_node(
     let mut program = Program::new(name.to_string(), family, style, options, operands);
     check_duplicates(&program)?;
     program.set_flags(raw.numeric, raw.readonly);
+    program.plus = raw.plus;
     program.set_examples(Examples {
         readonly: raw.readonly_examples,
         not_readonly: raw.not_readonly_examples,
@@ -206,7 +210,8 @@ fn compile_node(
 
 fn carries(p: &Program) -> bool {
     use super::table::{Role, Takes};
-    p.options.iter().any(|o| {
+    p.operands.fixed.iter().chain(&p.operands.rest).any(|r| *r == Role::Command)
+        || p.options.iter().any(|o| {
         matches!(
             o.takes,
             Takes::Required(Role::Code | Role::Program | Role::Config)

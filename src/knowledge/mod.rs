@@ -10,6 +10,7 @@
 mod carried;
 mod load;
 mod reading;
+mod sed;
 mod state;
 mod table;
 
@@ -33,7 +34,13 @@ pub fn reads_only(cmd: &SimpleCommand) -> bool {
         && !first.value.contains('/')
         && cmd.assignments.iter().all(|a| harmless_assignment(a))
         && cmd.redirects.iter().all(redirect_reads_only)
-        && Reading::of(cmd).reads_only()
+        && (Reading::of(cmd).reads_only() || only_asks_version(cmd))
+}
+
+/// `PROG --version` prints what the program is, whatever program it is (named literally: a
+/// program the line or the project put on `PATH` is caught by the analysis of shell state).
+fn only_asks_version(cmd: &SimpleCommand) -> bool {
+    matches!(cmd.argv.as_slice(), [_, v] if v.value == "--version" && !v.dynamic)
 }
 
 /// `LC_ALL=C`, `TZ=UTC`: settings that change how output looks, never what runs or is touched.
@@ -91,7 +98,10 @@ mod tests {
 
     fn line_reads_only(line: &str) -> bool {
         let a = analyse(line);
-        a.failure.is_none() && !a.commands.is_empty() && a.commands.iter().all(reads_only)
+        a.failure.is_none()
+            && !a.commands.is_empty()
+            && a.commands.iter().all(reads_only)
+            && changes_shell_state(&a.commands).is_none()
     }
 
     /// Every table pins commands beside its entries: the read-only examples must read as

@@ -153,6 +153,9 @@ fn option_reads_only(u: &Used<'_>) -> bool {
             Takes::Required(Role::Read | Role::Chdir) | Takes::Optional(Role::Read | Role::Chdir),
             Some(v),
         ) => v.is_static() && super::plain_path(&v.text),
+        (Takes::Required(Role::Sed) | Takes::Optional(Role::Sed), Some(v)) => {
+            v.is_static() && super::sed::prints_only(&v.text)
+        }
         _ => true,
     }
 }
@@ -178,6 +181,7 @@ fn operand_reads_only(o: &Operand<'_>) -> bool {
                 && o.word.path.as_deref().is_none_or(super::plain_path)
         }
         Role::Format => !o.word.dynamic && o.word.value.starts_with('+'),
+        Role::Sed => !o.word.dynamic && super::sed::prints_only(&o.word.value),
         _ => false,
     })
 }
@@ -231,6 +235,12 @@ pub(super) fn read_with<'c>(
         {
             // find's expression goes on after `--`: only the leading options end there.
             ended = node.style != Style::Find;
+            i += 1;
+            continue;
+        }
+        if !ended && node.plus && a.starts_with('+') && !word.dynamic && node.single_dash(a).is_none() {
+            r.unknown
+                .push(format!("`{a}` is a command to the program, which the table does not read"));
             i += 1;
             continue;
         }
@@ -358,6 +368,10 @@ fn may_be_option(word: &Word) -> bool {
 /// or a glob. Quoting is not kept in a [`Word`], so a quoted `*` counts too, which only makes
 /// more roles apply.
 fn may_split(word: &Word) -> bool {
+    // A process substitution is one word: the name of a pipe.
+    if input_substitution(&word.value) || word.value.starts_with(">(") {
+        return false;
+    }
     word.dynamic || word.value.contains(['*', '?', '['])
 }
 

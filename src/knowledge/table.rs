@@ -28,10 +28,12 @@ pub enum Role {
     /// (Operands only.) Text that starts with `+`: `date +%Y-%m-%d` (without the `+`, `date`
     /// sets the clock).
     Format,
+    /// A sed script: read-only when it only prints (see [`super::sed::prints_only`]).
+    Sed,
 }
 
 impl Role {
-    const NAMES: [(Role, &'static str); 9] = [
+    const NAMES: [(Role, &'static str); 10] = [
         (Role::Data, "data"),
         (Role::Read, "read"),
         (Role::Write, "write"),
@@ -41,6 +43,7 @@ impl Role {
         (Role::Config, "config"),
         (Role::Command, "command"),
         (Role::Format, "format"),
+        (Role::Sed, "sed"),
     ];
 
     pub fn parse(s: &str) -> Option<Role> {
@@ -56,7 +59,7 @@ impl Role {
 
     /// Whether a word in this role leaves the world as it was (reads or only looks).
     pub fn reads_only(self) -> bool {
-        matches!(self, Role::Data | Role::Read | Role::Chdir)
+        matches!(self, Role::Data | Role::Read | Role::Chdir | Role::Sed)
     }
 }
 
@@ -210,6 +213,8 @@ pub struct Program {
     pub numeric: bool,
     /// With known options and read-only operands, the program changes nothing.
     pub readonly: bool,
+    /// Words starting with `+` are options too (`less +cmd`).
+    pub plus: bool,
     pub options: Vec<OptSpec>,
     pub operands: Operands,
     /// Subcommands by name: the first operand picks one.
@@ -255,6 +260,7 @@ impl Program {
             style,
             numeric: false,
             readonly: false,
+            plus: false,
             options,
             operands,
             sub: BTreeMap::new(),
