@@ -101,8 +101,13 @@ pub(super) fn expand(
     if cmd.argv.first().is_none_or(|w| w.dynamic) {
         return Ok(());
     }
-    // Code its options carry (`sort --compress-program=sh`, `git -c core.pager=…`).
-    for carried in crate::knowledge::Reading::of(cmd).carried() {
+    // Code its options carry (`sort --compress-program=sh`, `git -c core.pager=…`), and the
+    // command its operands make, unless the analysis below reads the program itself (`time`,
+    // `sudo`, `ssh` are wrappers it knows).
+    let reading = crate::knowledge::Reading::of(cmd);
+    let kind_known = kind(cmd.program()).is_some();
+    let command = reading.carried_command().filter(|_| !kind_known);
+    for carried in reading.carried().into_iter().chain(command) {
         let run = Run::Script {
             text: carried.text,
             dynamic: carried.dynamic,
