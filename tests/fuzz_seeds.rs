@@ -4,6 +4,9 @@
 
 mod fuzzing;
 
+#[path = "../fuzz/checks/knowledge.rs"]
+mod knowledge;
+
 use std::path::PathBuf;
 
 fn seeds(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
@@ -50,4 +53,14 @@ fn every_shell_seed_is_analysed_without_panicking() {
 fn every_differential_seed_decides_like_the_reference() {
     let layout = fuzzing::reference::Layout::new();
     replay("differential", |data| fuzzing::differential(data, &layout));
+}
+
+#[test]
+fn every_knowledge_seed_reads_as_the_knowledge_promises() {
+    replay("knowledge", knowledge::knowledge);
+}
+
+#[test]
+fn the_shipped_program_tables_index_every_option_name() {
+    knowledge::shipped_tables();
 }
