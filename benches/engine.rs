@@ -213,5 +213,72 @@ fn commands(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, decide, commands, compile);
+/// Lines from an outside security review, built to be slow to analyse: long `cd` chains (the
+/// analysis follows the folder they change to, up to a cap), thousands of glob words and
+/// thousands of pipes. The review's target is under 10 ms per decision for each.
+fn hostile() -> Vec<(&'static str, String)> {
+    let cds = |n: usize, sep: &str| {
+        let mut line = String::new();
+        for i in 0..n {
+            let _ = write!(line, "cd d{i}{sep}");
+        }
+        line.push_str("cat x");
+        line
+    };
+    let mut globs = String::from("cat");
+    for i in 0..2_000 {
+        let _ = write!(globs, " /h*/*/.*/*{i}");
+    }
+    let mut pipes = String::from("ls");
+    for _ in 0..5_000 {
+        pipes.push_str(" | cat");
+    }
+    vec![
+        ("cd14_and", cds(14, " && ")),
+        ("cd14_semicolon", cds(14, "; ")),
+        ("globs2000", globs),
+        ("pipes5000", pipes),
+        ("cd40_and", cds(40, " && ")),
+    ]
+}
+
+/// The hostile lines decided with the shipped default policy.
+fn hostile_lines(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hostile_lines");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let ctx = PathContext::new("/home/tester/proj", Some("/home/tester".into()));
+    let engine = Engine::builder()
+        .default_policy()
+        .context(ctx.clone())
+        .build()
+        .expect("the default policy loads");
+    // Guarded as `harness9 check` and the hook guard a project (its `.harness9/` and the
+    // agents' settings files in it and in the home folder).
+    let guarded = harness9::hooks::guard_project(
+        Engine::builder().default_policy().context(ctx.clone()),
+        &ctx.cwd,
+        ctx.home.as_deref(),
+    )
+    .build()
+    .expect("the default policy loads");
+    for (name, line) in hostile() {
+        let call = ToolCall::primary("bash", &line);
+        g.bench_with_input(BenchmarkId::new("analyse", name), &line, |b, line| {
+            b.iter(|| harness9::shell::analyse(black_box(line)))
+        });
+        g.bench_with_input(BenchmarkId::new("decide", name), &call, |b, call| {
+            b.iter(|| engine.decide(black_box(call)))
+        });
+        g.bench_with_input(
+            BenchmarkId::new("decide_guarded", name),
+            &call,
+            |b, call| b.iter(|| guarded.decide(black_box(call))),
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decide, commands, compile, hostile_lines);
 criterion_main!(benches);
