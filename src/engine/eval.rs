@@ -249,7 +249,21 @@ impl Engine {
         let mut best: Option<Decision> = floor;
         // Folders a `cd` earlier in the line may have moved to. Subshells and conditions make
         // the real folder uncertain, so relative paths are checked against all of them.
-        let mut folders = Folders::default();
+        let values = if parsed {
+            knowledge::line_values(&parts)
+        } else {
+            Vec::new()
+        };
+        let mut folders = Folders {
+            cdpath: values
+                .iter()
+                .filter(|(n, _)| n == "CDPATH")
+                .flat_map(|(_, v)| v.split(':'))
+                .filter(|d| !d.is_empty())
+                .map(|d| self.ctx.resolve(d))
+                .collect(),
+            ..Folders::default()
+        };
         for cmd in &parts {
             let view = CommandView::new(cmd, &self.ctx).in_changed_state(state.clone());
             let label = if view.canonical.is_empty() {
@@ -257,10 +271,15 @@ impl Engine {
             } else {
                 view.canonical.clone()
             };
-            let moved = self.protected_after_cd(&view, &folders);
+            let moved = self
+                .protected_after_cd(&view, &folders)
+                .or_else(|| self.protected_with_values(&view, &values));
             let lost = self.lost_after_cd(&view, &folders);
             self.note_cd(&view, &mut folders);
-            if guarding && touched.is_none() {
+            // A command that writes nothing cannot touch a guarded file; a `cd` into a guarded
+            // folder still counts, for the commands after it write there.
+            let moves = matches!(cmd.program(), "cd" | "pushd");
+            if guarding && touched.is_none() && (moves || !knowledge::writes_nothing(cmd)) {
                 *touched = view
                     .paths
                     .iter()

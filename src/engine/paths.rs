@@ -46,6 +46,16 @@ impl PathContext {
         }
     }
 
+    /// The same context with another home folder (a line that sets `HOME`).
+    pub fn with_home(&self, home: PathBuf) -> Self {
+        PathContext {
+            cwd: self.cwd.clone(),
+            home: Some(normalize(&home)),
+            known: self.known.clone(),
+            known_home: None,
+        }
+    }
+
     /// The current process's working folder and `$HOME`.
     pub fn from_env() -> Self {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));

@@ -34,6 +34,8 @@ pub(super) struct Folders {
     pub(super) list: Vec<PathBuf>,
     pub(super) lost: bool,
     pub(super) unknown: bool,
+    /// Folders the line puts in `CDPATH`: `cd NAME` may lead into any of them.
+    pub(super) cdpath: Vec<PathBuf>,
 }
 
 impl Folders {
@@ -137,6 +139,11 @@ impl Engine {
         match target.and_then(|w| w.path.as_deref()) {
             Some(t) if t != "-" => {
                 let relative = !t.starts_with(['/', '~']);
+                // CDPATH is skipped only for `.` and `..` components (`cd .ssh` uses it).
+                let dotted = t == "." || t == ".." || t.starts_with("./") || t.starts_with("../");
+                if relative && !dotted {
+                    new.extend(folders.cdpath.iter().map(|dir| normalize_join(dir, t)));
+                }
                 for base in std::iter::once(&self.ctx.cwd).chain(folders.list.iter()) {
                     let ctx = self.ctx.with_cwd(base.clone());
                     let lexical = ctx.resolve(t);
@@ -215,6 +222,49 @@ impl Engine {
                 .or_else(|| self.protected_in_chdir(c)),
             Target::Other => self.extra_path_args(s, None),
         }
+    }
+
+    /// A protection a path of the command reaches with a value the line gives a variable:
+    /// `HOME=/; cat ~/home/u/.ssh/id_rsa`, `D=~/.ssh; cat $D/id_rsa`.
+    pub(super) fn protected_with_values(
+        &self,
+        c: &CommandView,
+        values: &[(String, String)],
+    ) -> Option<&Protection> {
+        if values.is_empty() {
+            return None;
+        }
+        let words = c
+            .cmd
+            .argv
+            .iter()
+            .skip(1)
+            .chain(c.cmd.redirects.iter().map(|r| &r.target));
+        for w in words {
+            let text = w.path.as_deref().unwrap_or(&w.value);
+            for (name, value) in values {
+                let written = if name == "HOME"
+                    && text.starts_with('~')
+                    && !text.starts_with("~+")
+                    && !text.starts_with("~-")
+                {
+                    let rest = text.trim_start_matches('~');
+                    if !(rest.is_empty() || rest.starts_with('/')) {
+                        continue;
+                    }
+                    format!("{value}{rest}")
+                } else if let Some(rest) = variable_prefix(&w.value, name) {
+                    format!("{value}{rest}")
+                } else {
+                    continue;
+                };
+                let resolved = self.ctx.resolve(&written);
+                if let Some(p) = self.protected(&resolved, &written, &self.ctx, Followed::Unknown) {
+                    return Some(p);
+                }
+            }
+        }
+        None
     }
 
     /// A protection a relative path reaches from the folder an option moves the program to
@@ -305,4 +355,18 @@ impl Engine {
         }
         self.protections.iter().find(|prot| under(&real, prot))
     }
+}
+
+/// The rest of `word` after a leading `$name` or `${name}` (empty or from a `/` on).
+fn variable_prefix<'w>(word: &'w str, name: &str) -> Option<&'w str> {
+    let rest = word.strip_prefix('$')?.strip_prefix(name).or_else(|| {
+        word.strip_prefix("${")?
+            .strip_prefix(name)?
+            .strip_prefix('}')
+    })?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
+fn normalize_join(dir: &Path, t: &str) -> PathBuf {
+    super::paths::normalize(&dir.join(t))
 }

@@ -210,14 +210,19 @@ fn compile_node(
 
 fn carries(p: &Program) -> bool {
     use super::table::{Role, Takes};
-    p.operands.fixed.iter().chain(&p.operands.rest).any(|r| *r == Role::Command)
+    p.operands
+        .fixed
+        .iter()
+        .chain(&p.operands.rest)
+        .any(|r| *r == Role::Command)
         || p.options.iter().any(|o| {
-        matches!(
-            o.takes,
-            Takes::Required(Role::Code | Role::Program | Role::Config)
-                | Takes::Optional(Role::Code | Role::Program | Role::Config)
-        )
-    }) || p.sub.values().any(carries)
+            matches!(
+                o.takes,
+                Takes::Required(Role::Code | Role::Program | Role::Config)
+                    | Takes::Optional(Role::Code | Role::Program | Role::Config)
+            )
+        })
+        || p.sub.values().any(carries)
 }
 
 fn check_duplicates(p: &Program) -> Result<(), String> {

@@ -17,7 +17,7 @@ mod table;
 pub use carried::{config_code, Carried};
 pub use load::{registry, Registry, FILES};
 pub use reading::{Operand, Reading, Used, Value};
-pub use state::{changes_shell_state, STATE_VARIABLES};
+pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{Effect, Long, Operands, OptSpec, Program, Role, Style, Takes};
 
 use crate::shell::{Redirect, SimpleCommand};
@@ -41,6 +41,20 @@ pub fn reads_only(cmd: &SimpleCommand) -> bool {
 /// program the line or the project put on `PATH` is caught by the analysis of shell state).
 fn only_asks_version(cmd: &SimpleCommand) -> bool {
     matches!(cmd.argv.as_slice(), [_, v] if v.value == "--version" && !v.dynamic)
+}
+
+/// Whether a simple command writes no file, whatever its computed words turn out to be (see
+/// [`Reading::writes_nothing`]): the guard on the policy's own files need not look at it.
+pub fn writes_nothing(cmd: &SimpleCommand) -> bool {
+    cmd.argv
+        .first()
+        .is_some_and(|w| !w.dynamic && !w.value.contains('/'))
+        && cmd.assignments.iter().all(|a| harmless_assignment(a))
+        && cmd
+            .redirects
+            .iter()
+            .all(|r| !r.writes() || redirect_reads_only(r))
+        && Reading::of(cmd).writes_nothing()
 }
 
 /// `LC_ALL=C`, `TZ=UTC`: settings that change how output looks, never what runs or is touched.

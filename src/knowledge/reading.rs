@@ -96,6 +96,25 @@ impl<'c> Reading<'c> {
             && self.operands.iter().all(operand_reads_only)
     }
 
+    /// Whether the command cannot write whatever its computed words turn out to be: a
+    /// read-only program none of whose options writes, given no option the table does not
+    /// know, with operands only in roles that read (`cat $(find . -name x)` reads files
+    /// that are not known, but writes none).
+    pub fn writes_nothing(&self) -> bool {
+        let Some(node) = self.node else {
+            return false;
+        };
+        node.readonly
+            && node.options.iter().all(OptSpec::reads_only)
+            && self.options.iter().all(|u| {
+                u.spec.is_some()
+                    || u.written.len() > 1 && u.written[1..].bytes().all(|b| b.is_ascii_digit())
+            })
+            && self.operands.iter().all(|o| {
+                o.role.is_some_and(Role::reads_only) && o.roles.iter().all(|r| r.reads_only())
+            })
+    }
+
     /// Whether the command gives the option `flag` (`-r`, `--recursive`, `-delete`), under
     /// any of its names, abbreviated or in a cluster. An option the table does not know
     /// matches by its spelling; with `lenient`, a long one also when it is a prefix of
@@ -238,9 +257,15 @@ pub(super) fn read_with<'c>(
             i += 1;
             continue;
         }
-        if !ended && node.plus && a.starts_with('+') && !word.dynamic && node.single_dash(a).is_none() {
-            r.unknown
-                .push(format!("`{a}` is a command to the program, which the table does not read"));
+        if !ended
+            && node.plus
+            && a.starts_with('+')
+            && !word.dynamic
+            && node.single_dash(a).is_none()
+        {
+            r.unknown.push(format!(
+                "`{a}` is a command to the program, which the table does not read"
+            ));
             i += 1;
             continue;
         }

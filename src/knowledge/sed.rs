@@ -28,8 +28,10 @@ pub fn prints_only(script: &str) -> bool {
                 i += 1;
                 continue;
             }
-            Some('p' | 'd' | 'n' | 'N' | '=' | 'l' | 'P' | 'D' | 'g' | 'G' | 'h' | 'H' | 'x' | 'z'
-            | 'F' | '}') => i += 1,
+            Some(
+                'p' | 'd' | 'n' | 'N' | '=' | 'l' | 'P' | 'D' | 'g' | 'G' | 'h' | 'H' | 'x' | 'z'
+                | 'F' | '}',
+            ) => i += 1,
             Some('q' | 'Q') => {
                 i += 1;
                 while s.get(i).is_some_and(char::is_ascii_digit) {

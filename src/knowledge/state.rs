@@ -91,6 +91,63 @@ pub fn changes_shell_state(commands: &[SimpleCommand]) -> Option<String> {
     None
 }
 
+/// The values a line gives its variables where they are known before it runs: `NAME=value`
+/// alone, `export`/`declare`/`local`/`readonly NAME=value`, `printf -v NAME %s value`. Every
+/// value a name is given is kept (branches may give several). The protections check paths
+/// with each (`D=~/.ssh; cat $D/id_rsa`, `HOME=/; cat ~/home/u/.ssh/id_rsa`).
+pub fn line_values(commands: &[SimpleCommand]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |name: &str, value: &str| {
+        let plain = !value.contains(['$', '`']);
+        let entry = (name.to_string(), value.to_string());
+        if plain && is_name(name) && !out.contains(&entry) {
+            out.push(entry);
+        }
+    };
+    for cmd in commands {
+        if cmd.argv.is_empty() {
+            for a in &cmd.assignments {
+                if let Some((n, v)) = a.split_once('=') {
+                    push(n.trim_end_matches('+'), v);
+                }
+            }
+            continue;
+        }
+        match cmd.program() {
+            "export" | "declare" | "typeset" | "local" | "readonly" => {
+                for w in cmd.argv.iter().skip(1).filter(|w| !w.dynamic) {
+                    if let Some((n, v)) = w.value.split_once('=') {
+                        push(n, v);
+                    }
+                }
+            }
+            "printf" => {
+                let words: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
+                if cmd.argv.iter().any(|w| w.dynamic) {
+                    continue;
+                }
+                if let ["printf", "-v", name, format, rest @ ..] = words.as_slice() {
+                    let value = match (*format, rest) {
+                        ("%s", args) => Some(args.concat()),
+                        (f, []) if !f.contains(['%', '\\']) => Some(f.to_string()),
+                        _ => None,
+                    };
+                    if let Some(v) = value {
+                        push(name, &v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn is_name(n: &str) -> bool {
+    n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
 /// The state variable `text` (`NAME` or `NAME=value`, `NAME+=value`, `NAME[0]=…`) names.
 fn state_name(text: &str) -> Option<&'static str> {
     let name = text.split(['=', '+', '[']).next().unwrap_or(text);
@@ -123,6 +180,23 @@ mod tests {
         ] {
             assert!(changes(line), "{line}");
         }
+    }
+
+    #[test]
+    fn values_known_before_the_line_runs_are_collected() {
+        let values = |line: &str| line_values(&analyse(line).commands);
+        assert_eq!(
+            values("D=/home/u/.ssh; cat $D/id_rsa"),
+            [("D".to_string(), "/home/u/.ssh".to_string())]
+        );
+        assert_eq!(
+            values("printf -v HOME %s /; export CDPATH=/home/u X=$Y"),
+            [
+                ("HOME".to_string(), "/".to_string()),
+                ("CDPATH".to_string(), "/home/u".to_string())
+            ]
+        );
+        assert!(values("X=$(pwd); read Y").is_empty());
     }
 
     #[test]

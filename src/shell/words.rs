@@ -15,7 +15,11 @@ impl Walker<'_> {
 
     /// `$(…)`, back-ticks, `<(…)`, `>(…)`: the statements inside, one level deeper.
     pub(super) fn subst(&mut self, node: Node<'_>, origin: Origin, ctx: Ctx) -> Res<()> {
-        let inner = ctx.deeper(origin)?;
+        let mut inner = ctx.deeper(origin)?;
+        // `>(sh)` reads what the command writes: its first command reads a pipe.
+        if origin == Origin::ProcessSubstitution && self.text(node).starts_with(">(") {
+            inner.piped = true;
+        }
         self.enter()?;
         let result = self.subst_inner(node, inner);
         self.leave();
@@ -511,6 +515,19 @@ fn static_output(commands: &[SimpleCommand]) -> Option<String> {
             match format.value.as_str() {
                 "%s" | "%s\\n" => rest.iter().map(text).collect(),
                 f if rest.is_empty() && !f.contains(['%', '\\']) => text(format),
+                _ => return None,
+            }
+        }
+        // `$(find ROOT …)` names files somewhere below ROOT: a wildcard the protections see.
+        "find" => {
+            let roots: Vec<&Word> = args
+                .iter()
+                .skip_while(|w| matches!(w.value.as_str(), "-H" | "-L" | "-P"))
+                .take_while(|w| !w.value.starts_with('-') || w.value == "--")
+                .filter(|w| w.value != "--")
+                .collect();
+            match roots.as_slice() {
+                [root] => format!("{}/**", text(root).trim_end_matches('/')),
                 _ => return None,
             }
         }
