@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -205,6 +206,7 @@ impl Engine {
         mut trace: Option<&mut Explanation>,
         touched: &mut Option<PathBuf>,
     ) -> Decision {
+        let started = Instant::now();
         let analysis = shell::analyse(command);
         let guarding = !self.guarded.is_empty();
         let parsed = analysis.failure.is_none();
@@ -265,6 +267,9 @@ impl Engine {
             ..Folders::default()
         };
         for cmd in &parts {
+            if started.elapsed() > ANALYSIS_BUDGET {
+                return out_of_time(best);
+            }
             let view = CommandView::new(cmd, &self.ctx).in_changed_state(state.clone());
             let label = if view.canonical.is_empty() {
                 describe_redirects(cmd)
@@ -547,6 +552,32 @@ impl Engine {
                     .is_some_and(|r| r.action == Action::Allow)
             })
     }
+}
+
+/// How long deciding one command line may take before the analysis stops and asks: a hook
+/// that times out lets the call through, so a line built to be slow must not reach that.
+/// Debug builds (the tests) are some ten times slower, and get more.
+pub const ANALYSIS_BUDGET: Duration = if cfg!(debug_assertions) {
+    Duration::from_millis(2000)
+} else {
+    Duration::from_millis(50)
+};
+
+/// The decision on a line whose analysis ran out of time: at least a high-risk ask (a deny
+/// already found stays).
+fn out_of_time(best: Option<Decision>) -> Decision {
+    stricter(
+        best,
+        Decision::new(
+            Action::Ask,
+            Risk::High,
+            format!(
+                "the command took longer than {} ms to analyse, so it was not analysed whole",
+                ANALYSIS_BUDGET.as_millis()
+            ),
+            "analysis",
+        ),
+    )
 }
 
 fn rule_decision(r: &CompiledRule) -> Decision {

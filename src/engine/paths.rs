@@ -385,16 +385,37 @@ pub fn wildcard_may_reach(written: &Path, target: &Path) -> bool {
         if ts.starts_with('.') && !ws.starts_with('.') {
             return false;
         }
-        let ok = GlobBuilder::new(&ws)
-            .literal_separator(true)
-            .build()
-            .map(|g| g.compile_matcher().is_match(&*ts))
-            .unwrap_or(true);
-        if !ok {
+        if !component_matches(&ws, &ts) {
             return false;
         }
     }
     true
+}
+
+/// Whether one wildcard component (`id_*`, `.s?h`) matches one path component; a pattern
+/// that does not compile may match anything. Compiled patterns are kept per thread, since a
+/// line of 2,000 globs checks each against every protected path.
+fn component_matches(pattern: &str, text: &str) -> bool {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static COMPILED: RefCell<HashMap<String, Option<globset::GlobMatcher>>> =
+            RefCell::new(HashMap::new());
+    }
+    COMPILED.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() > 4096 {
+            cache.clear();
+        }
+        let matcher = cache.entry(pattern.to_string()).or_insert_with(|| {
+            GlobBuilder::new(pattern)
+                .literal_separator(true)
+                .build()
+                .ok()
+                .map(|g| g.compile_matcher())
+        });
+        matcher.as_ref().is_none_or(|m| m.is_match(text))
+    })
 }
 
 #[cfg(test)]

@@ -32,6 +32,10 @@ pub struct Protection {
 #[derive(Debug, Default)]
 pub(super) struct Folders {
     pub(super) list: Vec<PathBuf>,
+    /// Whether each folder of `list` exists: below one that does not, no symlink can lead
+    /// elsewhere, so its paths are checked as written (one `lstat` per folder, not one per
+    /// path component of every path from every folder).
+    pub(super) exists: Vec<bool>,
     pub(super) lost: bool,
     pub(super) unknown: bool,
     /// Folders the line puts in `CDPATH`: `cd NAME` may lead into any of them.
@@ -80,13 +84,22 @@ impl Engine {
         c: &CommandView,
         folders: &Folders,
     ) -> Option<&Protection> {
-        folders.list.iter().find_map(|dir| {
-            let ctx = self.ctx.with_cwd(dir.clone());
-            c.raw_paths
-                .iter()
-                .filter(|raw| !raw.starts_with(['/', '~', '$']) || raw.starts_with("~+"))
-                .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx, Followed::Unknown))
-        })
+        folders
+            .list
+            .iter()
+            .zip(&folders.exists)
+            .find_map(|(dir, exists)| {
+                let ctx = self.ctx.with_cwd(dir.clone());
+                let follow = if *exists {
+                    Followed::Unknown
+                } else {
+                    Followed::Itself
+                };
+                c.raw_paths
+                    .iter()
+                    .filter(|raw| !raw.starts_with(['/', '~', '$']) || raw.starts_with("~+"))
+                    .find_map(|raw| self.protected(&ctx.resolve(raw), raw, &ctx, follow))
+            })
     }
 
     /// Why a relative path of the command cannot be placed after the line lost track of its
@@ -144,14 +157,16 @@ impl Engine {
                 if relative && !dotted {
                     new.extend(folders.cdpath.iter().map(|dir| normalize_join(dir, t)));
                 }
-                for base in std::iter::once(&self.ctx.cwd).chain(folders.list.iter()) {
+                let bases = std::iter::once((&self.ctx.cwd, &true))
+                    .chain(folders.list.iter().zip(&folders.exists));
+                for (base, exists) in bases {
                     let ctx = self.ctx.with_cwd(base.clone());
                     let lexical = ctx.resolve(t);
                     // Once lost, a step up or through a symlink may lead anywhere.
                     if folders.lost
                         && relative
                         && (t.split('/').any(|p| p == "..")
-                            || ctx.real(t).is_some_and(|r| r != lexical))
+                            || (*exists && ctx.real(t).is_some_and(|r| r != lexical)))
                     {
                         folders.unknown = true;
                     }
@@ -168,6 +183,7 @@ impl Engine {
                 folders.lost = true;
                 continue;
             }
+            folders.exists.push(std::fs::symlink_metadata(&n).is_ok());
             folders.list.push(n);
         }
     }
