@@ -10,16 +10,17 @@ use std::sync::Arc;
 use crate::call::ToolCall;
 use crate::diag::{Diagnostic, Source};
 use crate::engine::{Engine, PathContext};
-use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Rule, Statement};
+use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Risk, Rule, Statement};
 use crate::policy::{self, print, Origin};
 
 /// Every lint: code and what it reports. The codes appear in diagnostics as `harness9::CODE`.
-pub const LINTS: [(&str, &str); 6] = [
+pub const LINTS: [(&str, &str); 7] = [
     ("duplicate-rule", "a rule that repeats an earlier rule of the same file"),
     ("shadowed-rule", "a rule that can never decide, because an earlier rule matches every call it matches"),
     ("allow-swallows", "an allow rule that matches every call a later deny or ask rule matches, so the later rule decides only re-spelled commands"),
     ("broad-allow", "an allow rule for every bash command, or for every tool"),
     ("expect-failed", "an `expect` statement whose call the policy decides differently"),
+    ("silences-builtin", "an allow rule that turns a high-risk built-in ask or deny into an allow (`allow bash(\"git *\")` silences `git push --force`)"),
     ("path-never-matches", "a `path` matcher where no path is compared: after `arg NAME`, or for a tool whose calls have no primary path"),
 ];
 
@@ -87,6 +88,9 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
         .collect();
     diagnostics.extend(rule_lints(&rules));
     if let Ok(engine) = &engine {
+        if opts.builtin {
+            diagnostics.extend(silenced_builtins(engine, &rules));
+        }
         for (src, e) in engine.expects() {
             if let Some(d) = check_expect(engine, src, e) {
                 diagnostics.push(d);
@@ -98,6 +102,66 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
         diagnostics,
         loaded: ok,
     }
+}
+
+/// The allow rules of the file that turn a high-risk built-in decision into an allow, found
+/// with the built-in policy's own `expect ask risk high` and `expect deny` commands as
+/// probes: one warning per rule, naming the commands it lets through.
+fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Diagnostic> {
+    let Ok(builtin) = policy::load(&Origin::Embedded("builtin.policy")) else {
+        return Vec::new();
+    };
+    let mut silenced: Vec<(String, Vec<String>)> = Vec::new();
+    for (_, st) in &builtin.statements {
+        let Statement::Expect(e) = st else { continue };
+        let high = e.action.value == Action::Deny
+            || (e.action.value == Action::Ask
+                && e.risk.as_ref().is_some_and(|r| r.value == Risk::High));
+        if !high {
+            continue;
+        }
+        let call = expect_call(e);
+        let by_builtin = engine.decide_builtin(&call);
+        if by_builtin.action == Action::Allow || by_builtin.risk != Risk::High {
+            continue;
+        }
+        let d = engine.decide(&call);
+        if d.action != Action::Allow {
+            continue;
+        }
+        let what = format!(
+            "`{}` ({})",
+            call.primary_arg().unwrap_or(&call.name),
+            by_builtin.reason
+        );
+        match silenced.iter_mut().find(|(rule, _)| *rule == d.rule) {
+            Some((_, list)) => list.push(what),
+            None => silenced.push((d.rule.clone(), vec![what])),
+        }
+    }
+    let mut out = Vec::new();
+    for (src, r) in rules {
+        let (line, _) = src.line_col(r.span.start);
+        let label = format!("{}:{}", src.name, line);
+        let Some((_, list)) = silenced.iter().find(|(rule, _)| *rule == label) else {
+            continue;
+        };
+        let shown: Vec<&str> = list.iter().take(4).map(String::as_str).collect();
+        let more = list.len().saturating_sub(shown.len());
+        let mut message = format!(
+            "this allow silences high-risk built-in rules: {}",
+            shown.join(", ")
+        );
+        if more > 0 {
+            message.push_str(&format!(" and {more} more"));
+        }
+        out.push(
+            Diagnostic::warning(src, "silences-builtin", r.span, message).help(
+                "add `unless` exceptions for what should still be asked, or allow narrower commands",
+            ),
+        );
+    }
+    out
 }
 
 fn is_builtin(src: &Source) -> bool {
@@ -519,5 +583,50 @@ mod tests {
             assert_eq!(lints(text)[0].0, "broad-allow", "{text}");
         }
         assert!(lints("allow bash(\"* --help\");").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod silence_tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<(String, String)> {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let path = dir.path().join("t.policy");
+        std::fs::write(&path, text).expect("the policy is written");
+        let opts = Options {
+            builtin: true,
+            ctx: PathContext::new(dir.path(), Some("/home/u".into())),
+        };
+        lint_file(&path, &opts)
+            .diagnostics
+            .iter()
+            .map(|d| (d.code.to_string(), d.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn an_allow_that_silences_a_high_risk_builtin_says_which() {
+        let found = codes("allow bash(\"git *\");\nallow bash(\"cargo *\");\n");
+        let silencing: Vec<_> = found
+            .iter()
+            .filter(|(code, _)| code == "silences-builtin")
+            .collect();
+        assert_eq!(silencing.len(), 1, "{found:?}");
+        assert!(silencing[0].1.contains("force-push"), "{}", silencing[0].1);
+        assert!(
+            silencing[0].1.contains("reset --hard"),
+            "{}",
+            silencing[0].1
+        );
+        // Exceptions for the dangerous ones quiet it.
+        let quiet = codes(
+            "allow bash(\"git *\") unless subcommand [\"push\", \"reset\", \"clean\", \"checkout\", \
+             \"restore\", \"stash\", \"branch\", \"rebase\", \"filter-branch\"];\n",
+        );
+        assert!(
+            quiet.iter().all(|(code, _)| code != "silences-builtin"),
+            "{quiet:?}"
+        );
     }
 }

@@ -610,3 +610,19 @@ fn describe_redirects(cmd: &SimpleCommand) -> String {
     );
     out.join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_out_of_time_asks_at_high_risk_and_keeps_a_deny() {
+        let allow = Decision::new(Action::Allow, Risk::Low, "ok", "r");
+        let d = out_of_time(Some(allow));
+        assert_eq!((d.action, d.risk), (Action::Ask, Risk::High));
+        assert!(d.reason.contains("longer than"), "{}", d.reason);
+        let deny = Decision::new(Action::Deny, Risk::High, "protected", "p");
+        assert_eq!(out_of_time(Some(deny)).action, Action::Deny);
+        assert_eq!(out_of_time(None).action, Action::Ask);
+    }
+}
