@@ -705,6 +705,36 @@ fn computed_paths_are_evaluated_where_they_can_be_and_protected() {
 }
 
 #[test]
+fn protected_paths_inside_other_words_links_and_walked_folders_are_found() {
+    let e = engine("allow bash;");
+    for cmd in [
+        // Inside an interpreter's code, a URL, a mount.
+        "python3 -c 'print(open(\"/home/u/.ssh/id_rsa\").read())'",
+        "node -e \"require('fs').readFileSync('/home/u/.aws/credentials')\"",
+        "curl file:///home/u/.ssh/id_rsa",
+        "docker run -v ~/.aws:/root/.aws:ro amazon/aws-cli s3 ls",
+        "docker run --mount type=bind,source=/home/u/.ssh,target=/k img",
+        // Through a link the line makes.
+        "ln -s ~ h && cat h/.ssh/id_rsa",
+        "ln -sf /home/u/.aws a; cat a/credentials",
+        // A tree walked from a folder a cd moved to, with no folder named.
+        "cd ~ && grep -r password",
+        "cd /work/.. && cd home && cd u && git grep --no-index -e key",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+    for cmd in [
+        "python3 -c 'print(open(\"notes.txt\").read())'",
+        "docker run -v $PWD:/src img make",
+        "ln -s src s && cat s/main.rs",
+        "grep -r TODO",
+        "cd src && git grep --no-index -e key",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Allow, "{cmd}");
+    }
+}
+
+#[test]
 fn paths_with_unknown_parts_or_another_users_tilde_are_still_protected() {
     let e = engine("allow bash;");
     for cmd in [

@@ -278,9 +278,12 @@ impl Engine {
             };
             let moved = self
                 .protected_after_cd(&view, &folders)
-                .or_else(|| self.protected_with_values(&view, &values));
+                .or_else(|| self.protected_with_values(&view, &values))
+                .or_else(|| self.walked_from_here(&view, &folders))
+                .or_else(|| self.protected_through_links(&view, &folders));
             let lost = self.lost_after_cd(&view, &folders);
             self.note_cd(&view, &mut folders);
+            self.note_link(&view, &mut folders);
             // A command that writes nothing cannot touch a guarded file; a `cd` into a guarded
             // folder still counts, for the commands after it write there.
             let moves = matches!(cmd.program(), "cd" | "pushd");
@@ -292,6 +295,11 @@ impl Engine {
                     .zip(&view.reals)
                     .find_map(|((p, raw), r)| {
                         self.guarded_path(p, raw, &self.ctx, Followed::Lazy(r))
+                    })
+                    .or_else(|| {
+                        view.inner_paths.iter().find_map(|(raw, p)| {
+                            self.guarded_path(p, raw, &self.ctx, Followed::Unknown)
+                        })
                     });
             }
             let subject = Subject {

@@ -40,6 +40,8 @@ pub(super) struct Folders {
     pub(super) unknown: bool,
     /// Folders the line puts in `CDPATH`: `cd NAME` may lead into any of them.
     pub(super) cdpath: Vec<PathBuf>,
+    /// Symbolic links an earlier `ln -s` of the line makes: where each is, and where it leads.
+    pub(super) links: Vec<(PathBuf, PathBuf)>,
 }
 
 impl Folders {
@@ -234,10 +236,92 @@ impl Engine {
                 .zip(&c.raw_paths)
                 .zip(&c.reals)
                 .find_map(|((p, raw), r)| self.protected(p, raw, &self.ctx, Followed::Lazy(r)))
+                .or_else(|| {
+                    c.inner_paths
+                        .iter()
+                        .find_map(|(raw, p)| self.protected(p, raw, &self.ctx, Followed::Unknown))
+                })
                 .or_else(|| self.walked_into(c))
                 .or_else(|| self.protected_in_chdir(c)),
             Target::Other => self.extra_path_args(s, None),
         }
+    }
+
+    /// Records the symbolic link an `ln -s TARGET [LINK]` makes (static words only).
+    pub(super) fn note_link(&self, c: &CommandView, folders: &mut Folders) {
+        if c.cmd.program() != "ln" || c.cmd.argv.iter().any(|w| w.dynamic) {
+            return;
+        }
+        let words: Vec<&str> = c
+            .cmd
+            .argv
+            .iter()
+            .skip(1)
+            .map(|w| w.value.as_str())
+            .collect();
+        let symbolic = words.iter().any(|w| {
+            *w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
+        });
+        let operands: Vec<&str> = words.into_iter().filter(|w| !w.starts_with('-')).collect();
+        let (target, link) = match operands.as_slice() {
+            [t] => (*t, t.rsplit('/').next().unwrap_or(t)),
+            [t, l] => (*t, *l),
+            _ => return,
+        };
+        if symbolic {
+            folders
+                .links
+                .push((self.ctx.resolve(link), self.ctx.resolve(target)));
+        }
+    }
+
+    /// A protection a path of the command reaches through a link an earlier `ln -s` of the
+    /// line made (`ln -s ~ h && cat h/.ssh/id_rsa`).
+    pub(super) fn protected_through_links(
+        &self,
+        c: &CommandView,
+        folders: &Folders,
+    ) -> Option<&Protection> {
+        folders.links.iter().find_map(|(link, target)| {
+            c.paths.iter().find_map(|p| {
+                let rest = p.strip_prefix(link).ok()?;
+                let through = target.join(rest);
+                let raw = through.to_string_lossy().into_owned();
+                self.protected(&through, &raw, &self.ctx, Followed::Unknown)
+            })
+        })
+    }
+
+    /// A protection inside the working folder, for a command that walks it because it names
+    /// no folder of its own (`grep -r x`, `git grep --no-index x`): the folder the line
+    /// started in, and every folder a `cd` may have moved it to.
+    pub(super) fn walked_from_here(
+        &self,
+        c: &CommandView,
+        folders: &Folders,
+    ) -> Option<&Protection> {
+        if !rule::walks_folders(c) {
+            return None;
+        }
+        let r = c.reading();
+        let names_folder = r
+            .operands
+            .iter()
+            .any(|o| o.role == Some(crate::knowledge::Role::Read) || o.word.dynamic);
+        if names_folder {
+            return None;
+        }
+        std::iter::once(&self.ctx.cwd)
+            .chain(&folders.list)
+            .find_map(|dir| {
+                self.protections.iter().find(|prot| {
+                    prot.resolved.starts_with(dir)
+                        || prot
+                            .canonical
+                            .as_deref()
+                            .is_some_and(|c| c.starts_with(dir))
+                })
+            })
     }
 
     /// A protection a path of the command reaches with a value the line gives a variable:

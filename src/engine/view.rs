@@ -24,6 +24,11 @@ pub struct CommandView<'a> {
     pub redirects: Vec<PathBuf>,
     /// Where each of `raw_paths` leads ([`PathContext::real`]), looked up once when needed.
     pub reals: Vec<OnceCell<Option<PathBuf>>>,
+    /// Paths written inside other words, for the hard protections and the guard only (never
+    /// for rules): the source of a mount (`-v ~/.aws:/root/.aws`), a `file://` URL, a path
+    /// in an interpreter's code (`python3 -c 'open("/home/u/.ssh/id_rsa")'`). As written and
+    /// resolved.
+    pub inner_paths: Vec<(String, PathBuf)>,
     /// Why the line this command is in changes the shell state the analysis relies on
     /// (`PATH=…`, `export HOME=…`): then no allow rule vouches for it.
     pub state_change: Option<String>,
@@ -98,6 +103,13 @@ impl<'a> CommandView<'a> {
             reals: raw_paths.iter().map(|_| OnceCell::new()).collect(),
             raw_paths,
             redirects,
+            inner_paths: inner_paths(cmd)
+                .into_iter()
+                .map(|raw| {
+                    let resolved = ctx.resolve(&raw);
+                    (raw, resolved)
+                })
+                .collect(),
             state_change: None,
             reads_only: OnceCell::new(),
             reading: OnceCell::new(),
@@ -203,6 +215,68 @@ fn expansion_len(s: &str) -> usize {
         [b'$', _, ..] => 2,
         _ => 1,
     }
+}
+
+/// Paths written inside a command's words (see [`CommandView::inner_paths`]).
+fn inner_paths(cmd: &SimpleCommand) -> Vec<String> {
+    let mut out = Vec::new();
+    let program = cmd.program();
+    let interpreter = [
+        "python", "node", "perl", "ruby", "php", "deno", "bun", "lua", "Rscript",
+    ]
+    .iter()
+    .any(|p| program.starts_with(p));
+    for w in cmd.argv.iter().skip(1) {
+        let v = w.value.as_str();
+        // `file:///home/u/.ssh/id_rsa`
+        if let Some(i) = v.find("file://") {
+            let rest = &v[i + "file://".len()..];
+            let end = rest.find(['\'', '"', ' ', ')']).unwrap_or(rest.len());
+            if rest.starts_with('/') {
+                out.push(rest[..end].to_string());
+            }
+        }
+        // `-v ~/.aws:/root/.aws:ro`, `--mount type=bind,source=~/.aws,target=/x`
+        if let Some((src, _)) = v.split_once(':') {
+            let src = src.rsplit(['=', ',']).next().unwrap_or(src);
+            if src.starts_with(['/', '~']) && !v.contains("://") {
+                out.push(src.to_string());
+            }
+        }
+        for part in v.split(',') {
+            if let Some(src) = part
+                .strip_prefix("source=")
+                .or_else(|| part.strip_prefix("src="))
+            {
+                out.push(src.to_string());
+            }
+        }
+        if interpreter {
+            out.extend(quoted_paths(v));
+        }
+    }
+    out
+}
+
+/// Quoted strings in code that look like paths: absolute, from home, or hidden files
+/// (`"/home/u/.ssh/id_rsa"`, `'~/.aws/credentials'`, `".harness9/settings.json"`).
+fn quoted_paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for quote in ['"', '\''] {
+        let mut parts = code.split(quote);
+        parts.next();
+        while let Some(inside) = parts.next() {
+            let looks = inside.starts_with('/')
+                || inside.starts_with("~/")
+                || inside.starts_with('.') && inside.len() > 1 && !inside.contains(' ');
+            if looks && !inside.contains('\n') {
+                out.push(inside.to_string());
+            }
+            // Skip the text between this literal and the next.
+            parts.next();
+        }
+    }
+    out
 }
 
 /// Devices that only discard or show output: writing to them changes nothing.

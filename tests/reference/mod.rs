@@ -221,7 +221,10 @@ impl<'e> Reference<'e> {
         let mut cd_folders: Vec<PathBuf> = Vec::new();
         for cmd in &commands {
             let view = CommandView::new(cmd, self.ctx());
-            let d = match self.protected_after_cd(&view, &cd_folders) {
+            let d = match self
+                .protected_after_cd(&view, &cd_folders)
+                .or_else(|| self.walked_from_here(&view, &cd_folders))
+            {
                 Some(p) => protected_decision(p),
                 None => self.decide_subject(&Subject {
                     tool: "bash",
@@ -243,6 +246,30 @@ impl<'e> Reference<'e> {
                     continue;
                 }
                 if let Some(p) = self.protection_of_path(&ctx.resolve(raw), raw, &ctx) {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
+
+    /// A command that walks folders and names none walks the one it is in.
+    fn walked_from_here(&self, view: &CommandView, folders: &[PathBuf]) -> Option<&Protection> {
+        if !walks_folders(view) {
+            return None;
+        }
+        let names_folder = view.reading().operands.iter().any(|o| {
+            o.role == Some(harness9::knowledge::Role::Read) || o.word.dynamic
+        });
+        if names_folder {
+            return None;
+        }
+        let here = std::iter::once(&self.ctx().cwd).chain(folders);
+        for dir in here {
+            for p in self.engine.protections() {
+                if p.resolved.starts_with(dir)
+                    || p.canonical.as_deref().is_some_and(|c| c.starts_with(dir))
+                {
                     return Some(p);
                 }
             }
