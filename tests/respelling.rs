@@ -77,6 +77,19 @@ fn reflag(program: &str, word: &str, how: u8) -> Vec<String> {
     }) else {
         return vec![word.to_string()];
     };
+    // A letter that takes a value takes the rest of the cluster (`tar -fdx` is `-f dx`):
+    // splitting or reordering would be another command.
+    let takes_value = harness9::knowledge::registry()
+        .get(program)
+        .is_some_and(|p| {
+            letters.chars().any(|c| {
+                p.short(c)
+                    .is_some_and(|o| o.takes != harness9::knowledge::Takes::Nothing)
+            })
+        });
+    if takes_value {
+        return vec![word.to_string()];
+    }
     match how % 3 {
         0 => vec![word.to_string()],
         1 => letters.chars().map(|c| format!("-{c}")).collect(),

@@ -18,7 +18,16 @@ pub struct Carried {
 /// Configuration keys whose value is a command the program runs (lowercase; `*` is one
 /// subsection): ssh's `-o`, and git's `-c KEY=VALUE`, which runs code in any subcommand that
 /// reads the key.
-const CODE_KEYS: [&str; 33] = [
+const CODE_KEYS: [&str; 40] = [
+    // cargo --config
+    "target.*.runner",
+    "target.*.linker",
+    "build.rustc",
+    "build.rustc-wrapper",
+    "build.rustc-workspace-wrapper",
+    "build.rustdoc",
+    // npm pkg set
+    "scripts.*",
     // ssh
     "proxycommand",
     "localcommand",
@@ -60,6 +69,14 @@ impl Reading<'_> {
     /// git configuration whose key runs code.
     pub fn carried(&self) -> Vec<Carried> {
         let mut out = Vec::new();
+        // `npm pkg set scripts.test='…'`: operands that set configuration.
+        for o in self
+            .operands
+            .iter()
+            .filter(|o| o.role == Some(Role::Config))
+        {
+            out.extend(config_code(&o.word.value, o.word.dynamic));
+        }
         for u in &self.options {
             let (Some(spec), Some(value)) = (u.spec, &u.value) else {
                 continue;
@@ -134,7 +151,12 @@ pub fn config_code(assignment: &str, dynamic: bool) -> Option<Carried> {
     let text = if key.starts_with("alias.") {
         value.strip_prefix('!')?.to_string()
     } else {
-        value.to_string()
+        // cargo's values are TOML strings: `runner="rm -rf ~"`.
+        value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value)
+            .to_string()
     };
     let opaque = key == "core.hookspath";
     Some(Carried {

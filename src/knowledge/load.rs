@@ -214,7 +214,7 @@ fn carries(p: &Program) -> bool {
         .fixed
         .iter()
         .chain(&p.operands.rest)
-        .any(|r| *r == Role::Command)
+        .any(|r| matches!(r, Role::Command | Role::Config))
         || p.options.iter().any(|o| {
             matches!(
                 o.takes,

@@ -333,6 +333,9 @@ enum Shape {
     Flatten,
     /// Perl and Ruby `open`: a pipe open (`"cmd |"`, `"| cmd"`, `"-|", "cmd"`) runs a command.
     Open,
+    /// A call that does what a shell command does to its first argument, judged as that
+    /// command: `shutil.rmtree(X)` as `rm -rf X`, `os.remove(X)` as `rm X`.
+    Like(&'static [&'static str]),
 }
 
 /// When a call whose command is not a literal counts as a shell-out (not, say,
@@ -398,6 +401,11 @@ const PYTHON_CALLS: &[CallName] = &[
     call("spawnvpe", Flatten, Qualified(OS)),
     call("posix_spawn", Flatten, Qualified(OS)),
     call("posix_spawnp", Flatten, Qualified(OS)),
+    call("rmtree", Like(&["rm", "-rf"]), Always),
+    call("remove", Like(&["rm"]), Qualified(OS)),
+    call("unlink", Like(&["rm"]), Qualified(OS)),
+    call("removedirs", Like(&["rm", "-r"]), Qualified(OS)),
+    call("chmod", Like(&["chmod"]), Qualified(OS)),
 ];
 
 const PERL_CALLS: &[CallName] = &[
@@ -405,6 +413,9 @@ const PERL_CALLS: &[CallName] = &[
     call("exec", ShellOrArgv, Always),
     call("readpipe", Shell, Always),
     call("open", Open, Never),
+    call("rmtree", Like(&["rm", "-rf"]), Always),
+    call("remove_tree", Like(&["rm", "-rf"]), Always),
+    call("unlink", Like(&["rm"]), Always),
 ];
 
 const RUBY_CALLS: &[CallName] = &[
@@ -420,6 +431,11 @@ const RUBY_CALLS: &[CallName] = &[
     call("capture3", ShellOrArgv, Always),
     call("pipeline", ShellOrArgv, Qualified(&["Open3"])),
     call("open", Open, Never),
+    call("rm_rf", Like(&["rm", "-rf"]), Always),
+    call("rm_r", Like(&["rm", "-r"]), Always),
+    call("remove_dir", Like(&["rm", "-r"]), Always),
+    call("remove_entry", Like(&["rm", "-rf"]), Always),
+    call("rmtree", Like(&["rm", "-rf"]), Always),
 ];
 
 const NODE_CALLS: &[CallName] = &[
@@ -429,6 +445,23 @@ const NODE_CALLS: &[CallName] = &[
     call("execFileSync", ProgramThenList, Always),
     call("spawn", ProgramThenList, Always),
     call("spawnSync", ProgramThenList, Always),
+];
+
+/// Node's file system calls that delete, wherever `fs` came from (`require("fs").rmSync`).
+const NODE_FS_CALLS: &[CallName] = &[
+    call("rmSync", Like(&["rm", "-rf"]), Always),
+    call("rmdirSync", Like(&["rm", "-rf"]), Always),
+    call(
+        "rm",
+        Like(&["rm", "-rf"]),
+        Qualified(&["fs", "fsp", "promises"]),
+    ),
+    call(
+        "rmdir",
+        Like(&["rm", "-rf"]),
+        Qualified(&["fs", "fsp", "promises"]),
+    ),
+    call("unlinkSync", Like(&["rm"]), Always),
 ];
 
 const RUNTIME_CALLS: &[CallName] = &[
@@ -458,9 +491,9 @@ pub(super) fn shell_outs(lang: Lang, code: &str) -> Vec<ShellOut> {
         // `exec` is also `RegExp.prototype.exec`: node's names count only with
         // `child_process` in sight.
         Lang::Node | Lang::Deno if code.contains("child_process") => {
-            vec![NODE_CALLS, RUNTIME_CALLS]
+            vec![NODE_CALLS, RUNTIME_CALLS, NODE_FS_CALLS]
         }
-        Lang::Node | Lang::Deno => vec![RUNTIME_CALLS],
+        Lang::Node | Lang::Deno => vec![RUNTIME_CALLS, NODE_FS_CALLS],
         Lang::Php => vec![PHP_CALLS],
     };
     let bytes = code.as_bytes();
@@ -1118,6 +1151,34 @@ fn shell_outs_of_call(
             (Arg::List(items), _) => out.push(argv_of(items)),
             (other, _) => unknown(out, Some(other)),
         },
+        Like(prefix) => {
+            let mut words: Vec<Word> = prefix
+                .iter()
+                .map(|w| Word {
+                    value: w.to_string(),
+                    dynamic: false,
+                    path: Some(w.to_string()),
+                })
+                .collect();
+            let ShellOut::Argv(target) = argv_of(std::slice::from_ref(first)) else {
+                return;
+            };
+            let target: Vec<Word> = target.into_iter().filter(|w| !w.value.is_empty()).collect();
+            if target.is_empty() {
+                // `shutil.rmtree(path)`: what it deletes is only known when it runs.
+                words.push(Word {
+                    value: match first {
+                        Arg::Other(text) => text.clone(),
+                        _ => "…".to_string(),
+                    },
+                    dynamic: true,
+                    path: None,
+                });
+            } else {
+                words.extend(target);
+            }
+            out.push(ShellOut::Argv(words));
+        }
         Flatten => {
             let all: Vec<Arg> = args
                 .iter()

@@ -1162,3 +1162,36 @@ fn blanks_continuations_quotes_and_comments_are_not_taken_for_text_the_parse_lef
         ok(line);
     }
 }
+
+#[test]
+fn interpreter_calls_that_delete_are_judged_as_the_shell_command_they_equal() {
+    let out = |line: &str| extra(line);
+    let shell_out = |text: &str| format!("interpreter shell-out: {text}");
+    assert_eq!(
+        out("python3 -c 'import shutil; shutil.rmtree(\"/\")'"),
+        [shell_out("rm -rf /")]
+    );
+    assert_eq!(
+        out("node -e 'require(\"fs\").rmSync(\"/tmp/x\", {recursive: true})'"),
+        [shell_out("rm -rf /tmp/x")]
+    );
+    assert_eq!(
+        out("perl -MFile::Path=rmtree -e 'rmtree(\"/\")'"),
+        [shell_out("rm -rf /")]
+    );
+    assert_eq!(
+        out("ruby -rfileutils -e 'FileUtils.rm_rf(\"/\")'"),
+        [shell_out("rm -rf /")]
+    );
+    assert_eq!(
+        out("python3 -c 'import os; os.remove(\"build/x.o\")'"),
+        [shell_out("rm build/x.o")]
+    );
+    // What a call on a computed path deletes is only known when it runs.
+    let computed = analyse("python3 -c 'import shutil; shutil.rmtree(p)'");
+    assert!(computed
+        .commands
+        .iter()
+        .any(|c| c.program() == "rm" && c.argv.iter().any(|w| w.dynamic)));
+    assert!(out("python3 -c 'print(\"remove\")'").is_empty());
+}

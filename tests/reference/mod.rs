@@ -258,9 +258,11 @@ impl<'e> Reference<'e> {
         if !walks_folders(view) {
             return None;
         }
-        let names_folder = view.reading().operands.iter().any(|o| {
-            o.role == Some(harness9::knowledge::Role::Read) || o.word.dynamic
-        });
+        let names_folder = view
+            .reading()
+            .operands
+            .iter()
+            .any(|o| o.role == Some(harness9::knowledge::Role::Read) || o.word.dynamic);
         if names_folder {
             return None;
         }
