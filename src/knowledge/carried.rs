@@ -13,6 +13,8 @@ pub struct Carried {
     pub text: String,
     /// Its text is only known when the command runs.
     pub dynamic: bool,
+    /// It reads what the carrying program writes (`awk '{print | "sh"}'`).
+    pub piped: bool,
 }
 
 /// Configuration keys whose value is a command the program runs (lowercase; `*` is one
@@ -69,13 +71,38 @@ impl Reading<'_> {
     /// git configuration whose key runs code.
     pub fn carried(&self) -> Vec<Carried> {
         let mut out = Vec::new();
-        // `npm pkg set scripts.test='…'`: operands that set configuration.
-        for o in self
-            .operands
-            .iter()
-            .filter(|o| o.role == Some(Role::Config))
-        {
-            out.extend(config_code(&o.word.value, o.word.dynamic));
+        for o in &self.operands {
+            let dynamic = o.word.dynamic;
+            match o.role {
+                // `npm pkg set scripts.test='…'`: operands that set configuration.
+                Some(Role::Config) => out.extend(config_code(&o.word.value, dynamic)),
+                // `trap 'rm -rf ~' EXIT`
+                Some(Role::Code) => out.push(Carried {
+                    text: o.word.value.clone(),
+                    dynamic,
+                    piped: false,
+                }),
+                // `sed '1e rm -rf ~'`, `awk 'BEGIN{system("…")}'`
+                Some(Role::Sed) => out.extend(script_runs(
+                    super::sed::commands_run(&o.word.value),
+                    dynamic,
+                )),
+                Some(Role::Awk) => out.extend(script_runs(
+                    super::sed::awk_commands(&o.word.value),
+                    dynamic,
+                )),
+                // `alias x='rm -rf ~'`
+                Some(Role::Define) => {
+                    if let Some((_, code)) = o.word.value.split_once('=') {
+                        out.push(Carried {
+                            text: code.to_string(),
+                            dynamic,
+                            piped: false,
+                        });
+                    }
+                }
+                _ => {}
+            }
         }
         for u in &self.options {
             let (Some(spec), Some(value)) = (u.spec, &u.value) else {
@@ -87,6 +114,12 @@ impl Reading<'_> {
             };
             let dynamic = value.word.dynamic;
             match role {
+                Role::Sed => {
+                    out.extend(script_runs(super::sed::commands_run(&value.text), dynamic))
+                }
+                Role::Awk => {
+                    out.extend(script_runs(super::sed::awk_commands(&value.text), dynamic))
+                }
                 // `tar --checkpoint-action=exec=CMD`
                 Role::Code => out.push(Carried {
                     text: value
@@ -95,10 +128,12 @@ impl Reading<'_> {
                         .unwrap_or(&value.text)
                         .to_string(),
                     dynamic,
+                    piped: false,
                 }),
                 Role::Program => out.push(Carried {
                     text: value.text.to_string(),
                     dynamic,
+                    piped: false,
                 }),
                 Role::Config => out.extend(config_code(&value.text, dynamic)),
                 _ => {}
@@ -124,8 +159,28 @@ impl Reading<'_> {
                 .collect::<Vec<_>>()
                 .join(" "),
             dynamic: command.iter().any(|o| o.word.dynamic),
+            piped: false,
         })
     }
+}
+
+/// Commands found in a script: `None` for one only known when it runs.
+fn script_runs(found: Vec<(Option<String>, bool)>, dynamic: bool) -> Vec<Carried> {
+    found
+        .into_iter()
+        .map(|(c, piped)| match c {
+            Some(text) => Carried {
+                text,
+                dynamic,
+                piped,
+            },
+            None => Carried {
+                text: "…".to_string(),
+                dynamic: true,
+                piped,
+            },
+        })
+        .collect()
 }
 
 /// The command a configuration assignment carries, if its key runs code: git's `-c
@@ -143,6 +198,7 @@ pub fn config_code(assignment: &str, dynamic: bool) -> Option<Carried> {
         return Some(Carried {
             text: assignment.to_string(),
             dynamic: true,
+            piped: false,
         });
     }
     if !CODE_KEYS.iter().any(|k| key_matches(k, &key)) {
@@ -162,6 +218,7 @@ pub fn config_code(assignment: &str, dynamic: bool) -> Option<Carried> {
     Some(Carried {
         text,
         dynamic: dynamic || opaque,
+        piped: false,
     })
 }
 

@@ -210,19 +210,20 @@ fn compile_node(
 
 fn carries(p: &Program) -> bool {
     use super::table::{Role, Takes};
-    p.operands
-        .fixed
-        .iter()
-        .chain(&p.operands.rest)
-        .any(|r| matches!(r, Role::Command | Role::Config))
-        || p.options.iter().any(|o| {
-            matches!(
-                o.takes,
-                Takes::Required(Role::Code | Role::Program | Role::Config)
-                    | Takes::Optional(Role::Code | Role::Program | Role::Config)
-            )
-        })
-        || p.sub.values().any(carries)
+    p.operands.fixed.iter().chain(&p.operands.rest).any(|r| {
+        matches!(
+            r,
+            Role::Command | Role::Config | Role::Code | Role::Define | Role::Sed | Role::Awk
+        )
+    }) || p.options.iter().any(|o| {
+        matches!(
+            o.takes,
+            Takes::Required(Role::Code | Role::Program | Role::Config | Role::Sed | Role::Awk)
+                | Takes::Optional(
+                    Role::Code | Role::Program | Role::Config | Role::Sed | Role::Awk
+                )
+        )
+    }) || p.sub.values().any(carries)
 }
 
 fn check_duplicates(p: &Program) -> Result<(), String> {

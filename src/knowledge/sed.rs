@@ -189,3 +189,108 @@ mod tests {
         }
     }
 }
+
+/// The commands a sed script runs: the text after an `e` command (`1e rm -rf ~`); a
+/// substitution with the `e` flag runs its pattern space, known only when it runs (`None`).
+pub fn commands_run(script: &str) -> Vec<(Option<String>, bool)> {
+    let mut out = Vec::new();
+    for part in script.split([';', '\n']) {
+        let part = part.trim_start().trim_start_matches('{').trim_start();
+        let body = part.trim_start_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, '$' | ',' | '~' | '+' | '!' | ' ')
+        });
+        if let Some(cmd) = body.strip_prefix('e') {
+            if cmd.is_empty() || cmd.starts_with([' ', '\t']) {
+                let cmd = cmd.trim();
+                out.push(((!cmd.is_empty()).then(|| cmd.to_string()), false));
+            }
+        }
+        if let Some(rest) = body.strip_prefix('s') {
+            let mut chars = rest.chars();
+            if let Some(delim) = chars.next() {
+                let flags = rest.rsplit(delim).next().unwrap_or("");
+                if rest.matches(delim).count() >= 3 && flags.contains('e') {
+                    out.push((None, false));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The commands an awk program runs: `system("…")`, `"…" | getline`, `print … | "…"`; one
+/// whose command is not a literal is only known when it runs (`None`).
+pub fn awk_commands(program: &str) -> Vec<(Option<String>, bool)> {
+    let mut out = Vec::new();
+    let mut rest = program;
+    while let Some(i) = rest.find("system") {
+        let after = rest[i + "system".len()..].trim_start();
+        match after.strip_prefix('(').map(str::trim_start) {
+            Some(arg) if arg.starts_with('"') => {
+                let lit = &arg[1..];
+                match lit.find('"') {
+                    Some(end)
+                        if !lit[..end].contains('\\')
+                            && arg[1 + end + 1..].trim_start().starts_with(')') =>
+                    {
+                        out.push((Some(lit[..end].to_string()), false))
+                    }
+                    _ => out.push((None, false)),
+                }
+            }
+            Some(_) => out.push((None, false)),
+            None => {}
+        }
+        rest = &rest[i + "system".len()..];
+    }
+    // Pipes to and from commands: `| "cmd"`, `"cmd" |`.
+    let bytes: Vec<char> = program.chars().collect();
+    for (i, c) in bytes.iter().enumerate() {
+        if *c != '|' || bytes.get(i + 1) == Some(&'|') || (i > 0 && bytes[i - 1] == '|') {
+            continue;
+        }
+        let after: String = bytes[i + 1..].iter().collect();
+        let after = after.trim_start();
+        let before: String = bytes[..i].iter().collect();
+        let before = before.trim_end();
+        if let Some(lit) = after.strip_prefix('"').and_then(|a| a.split('"').next()) {
+            out.push((Some(lit.to_string()), true));
+        } else if before.ends_with('"') && after.starts_with("getline") {
+            let lit = before[..before.len() - 1].rsplit('"').next().unwrap_or("");
+            out.push((Some(lit.to_string()), false));
+        } else {
+            out.push((None, true));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+
+    #[test]
+    fn the_commands_sed_and_awk_scripts_run_are_found() {
+        assert_eq!(
+            commands_run("1e rm -rf /"),
+            [(Some("rm -rf /".to_string()), false)]
+        );
+        assert_eq!(commands_run("s/x/y/e"), [(None, false)]);
+        assert!(commands_run("1,20p;s/a/b/g").is_empty());
+        assert_eq!(
+            awk_commands("BEGIN{system(\"rm -rf /\")}"),
+            [(Some("rm -rf /".to_string()), false)]
+        );
+        assert_eq!(awk_commands("{system($0)}"), [(None, false)]);
+        assert_eq!(
+            awk_commands("{print | \"sh\"}"),
+            [(Some("sh".to_string()), true)]
+        );
+        assert_eq!(
+            awk_commands("BEGIN{\"id\" | getline x}"),
+            [(Some("id".to_string()), false)]
+        );
+        assert!(awk_commands("{print $1}").is_empty());
+        assert_eq!(awk_commands("{print $1 | cmd}"), [(None, true)]);
+    }
+}

@@ -30,10 +30,15 @@ pub enum Role {
     Format,
     /// A sed script: read-only when it only prints (see [`super::sed::prints_only`]).
     Sed,
+    /// (Operands only.) `NAME=CODE`: a definition whose value is code (`alias x='…'`).
+    Define,
+    /// An awk program: never read-only (it may write files with `print > f`); the commands it
+    /// runs (`system("…")`, pipes) are decided on their own.
+    Awk,
 }
 
 impl Role {
-    const NAMES: [(Role, &'static str); 10] = [
+    const NAMES: [(Role, &'static str); 12] = [
         (Role::Data, "data"),
         (Role::Read, "read"),
         (Role::Write, "write"),
@@ -44,6 +49,8 @@ impl Role {
         (Role::Command, "command"),
         (Role::Format, "format"),
         (Role::Sed, "sed"),
+        (Role::Define, "define"),
+        (Role::Awk, "awk"),
     ];
 
     pub fn parse(s: &str) -> Option<Role> {
@@ -430,7 +437,7 @@ pub fn parse_spec(text: &str) -> Result<OptSpec, String> {
 
 fn role_of(name: &str, text: &str) -> Result<Role, String> {
     match Role::parse(name) {
-        Some(Role::Command | Role::Format) | None => Err(format!(
+        Some(Role::Command | Role::Format | Role::Define) | None => Err(format!(
             "unknown value role `{name}` in `{text}` (roles: data, read, write, chdir, program, \
              code, config)"
         )),

@@ -112,7 +112,7 @@ pub(super) fn expand(
             text: carried.text,
             dynamic: carried.dynamic,
             origin: Origin::Payload,
-            piped: false,
+            piped: carried.piped,
             same_shell: false,
             stdin: false,
         };
