@@ -141,7 +141,11 @@ pub fn command_line(line: &str) {
     // The same line after an assignment to `PATH` (or `HOME`) on a line of its own: the
     // assignment changes the state, so nothing in the line may be allowed any more.
     if ok && !analysis.commands.is_empty() {
-        let var = if line.len().is_multiple_of(2) { "PATH" } else { "HOME" };
+        let var = if line.len().is_multiple_of(2) {
+            "PATH"
+        } else {
+            "HOME"
+        };
         let prefixed = format!("{var}=/tmp/fuzz\n{line}");
         let again = shell::analyse(&prefixed);
         if again.failure.is_none() {
