@@ -735,6 +735,30 @@ fn protected_paths_inside_other_words_links_and_walked_folders_are_found() {
 }
 
 #[test]
+fn a_walk_that_leaves_the_protected_folders_out_is_not_denied() {
+    let e = engine("allow bash;");
+    let all_out = "--exclude=.ssh --exclude=.aws --exclude=.kube --exclude=.gnupg \
+                   --exclude=.netrc --exclude=.config";
+    let dirs_out = "--exclude-dir=.ssh --exclude-dir=.aws --exclude-dir=.kube \
+                    --exclude-dir=.gnupg --exclude-dir=.config --exclude=.netrc";
+    for cmd in [
+        format!("tar czf /tmp/b.tgz {all_out} ~"),
+        format!("grep -r {dirs_out} key ~"),
+        "find / -name '*.log' -exec wc -l {} +".to_string(),
+    ] {
+        assert_eq!(bash(&e, &cmd).action, Action::Allow, "{cmd}");
+    }
+    for cmd in [
+        "tar czf /tmp/b.tgz --exclude=.ssh ~",
+        "find ~ -name id_rsa -exec cat {} +",
+        "find ~ -name 'id_*' -exec cat {} +",
+        "find ~ -name '*.log' -o -name x -exec cat {} +",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+}
+
+#[test]
 fn paths_with_unknown_parts_or_another_users_tilde_are_still_protected() {
     let e = engine("allow bash;");
     for cmd in [

@@ -398,10 +398,23 @@ impl Engine {
         if !rule::walks_folders(c) {
             return None;
         }
+        let excluded = excluded_names(c);
         c.paths.iter().find_map(|p| {
             self.protections.iter().find(|prot| {
-                prot.resolved.starts_with(p)
-                    || prot.canonical.as_deref().is_some_and(|c| c.starts_with(p))
+                let below = |q: &Path| -> bool {
+                    q.strip_prefix(p).is_ok_and(|rest| {
+                        let parts: Vec<_> = rest.components().collect();
+                        !parts.iter().enumerate().any(|(i, part)| {
+                            let name = part.as_os_str().to_string_lossy();
+                            excluded.iter().any(|(g, files_only)| {
+                                // grep's --exclude skips files, never a folder it descends.
+                                let applies = !files_only || (i + 1 == parts.len() && !q.is_dir());
+                                applies && g.is_match(&*name)
+                            })
+                        })
+                    })
+                };
+                below(&prot.resolved) || prot.canonical.as_deref().is_some_and(below)
             })
         })
     }
@@ -469,4 +482,29 @@ fn variable_prefix<'w>(word: &'w str, name: &str) -> Option<&'w str> {
 
 fn normalize_join(dir: &Path, t: &str) -> PathBuf {
     super::paths::normalize(&dir.join(t))
+}
+
+/// Folder and file names a walking command leaves out (`--exclude-dir=.aws`, `tar
+/// --exclude='.ssh'`): a protected path so named is not walked into. grep's `--exclude` skips
+/// files only (`true`): a folder of that name is still searched.
+fn excluded_names(c: &CommandView) -> Vec<(globset::GlobMatcher, bool)> {
+    let grep_like = matches!(c.cmd.program(), "grep" | "egrep" | "fgrep" | "rg");
+    c.reading()
+        .options
+        .iter()
+        .filter_map(|u| {
+            let names = u.spec.map_or(&[][..], |s| s.names.as_slice());
+            let files_only = if names.iter().any(|n| n == "--exclude-dir") {
+                false
+            } else if names.iter().any(|n| n == "--exclude") {
+                grep_like
+            } else {
+                return None;
+            };
+            let v = u.value.as_ref().filter(|v| !v.word.dynamic)?;
+            let pattern = v.text.trim_end_matches('/');
+            let g = globset::Glob::new(pattern).ok()?;
+            Some((g.compile_matcher(), files_only))
+        })
+        .collect()
 }

@@ -354,9 +354,55 @@ pub fn walks_folders(c: &CommandView) -> bool {
         "cp" | "scp" => any(&["-r", "-R", "-a", "--recursive", "--archive"]),
         "grep" | "egrep" | "fgrep" => any(&["-r", "-R", "--recursive", "--dereference-recursive"]),
         "rg" => any(&["--hidden", "-u", "--unrestricted"]),
-        "find" => any(&["-exec", "-execdir", "-ok", "-okdir"]),
+        // Files found by name are what a `-name` filter lets through: a pattern that cannot
+        // name a key or a credentials file (`-name '*.log'`) does not reach into them.
+        "find" => any(&["-exec", "-execdir", "-ok", "-okdir"]) && !filtered_by_name(c),
         _ => false,
     }
+}
+
+/// Whether a find expression selects files by a name that no secret file has (`-name
+/// '*.log'`), with no `-o` that could select others.
+fn filtered_by_name(c: &CommandView) -> bool {
+    const SECRET_NAMES: [&str; 14] = [
+        "id_rsa",
+        "id_dsa",
+        "id_ecdsa",
+        "id_ed25519",
+        "credentials",
+        "config",
+        "known_hosts",
+        "authorized_keys",
+        "key.pem",
+        "x.key",
+        ".netrc",
+        "secring.gpg",
+        "pubring.kbx",
+        "access_tokens.db",
+    ];
+    let words: Vec<&str> = c.cmd.argv.iter().map(|w| w.value.as_str()).collect();
+    if words.iter().any(|w| matches!(*w, "-o" | "-or" | ","))
+        || c.cmd.argv.iter().any(|w| w.dynamic)
+    {
+        return false;
+    }
+    let patterns: Vec<&str> = words
+        .windows(2)
+        .filter(|w| matches!(w[0], "-name" | "-iname"))
+        .map(|w| w[1])
+        .collect();
+    !patterns.is_empty()
+        && patterns.iter().all(|p| {
+            globset::GlobBuilder::new(p)
+                .case_insensitive(true)
+                .build()
+                .is_ok_and(|g| {
+                    let m = g.compile_matcher();
+                    SECRET_NAMES
+                        .iter()
+                        .all(|n| !m.is_match(n) && !m.is_match(format!("{n}.bak")))
+                })
+        })
 }
 
 /// Whether the command gives the option `flag`. For a program the knowledge has a table for,
