@@ -98,11 +98,8 @@ impl PathContext {
         if let Some(rest) = under("~+") {
             return Some(self.cwd.join(rest));
         }
-        if let Some(rest) = under("~-") {
-            let hidden = rest
-                .split('/')
-                .any(|p| p.starts_with('.') && p != "." && p != "..");
-            return hidden.then(|| Path::new("/**").join(rest));
+        if let Some(rest) = under("~-").filter(|r| !r.is_empty()) {
+            return Some(Path::new("/**").join(rest));
         }
         let proc = raw.strip_prefix("/proc/")?;
         let (_pid, rest) = proc.split_once('/')?;
@@ -366,6 +363,21 @@ fn literal_dir_prefix(anchored: &str) -> Option<PathBuf> {
 pub fn wildcard_may_reach(written: &Path, target: &Path) -> bool {
     let w: Vec<_> = written.components().collect();
     let t: Vec<_> = target.components().collect();
+    // `/**/tail`: a path below a folder that is not known (`$X/.ssh/id_rsa`, `~-/.aws`). It
+    // reaches `target` when the tail goes through it: the tail starts with the last parts of
+    // `target`, written out (`.ssh/…` for `~/.ssh`). Any tail could lie somewhere inside it;
+    // only one that names it counts (`$X/*` does not).
+    if w.len() > 2 && w[0] == Component::RootDir && w[1].as_os_str() == "**" {
+        let tail = &w[2..];
+        return (1..t.len()).any(|k| {
+            let suffix = &t[t.len() - k..];
+            suffix.len() <= tail.len()
+                && suffix
+                    .iter()
+                    .zip(tail)
+                    .all(|(tc, wc)| tc.as_os_str() == wc.as_os_str())
+        });
+    }
     for (i, tc) in t.iter().enumerate() {
         let Some(wc) = w.get(i) else {
             return false;
@@ -502,6 +514,12 @@ mod tests {
         assert!(wildcard_may_reach(Path::new("/home/u/.s*/id_rsa"), t));
         assert!(wildcard_may_reach(Path::new("/home/u/.ss?"), t));
         assert!(wildcard_may_reach(Path::new("/home/**"), t));
+        // Below a folder that is not known: only a tail that goes through the target.
+        assert!(wildcard_may_reach(Path::new("/**/.ssh/id_rsa"), t));
+        assert!(wildcard_may_reach(Path::new("/**/u/.ssh"), t));
+        assert!(!wildcard_may_reach(Path::new("/**/*"), t));
+        assert!(!wildcard_may_reach(Path::new("/**/notes.txt"), t));
+        assert!(!wildcard_may_reach(Path::new("/**/.sshx/id_rsa"), t));
         assert!(!wildcard_may_reach(Path::new("/home/u/*.txt"), t));
         assert!(!wildcard_may_reach(Path::new("/home/u"), t));
         assert!(

@@ -162,7 +162,7 @@ fn is_option_name(name: &str) -> bool {
 }
 
 /// A word's text with `$HOME` as `~` and every other expansion (`$X`, `${X}`, `$(…)`, back-ticks)
-/// as `*`.
+/// as `*`; one that starts the word and a path (`$X/.ssh`) as `/**`, any folder.
 fn wildcard_template(value: &str) -> String {
     let mut out = String::new();
     let mut rest = value;
@@ -177,8 +177,15 @@ fn wildcard_template(value: &str) -> String {
             out.push('~');
             h.len()
         } else {
-            out.push('*');
-            expansion_len(tail)
+            let len = expansion_len(tail);
+            // `$X/.ssh/id_rsa`: a folder that is not known, anywhere (see
+            // `wildcard_may_reach`); elsewhere in a word, a part of one name.
+            if out.is_empty() && tail.get(len..).is_some_and(|r| r.starts_with('/')) {
+                out.push_str("/**");
+            } else {
+                out.push('*');
+            }
+            len
         };
         rest = &tail[len.max(1)..];
     }
@@ -299,8 +306,10 @@ mod tests {
         );
         assert_eq!(wildcard_template("${HOME}/.aws/x"), "~/.aws/x");
         assert_eq!(wildcard_template("if=$HOME/.ssh/k"), "if=~/.ssh/k");
-        assert_eq!(wildcard_template("$HOMEDIR/x"), "*/x");
-        assert_eq!(wildcard_template("$(pwd)/a/`id`/${X:-y}"), "*/a/*/*");
+        // A word that starts with an unknown folder: any folder.
+        assert_eq!(wildcard_template("$HOMEDIR/x"), "/**/x");
+        assert_eq!(wildcard_template("$(pwd)/a/`id`/${X:-y}"), "/**/a/*/*");
+        assert_eq!(wildcard_template("x$Y/z"), "x*/z");
         assert_eq!(wildcard_template("$"), "*");
     }
 }
