@@ -1508,8 +1508,14 @@ fn shell_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Vec<Run> {
     }
     let operand = argv.get(i);
     if command_mode {
+        // `bash -c 'rm "$@"' _ -rf /`: the words after the code are `$0`, `$1`, …
         return operand
-            .map(|w| script_of(w, Origin::Payload, cmd.piped))
+            .map(|w| {
+                // A wrapper may add words when it runs (`xargs sh -c '…' _`).
+                let more = cmd.origin == Origin::Wrapped;
+                let code = with_positionals(w, argv.get(i + 1..).unwrap_or_default(), more);
+                script_of(&code, Origin::Payload, cmd.piped)
+            })
             .into_iter()
             .collect();
     }
@@ -1525,6 +1531,64 @@ fn shell_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Vec<Run> {
         };
     }
     stdin_scripts(cmd, env, Origin::Payload)
+}
+
+/// The code of `sh -c CODE NAME ARG…` with its positional parameters (`$0`, `$1`…`$9`,
+/// `${N}`, `$@`, `$*`) replaced by those words, each quoted, as the shell would give them. A
+/// parameter with no word, or with a word a wrapper fills in (`{}` of `find -exec`), stays
+/// as written: unknown; with `more`, words may follow the given ones (`"$@"` keeps a tail).
+fn with_positionals(code: &Word, args: &[Word], more: bool) -> Word {
+    if !code.value.contains('$') || args.is_empty() {
+        return code.clone();
+    }
+    let quote = |w: &Word| -> String {
+        let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+=:,@%~".contains(c);
+        if w.dynamic {
+            // Its source text stays an expansion: the analysis sees it as unknown.
+            format!("\"{}\"", w.value)
+        } else if !w.value.is_empty()
+            && w.value.chars().all(plain)
+            && w.path.as_deref().is_some_and(|p| !p.starts_with("./~"))
+        {
+            // `~/x` stays a path from home, as the shell gave it.
+            w.value.clone()
+        } else {
+            format!("'{}'", w.value.replace('\'', r"'\''"))
+        }
+    };
+    let placeholder = |w: &Word| w.value.contains("{}");
+    let mut text = code.value.clone();
+    if !args.iter().skip(1).any(placeholder) {
+        let mut given: Vec<String> = args.iter().skip(1).map(quote).collect();
+        if more {
+            given.push("\"$@\"".to_string());
+        }
+        // One pass: the words put in are not read again.
+        for form in [
+            "\"$@\"", "\"${@}\"", "\"$*\"", "\"${*}\"", "$@", "${@}", "$*", "${*}",
+        ] {
+            text = text.replace(form, "\u{1}");
+        }
+        text = text.replace('\u{1}', &given.join(" "));
+    }
+    for n in (0..=9).rev() {
+        let Some(value) = args.get(n).filter(|w| !placeholder(w)).map(quote) else {
+            continue;
+        };
+        for form in [
+            format!("\"${n}\""),
+            format!("\"${{{n}}}\""),
+            format!("${{{n}}}"),
+            format!("${n}"),
+        ] {
+            text = text.replace(&form, &value);
+        }
+    }
+    Word {
+        value: text,
+        dynamic: code.dynamic || args.iter().any(|w| w.dynamic),
+        path: None,
+    }
 }
 
 /// The scripts a command reads on its standard input: here-documents, here-strings, and a

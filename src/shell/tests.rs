@@ -1195,3 +1195,21 @@ fn interpreter_calls_that_delete_are_judged_as_the_shell_command_they_equal() {
         .any(|c| c.program() == "rm" && c.argv.iter().any(|w| w.dynamic)));
     assert!(out("python3 -c 'print(\"remove\")'").is_empty());
 }
+
+#[test]
+fn the_words_after_sh_c_code_are_its_positional_parameters() {
+    assert_eq!(extra("bash -c 'rm \"$@\"' _ -rf /"), [payload("rm -rf /")]);
+    let quoted = analyse("sh -c 'cat $1 $2' x a.txt 'b c'");
+    let cat = quoted.commands.iter().find(|c| c.program() == "cat");
+    let words: Vec<&str> = cat.map_or(Vec::new(), |c| {
+        c.argv.iter().map(|w| w.value.as_str()).collect()
+    });
+    assert_eq!(
+        words,
+        ["cat", "a.txt", "b c"],
+        "a word with a blank stays one word"
+    );
+    assert_eq!(extra("sh -c 'echo $0' name"), [payload("echo name")]);
+    // Without words after the code, the code is as written.
+    assert_eq!(extra("sh -c 'echo $1'"), [payload("echo $1")]);
+}
