@@ -287,7 +287,10 @@ impl Engine {
             // A command that writes nothing cannot touch a guarded file; a `cd` into a guarded
             // folder still counts, for the commands after it write there.
             let moves = matches!(cmd.program(), "cd" | "pushd");
-            if guarding && touched.is_none() && (moves || !knowledge::writes_nothing(cmd)) {
+            if guarding
+                && touched.is_none()
+                && (moves || !knowledge::writes_nothing_as(cmd, view.reading()))
+            {
                 *touched = view
                     .paths
                     .iter()

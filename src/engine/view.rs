@@ -131,9 +131,9 @@ impl<'a> CommandView<'a> {
     /// Whether the command only reads, by the program knowledge ([`crate::knowledge`]), in a
     /// line that leaves the shell state alone.
     pub fn reads_only(&self) -> bool {
-        *self
-            .reads_only
-            .get_or_init(|| self.state_change.is_none() && crate::knowledge::reads_only(self.cmd))
+        *self.reads_only.get_or_init(|| {
+            self.state_change.is_none() && crate::knowledge::reads_only_as(self.cmd, self.reading())
+        })
     }
 
     pub fn text(&self, view: View) -> &str {

@@ -27,14 +27,22 @@ use crate::shell::{Redirect, SimpleCommand};
 /// [`Reading::reads_only`]); it assigns nothing but locale and display settings; and its
 /// redirections only read known files or write to devices that show or discard output.
 pub fn reads_only(cmd: &SimpleCommand) -> bool {
-    let Some(first) = cmd.argv.first() else {
-        return false;
-    };
-    !first.dynamic
-        && !first.value.contains('/')
-        && cmd.assignments.iter().all(|a| harmless_assignment(a))
+    reads_only_as(cmd, &Reading::of(cmd))
+}
+
+/// [`reads_only`] with the command's reading already made.
+pub fn reads_only_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
+    plain_invocation(cmd)
         && cmd.redirects.iter().all(redirect_reads_only)
-        && (Reading::of(cmd).reads_only() || only_asks_version(cmd))
+        && (reading.reads_only() || only_asks_version(cmd))
+}
+
+/// The program named literally, with nothing but locale and display settings before it.
+fn plain_invocation(cmd: &SimpleCommand) -> bool {
+    cmd.argv
+        .first()
+        .is_some_and(|w| !w.dynamic && !w.value.contains('/'))
+        && cmd.assignments.iter().all(|a| harmless_assignment(a))
 }
 
 /// `PROG --version` prints what the program is, whatever program it is (named literally: a
@@ -46,15 +54,17 @@ fn only_asks_version(cmd: &SimpleCommand) -> bool {
 /// Whether a simple command writes no file, whatever its computed words turn out to be (see
 /// [`Reading::writes_nothing`]): the guard on the policy's own files need not look at it.
 pub fn writes_nothing(cmd: &SimpleCommand) -> bool {
-    cmd.argv
-        .first()
-        .is_some_and(|w| !w.dynamic && !w.value.contains('/'))
-        && cmd.assignments.iter().all(|a| harmless_assignment(a))
+    writes_nothing_as(cmd, &Reading::of(cmd))
+}
+
+/// [`writes_nothing`] with the command's reading already made.
+pub fn writes_nothing_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
+    plain_invocation(cmd)
         && cmd
             .redirects
             .iter()
             .all(|r| !r.writes() || redirect_reads_only(r))
-        && Reading::of(cmd).writes_nothing()
+        && reading.writes_nothing()
 }
 
 /// `LC_ALL=C`, `TZ=UTC`: settings that change how output looks, never what runs or is touched.

@@ -94,6 +94,24 @@ impl<'c> Reading<'c> {
             && self.unknown.is_empty()
             && self.options.iter().all(option_reads_only)
             && self.operands.iter().all(operand_reads_only)
+            && !self.computed_value_may_add_paths(node)
+    }
+
+    /// Whether an option's value is computed (`head -n $N f`) while the program takes
+    /// operands that are not data: split into several words, it may add an operand (a path)
+    /// the analysis does not see (`N='5 ~/.ssh/id_rsa'`).
+    fn computed_value_may_add_paths(&self, node: &Program) -> bool {
+        let computed = self
+            .options
+            .iter()
+            .any(|u| u.value.as_ref().is_some_and(|v| !v.is_static()));
+        let mut roles = node.operands.fixed.iter().chain(&node.operands.rest).chain(
+            self.options
+                .iter()
+                .filter_map(|u| u.spec?.operands.as_ref())
+                .flat_map(|o| o.fixed.iter().chain(&o.rest)),
+        );
+        computed && !roles.all(|r| *r == Role::Data)
     }
 
     /// Whether the command cannot write whatever its computed words turn out to be: a

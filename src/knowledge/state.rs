@@ -48,6 +48,16 @@ pub fn changes_shell_state(commands: &[SimpleCommand]) -> Option<String> {
             continue;
         }
         let program = cmd.program();
+        // `declare -n r=PATH; r=/tmp`: a name reference sets whatever it names.
+        let nameref = matches!(program, "declare" | "typeset" | "local")
+            && cmd.argv.iter().skip(1).any(|w| {
+                w.value.starts_with('-') && !w.value.starts_with("--") && w.value.contains('n')
+            });
+        if nameref {
+            return Some(format!(
+                "`{program} -n` makes a name that sets another variable"
+            ));
+        }
         let names: Vec<&crate::shell::Word> = match program {
             p if SETTERS.contains(&p) => cmd.argv[1..].iter().collect(),
             // `printf -v NAME …`, `printf -vNAME …`
@@ -177,6 +187,7 @@ mod tests {
             "n=PATH; export \"$n\"=/tmp; ls",
             "alias ls='rm -rf ~'; ls",
             "hash -p /tmp/x ls; ls",
+            "declare -n r=PATH; r=/tmp; ls",
         ] {
             assert!(changes(line), "{line}");
         }

@@ -85,16 +85,20 @@ pub enum Effect {
     Network,
     /// It changes the system (`date -s`, `hostname NAME`).
     System,
+    /// It reads the files named in another file or its input (`wc --files0-from=-`,
+    /// `sha256sum -c`): paths the analysis cannot see, so not read-only.
+    Indirect,
 }
 
 impl Effect {
-    const NAMES: [(Effect, &'static str); 6] = [
+    const NAMES: [(Effect, &'static str); 7] = [
         (Effect::Walk, "walk"),
         (Effect::Write, "write"),
         (Effect::Delete, "delete"),
         (Effect::Run, "run"),
         (Effect::Network, "network"),
         (Effect::System, "system"),
+        (Effect::Indirect, "indirect"),
     ];
 
     pub fn parse(s: &str) -> Option<Effect> {

@@ -293,6 +293,9 @@ impl Walker<'_> {
             }
         }
         let mut argv = Vec::with_capacity(tokens.len());
+        // Tokens with no blank between them are one word for bash (`~/x` is read as `~` and
+        // `/x`; `-f ~/.ssh/id_rsa` tests one path).
+        let mut run: Vec<Node<'_>> = Vec::new();
         for token in tokens {
             let kind = token.fast_kind();
             // In `[ … ]`, `<` and `>` are redirections for bash (`[ a > b ]` writes to `b`).
@@ -302,7 +305,19 @@ impl Walker<'_> {
             if kind == "comment" {
                 continue;
             }
-            argv.push(self.word(&[token], ctx)?);
+            // (Arithmetic is an expression, not words: `d++` stays as its tokens.)
+            let glued = !arithmetic
+                && run
+                    .last()
+                    .is_some_and(|p| p.end_byte() == token.start_byte());
+            if !glued && !run.is_empty() {
+                argv.push(self.word(&run, ctx)?);
+                run.clear();
+            }
+            run.push(token);
+        }
+        if !run.is_empty() {
+            argv.push(self.word(&run, ctx)?);
         }
         self.fill(index, Vec::new(), argv);
         Ok(())

@@ -539,6 +539,17 @@ fn test_commands_are_commands_with_their_substitutions_extracted() {
 }
 
 #[test]
+fn a_word_the_parser_splits_inside_a_test_is_one_word() {
+    let c = only("[ -f ~/.ssh/id_rsa ]");
+    let words: Vec<&str> = c.argv.iter().map(|w| w.value.as_str()).collect();
+    assert_eq!(words, ["[", "-f", "~/.ssh/id_rsa", "]"]);
+    assert_eq!(c.argv[2].path.as_deref(), Some("~/.ssh/id_rsa"));
+    let c = only("[[ -d ~/src && $x == a* ]]");
+    let words: Vec<&str> = c.argv.iter().map(|w| w.value.as_str()).collect();
+    assert_eq!(words, ["[[", "-d", "~/src", "&&", "$x", "==", "a*", "]]"]);
+}
+
+#[test]
 fn angle_brackets_in_single_bracket_test_are_refused() {
     // bash reads `>` inside `[ … ]` as a redirection; tree-sitter as a comparison.
     failure("[ a > ~/.ssh/authorized_keys ]");
