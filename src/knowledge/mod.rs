@@ -8,6 +8,7 @@
 //! is known before it runs. Whatever the table does not know is not read-only.
 
 mod carried;
+pub mod effects;
 mod load;
 mod reading;
 mod sed;

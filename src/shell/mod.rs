@@ -183,6 +183,22 @@ impl Origin {
     }
 }
 
+/// The code an interpreter one-liner is given on its command line (`python3 -c CODE`,
+/// `node -e CODE`, `perl -e CODE`, …) and the language's name (`python`, `perl`, `ruby`,
+/// `node`, `deno`, `php`); `None` for a program that is not one of these interpreters.
+pub fn interpreter_code(cmd: &SimpleCommand) -> Option<(&'static str, Vec<Word>)> {
+    let lang = interp::Lang::of(cmd.program())?;
+    let name = match lang {
+        interp::Lang::Python => "python",
+        interp::Lang::Perl => "perl",
+        interp::Lang::Ruby => "ruby",
+        interp::Lang::Node => "node",
+        interp::Lang::Deno => "deno",
+        interp::Lang::Php => "php",
+    };
+    Some((name, interp::invocation(lang, &cmd.argv).codes))
+}
+
 impl SimpleCommand {
     /// The program with its directory stripped (`/bin/rm` → `rm`); empty for a command that is
     /// only assignments or redirections.
