@@ -207,6 +207,7 @@ fn explanation_json(ex: &Explanation, d: &Decision, mode: Mode) -> Value {
         "parts": ex.parts.iter().map(|p| json!({
             "subject": p.subject,
             "origin": p.origin,
+            "effects": p.effects,
             "matches": p.hits.iter().map(|h| json!({
                 "layer": h.layer.as_str(),
                 "rule": h.decision.rule,
@@ -248,6 +249,9 @@ fn explanation_text(call: &ToolCall, ex: &Explanation, d: &Decision, mode: Mode)
     for (i, p) in ex.parts.iter().enumerate() {
         let origin = p.origin.map(|o| format!("  ({o})")).unwrap_or_default();
         let _ = writeln!(out, "{}. {}{}", i + 1, p.subject, origin);
+        if !p.effects.is_empty() {
+            let _ = writeln!(out, "   effects: {}", p.effects.join("; "));
+        }
         for h in &p.hits {
             let mark = if h.deciding {
                 "  <- decides its layer"

@@ -8,7 +8,8 @@ use super::pattern::Pattern;
 use super::rule::{
     default_risk, CMatcher, CompiledRule, Either, RuleOrigin, Test, TextTest, ToolPattern,
 };
-use crate::diag::{Diagnostic, Source};
+use crate::diag::{did_you_mean, Diagnostic, Source};
+use crate::knowledge::effects::Kind;
 use crate::policy::ast::{self, Action, MatcherKind, Span};
 
 /// Compiles rules, reporting every invalid pattern at its string.
@@ -286,6 +287,34 @@ impl<'a> Compiler<'a> {
             MatcherKind::Piped => Test::Piped,
             MatcherKind::SelfCall => Test::SelfCall,
             MatcherKind::ReadOnly => Test::ReadOnly,
+            MatcherKind::Effect => {
+                let mut kinds = Vec::new();
+                for v in &m.values {
+                    match Kind::parse(&v.value) {
+                        Some(k) => kinds.push(k),
+                        None => {
+                            ok = false;
+                            let help = match did_you_mean(&v.value, Kind::names()) {
+                                Some(s) => format!("did you mean `{s}`?"),
+                                None => format!(
+                                    "effects: {}",
+                                    Kind::names().collect::<Vec<_>>().join(", ")
+                                ),
+                            };
+                            self.diags.push(
+                                Diagnostic::error(
+                                    source,
+                                    "bad-matcher",
+                                    v.span,
+                                    format!("`{}` is not an effect", v.value),
+                                )
+                                .help(help),
+                            );
+                        }
+                    }
+                }
+                Test::Effect(kinds)
+            }
         };
         ok.then_some(CMatcher { arg, test })
     }

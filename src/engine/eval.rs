@@ -96,6 +96,7 @@ impl Engine {
                 t.parts.push(Part {
                     subject: path.display().to_string(),
                     origin: None,
+                    effects: Vec::new(),
                     hits: vec![Hit {
                         layer: Layer::Guard,
                         decision: d.clone(),
@@ -141,6 +142,7 @@ impl Engine {
                     tool,
                     args: &call.arguments,
                     target: Target::File(resolved),
+                    ctx: Some(&self.ctx),
                 };
                 self.decide_subject(&subject, o, &mut scratch, trace, raw)
             }
@@ -149,6 +151,7 @@ impl Engine {
                     tool,
                     args: &call.arguments,
                     target: Target::Other,
+                    ctx: None,
                 };
                 self.decide_subject(&subject, o, &mut scratch, trace, tool)
             }
@@ -266,11 +269,25 @@ impl Engine {
                 .collect(),
             ..Folders::default()
         };
+        // What earlier commands of the line did: files written (a script run later), remotes
+        // added (a push to them).
+        let mut line = knowledge::effects::Line::default();
+        let resolve = |raw: &str| self.ctx.resolve(raw);
+        let places = knowledge::effects::Places {
+            cwd: &self.ctx.cwd,
+            home: self.ctx.home.as_deref(),
+            resolve: &resolve,
+        };
         for cmd in &parts {
             if started.elapsed() > ANALYSIS_BUDGET {
                 return out_of_time(best);
             }
-            let view = CommandView::new(cmd, &self.ctx).in_changed_state(state.clone());
+            // What this command leaves for the next ones, noted once it is decided.
+            let mut left = knowledge::effects::Line::default();
+            let view = CommandView::new(cmd, &self.ctx)
+                .in_changed_state(state.clone())
+                .after(&line);
+            left.note_read(cmd, view.reading(), &places);
             let label = if view.canonical.is_empty() {
                 describe_redirects(cmd)
             } else {
@@ -309,6 +326,7 @@ impl Engine {
                 tool: "bash",
                 args: &call.arguments,
                 target: Target::Command(view),
+                ctx: Some(&self.ctx),
             };
             let mut d = match moved {
                 Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
@@ -317,6 +335,9 @@ impl Engine {
             if let Some(t) = trace.as_deref_mut() {
                 if let Some(p) = t.parts.last_mut() {
                     p.origin = Some(cmd.origin.as_str());
+                    if let Target::Command(v) = &subject.target {
+                        p.effects = v.effects().iter().map(ToString::to_string).collect();
+                    }
                 }
             }
             if let Some(why) = lost {
@@ -329,6 +350,7 @@ impl Engine {
                 d.reason = format!("{} (in `{}`)", d.reason, label);
             }
             best = Some(stricter(best, d));
+            line.extend(left);
         }
         // A line that names a guarded path may write it unless every part is read-only (checked
         // only then: few lines name one).
@@ -375,6 +397,7 @@ impl Engine {
             t.parts.push(Part {
                 subject: label.to_string(),
                 origin: None,
+                effects: Vec::new(),
                 hits,
                 decision: d.clone(),
             });
@@ -428,7 +451,7 @@ impl Engine {
                 if r.action == Action::Allow && chain.from_settings && !r.is_exact() {
                     lifts = false;
                 }
-                user = Some(stricter(user, rule_decision(r)));
+                user = Some(stricter(user, rule_decision_on(r, s)));
             }
         }
         if let Some(d) = user {
@@ -472,7 +495,9 @@ impl Engine {
                     });
                 }
             }
-            found = chain.first_match(s, scratch).map(rule_decision);
+            found = chain
+                .first_match(s, scratch)
+                .map(|r| rule_decision_on(r, s));
         }
         if let Target::Command(c) = &s.target {
             if c.cmd.computed_program() {
@@ -521,7 +546,7 @@ impl Engine {
             .builtin
             .as_ref()?
             .first_match(s, scratch)
-            .map(rule_decision)?;
+            .map(|r| rule_decision_on(r, s))?;
         (d.risk == Risk::High && d.action != Action::Allow).then_some(d)
     }
 
@@ -557,6 +582,7 @@ impl Engine {
                     tool: "bash",
                     args: &call.arguments,
                     target: Target::Command(CommandView::new(cmd, &self.ctx)),
+                    ctx: Some(&self.ctx),
                 };
                 self.readonly
                     .first_match(&s, scratch)
@@ -593,6 +619,16 @@ fn out_of_time(best: Option<Decision>) -> Decision {
 
 fn rule_decision(r: &CompiledRule) -> Decision {
     Decision::new(r.action, r.risk, r.reason(), r.origin.label.clone())
+}
+
+/// A rule's decision on a subject: a rule about effects says which one it saw (`sends local
+/// data over the network: sends .env to paste.example`).
+fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
+    let mut d = rule_decision(r);
+    if let Some(detail) = super::rule::effect_detail(r, s) {
+        d.reason = format!("{}: {detail}", d.reason);
+    }
+    d
 }
 
 /// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.

@@ -48,6 +48,8 @@ pub struct Part {
     pub subject: String,
     /// Where in the command line it came from.
     pub origin: Option<&'static str>,
+    /// What the command does (`network-upload: sends .env to paste.example`).
+    pub effects: Vec<String>,
     pub hits: Vec<Hit>,
     pub decision: Decision,
 }

@@ -212,6 +212,7 @@ impl Engine {
             t.parts.push(Part {
                 subject: label.to_string(),
                 origin: None,
+                effects: Vec::new(),
                 hits: vec![hit],
                 decision: d.clone(),
             });

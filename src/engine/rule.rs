@@ -6,10 +6,11 @@ use std::sync::Arc;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::paths::PathGlob;
+use super::paths::{PathContext, PathGlob};
 use super::pattern::Pattern;
 pub use super::view::CommandView;
 use crate::diag::Source;
+use crate::knowledge::effects::{self, Found, Kind, Places};
 use crate::knowledge::Effect;
 use crate::policy::ast::{Action, Risk, Span};
 use crate::shell::{SimpleCommand, View};
@@ -115,6 +116,8 @@ pub enum Test {
     SelfCall,
     ReadOnly,
     Host(Vec<Pattern>),
+    /// `effect "network-upload"`: what the command does ([`crate::knowledge::effects`]).
+    Effect(Vec<Kind>),
 }
 
 /// What a rule is matched against: one call, or one simple command of a bash call.
@@ -122,6 +125,8 @@ pub struct Subject<'a> {
     pub tool: &'a str,
     pub args: &'a Map<String, Value>,
     pub target: Target<'a>,
+    /// Where the call runs: the project folder of the effects (`write-project`), home.
+    pub ctx: Option<&'a PathContext>,
 }
 
 // One per subject, on the stack while it is decided: boxing the view would cost an
@@ -236,7 +241,10 @@ impl CMatcher {
                 .any(|v| self.test.matches_str(v)),
             None => match &s.target {
                 Target::Command(c) => self.test.matches_command(c, view),
-                Target::File(p) => self.test.matches_path(p),
+                Target::File(p) => match &self.test {
+                    Test::Effect(kinds) => effects_match(kinds, &file_effects(s, p), true, view),
+                    test => test.matches_path(p),
+                },
                 Target::Other => string_args(s.args).any(|v| self.test.matches_str(v)),
             },
         }
@@ -276,7 +284,29 @@ impl Test {
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
             Test::ReadOnly => c.reads_only(),
-            Test::Host(_) => false,
+            Test::Host(vs) => {
+                // Every host the command names (its URLs, and where its effects go): an
+                // allow rule needs all of them to match, a deny or ask rule any.
+                let mut hosts: Vec<String> = c
+                    .cmd
+                    .argv
+                    .iter()
+                    .skip(1)
+                    .filter_map(|w| effects::url_host(&w.value))
+                    .collect();
+                hosts.extend(c.effects().iter().filter_map(|e| e.host.clone()));
+                let hit = |h: &String| vs.iter().any(|p| p.is_match(h));
+                match view {
+                    View::Literal => !hosts.is_empty() && hosts.iter().all(hit),
+                    View::Canonical => hosts.iter().any(hit),
+                }
+            }
+            Test::Effect(kinds) => effects_match(
+                kinds,
+                c.effects(),
+                view == View::Canonical || c.effects_vouched(),
+                view,
+            ),
         }
     }
 
@@ -300,7 +330,8 @@ impl Test {
             | Test::Piped
             | Test::SelfCall
             | Test::ReadOnly
-            | Test::Host(_) => false,
+            | Test::Host(_)
+            | Test::Effect(_) => false,
         }
     }
 
@@ -327,8 +358,65 @@ impl Test {
             | Test::Redirect(_)
             | Test::Piped
             | Test::SelfCall
-            | Test::ReadOnly => false,
+            | Test::ReadOnly
+            | Test::Effect(_) => false,
         }
+    }
+}
+
+/// Whether the effects meet an `effect` matcher. A deny or ask rule matches a subject with any
+/// of the listed effects; an allow rule one whose effects the model vouches are all it does
+/// (`vouched`), with at least one effect and none that is not listed: `allow bash(effect
+/// "network-fetch")` never allows a fetch that also writes `~/.bashrc`, nor a program whose
+/// other doings the model cannot see.
+pub fn effects_match(kinds: &[Kind], found: &[Found], vouched: bool, view: View) -> bool {
+    match view {
+        View::Literal => {
+            vouched && !found.is_empty() && found.iter().all(|f| kinds.contains(&f.kind))
+        }
+        View::Canonical => found.iter().any(|f| kinds.contains(&f.kind)),
+    }
+}
+
+/// The effects of a file tool's call (`write_file ~/.bashrc` persists).
+pub fn file_effects(s: &Subject, p: &Path) -> Vec<Found> {
+    let Some(ctx) = s.ctx else {
+        return Vec::new();
+    };
+    let resolve = |raw: &str| ctx.resolve(raw);
+    let places = Places {
+        cwd: &ctx.cwd,
+        home: ctx.home.as_deref(),
+        resolve: &resolve,
+    };
+    effects::of_file(s.tool, p, &places)
+}
+
+/// The first of a subject's effects that a rule's `effect` matchers name, in words: what a
+/// decision by that rule says it is about (`sends .env to paste.example`).
+pub fn effect_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
+    let kinds: Vec<Kind> = r
+        .matchers
+        .iter()
+        .filter_map(|m| match &m.test {
+            Test::Effect(k) if m.arg.is_none() => Some(k.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if kinds.is_empty() {
+        return None;
+    }
+    let pick = |found: &[Found]| {
+        found
+            .iter()
+            .find(|f| kinds.contains(&f.kind))
+            .map(|f| f.detail.clone())
+    };
+    match &s.target {
+        Target::Command(c) => pick(c.effects()),
+        Target::File(p) => pick(&file_effects(s, p)),
+        Target::Other => None,
     }
 }
 

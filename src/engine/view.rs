@@ -6,6 +6,7 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use super::paths::PathContext;
+use crate::knowledge::effects::{self, Found, Line, Places};
 use crate::knowledge::Reading;
 use crate::shell::{SimpleCommand, View};
 
@@ -34,10 +35,16 @@ pub struct CommandView<'a> {
     pub state_change: Option<String>,
     reads_only: OnceCell<bool>,
     reading: OnceCell<Box<Reading<'a>>>,
+    /// Where paths resolve from, for the effects.
+    ctx: &'a PathContext,
+    /// What earlier commands of the line did (files written, remotes added).
+    line: Option<&'a Line>,
+    effects: OnceCell<Vec<Found>>,
+    vouched: OnceCell<bool>,
 }
 
 impl<'a> CommandView<'a> {
-    pub fn new(cmd: &'a SimpleCommand, ctx: &PathContext) -> Self {
+    pub fn new(cmd: &'a SimpleCommand, ctx: &'a PathContext) -> Self {
         let mut paths = Vec::new();
         let mut raw_paths = Vec::new();
         let mut push = |raw: String, resolved: PathBuf| {
@@ -113,7 +120,46 @@ impl<'a> CommandView<'a> {
             state_change: None,
             reads_only: OnceCell::new(),
             reading: OnceCell::new(),
+            ctx,
+            line: None,
+            effects: OnceCell::new(),
+            vouched: OnceCell::new(),
         }
+    }
+
+    /// The command seen after the earlier commands of its line (see [`Line`]).
+    pub fn after(mut self, line: &'a Line) -> Self {
+        self.line = Some(line);
+        self
+    }
+
+    /// Whether [`CommandView::effects`] tells everything the command does (see
+    /// [`effects::vouched`]): what an allow rule about effects needs.
+    pub fn effects_vouched(&self) -> bool {
+        *self.vouched.get_or_init(|| {
+            self.state_change.is_none() && effects::vouched(self.cmd, self.reading())
+        })
+    }
+
+    /// What the command does ([`crate::knowledge::effects`]), worked out once when a rule
+    /// or `explain` asks.
+    pub fn effects(&self) -> &[Found] {
+        self.effects.get_or_init(|| {
+            let ctx = self.ctx;
+            let resolve = |raw: &str| ctx.resolve(raw);
+            let places = Places {
+                cwd: &ctx.cwd,
+                home: ctx.home.as_deref(),
+                resolve: &resolve,
+            };
+            let empty = Line::default();
+            effects::of(
+                self.cmd,
+                self.reading(),
+                &places,
+                self.line.unwrap_or(&empty),
+            )
+        })
     }
 
     /// The command as its program reads it ([`Reading`]), read once.

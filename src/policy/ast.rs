@@ -199,13 +199,16 @@ pub enum MatcherKind {
     /// The command only reads, by the program knowledge (`policies/programs/*.toml`): a
     /// read-only program named literally, every option known to only read, every path static.
     ReadOnly,
-    /// The host of a URL.
+    /// The host of a URL; for a command, every host it names or sends to.
     Host,
+    /// What a command does, by the effects model (`network-upload`, `persist`, …; see
+    /// [`crate::knowledge::effects::Kind`]).
+    Effect,
 }
 
 impl MatcherKind {
     /// Keyword, whether it takes a value, and whether it may follow `arg NAME`.
-    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 17] = [
+    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 18] = [
         (MatcherKind::Shorthand, "", true, true),
         (MatcherKind::Prefix, "prefix", true, true),
         (MatcherKind::Glob, "glob", true, true),
@@ -223,6 +226,7 @@ impl MatcherKind {
         (MatcherKind::SelfCall, "self_call", false, false),
         (MatcherKind::ReadOnly, "read_only", false, false),
         (MatcherKind::Host, "host", true, true),
+        (MatcherKind::Effect, "effect", true, false),
     ];
 
     pub fn keyword(self) -> &'static str {

@@ -139,6 +139,7 @@ impl<'e> Reference<'e> {
                         tool: "bash",
                         args: &call.arguments,
                         target: Target::Command(CommandView::new(cmd, self.ctx())),
+                        ctx: Some(self.ctx()),
                     };
                     match first_match(readonly, &s) {
                         Some(r) if r.action == Action::Allow => {}
@@ -177,6 +178,7 @@ impl<'e> Reference<'e> {
                     tool,
                     args,
                     target: Target::File(self.ctx().resolve(raw)),
+                    ctx: Some(self.ctx()),
                 }),
                 None => malformed(&format!("`{tool}` needs a string argument `path`")),
             };
@@ -185,6 +187,7 @@ impl<'e> Reference<'e> {
             tool,
             args,
             target: Target::Other,
+            ctx: None,
         })
     }
 
@@ -230,6 +233,7 @@ impl<'e> Reference<'e> {
                     tool: "bash",
                     args: &call.arguments,
                     target: Target::Command(view),
+                    ctx: Some(self.ctx()),
                 }),
             };
             self.remember_cd(cmd, &mut cd_folders);
