@@ -10,7 +10,10 @@
 //! {"call": {"name": "read_file", "arguments": {"path": "~/.ssh/config"}}, "decision": "deny", "note": "why"}
 //! ```
 //!
-//! `min_risk` and `max_risk` are optional bounds (low < medium < high). `{HOME}` in a command
+//! `min_risk` and `max_risk` are optional bounds (low < medium < high). Every case is also
+//! decided in `auto-approve` mode and under a guard policy (`default allow;`), where the
+//! expected decision follows from the case's (see [`expected_in_auto_approve`] and
+//! [`expected_in_guard`]); `in_guard` overrides the latter where it differs. `{HOME}` in a command
 //! or an argument stands for the fixed home folder the runner uses (`${HOME}`, the shell's own
 //! spelling, is left alone). Every failing case is reported at once, with its file and line.
 
@@ -20,7 +23,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use harness9::{Action, Decision, Engine, PathContext, Risk, ToolCall};
+use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::{Map, Value};
 
 /// The home folder of the corpus: `~`, `$HOME` and `{HOME}` all mean this folder.
@@ -28,7 +31,7 @@ const HOME: &str = "/home/corpus";
 /// The project folder the library engine works in (it need not exist).
 const PROJECT: &str = "/work/proj";
 /// The corpus must not shrink below this.
-const MIN_CASES: usize = 300;
+const MIN_CASES: usize = 1600;
 
 /// One corpus line.
 struct Case {
@@ -39,6 +42,9 @@ struct Case {
     min_risk: Option<Risk>,
     max_risk: Option<Risk>,
     note: String,
+    /// The decision under a guard policy when it is not the one the default policy's implies
+    /// (see [`expected_in_guard`]).
+    in_guard: Option<Action>,
 }
 
 impl Case {
@@ -139,7 +145,7 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
     };
     if let Some(k) = m.keys().find(|k| {
         ![
-            "command", "call", "decision", "min_risk", "max_risk", "note",
+            "command", "call", "decision", "min_risk", "max_risk", "note", "in_guard",
         ]
         .contains(&k.as_str())
     }) {
@@ -169,6 +175,14 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
         Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
         _ => return Err("missing `note`: say why the case expects what it does".into()),
     };
+    let in_guard = match m.get("in_guard") {
+        None => None,
+        Some(Value::String(s)) => Some(
+            Action::parse(s)
+                .ok_or_else(|| format!("`in_guard` must be allow, ask or deny, not {s:?}"))?,
+        ),
+        Some(v) => return Err(format!("`in_guard` must be a string, not {v}")),
+    };
     Ok(Case {
         file: file.to_string(),
         line,
@@ -177,6 +191,7 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
         min_risk,
         max_risk,
         note,
+        in_guard,
     })
 }
 
@@ -354,4 +369,89 @@ fn the_binary_decides_every_corpus_case_like_the_library() {
         }
     }
     report("binary", &cases, &failures);
+}
+
+/// What a case expects in `auto-approve` mode: asks of low and medium risk are approved, high
+/// risk still asked. `None` when the case's risk bounds do not say which side it is on.
+fn expected_in_auto_approve(c: &Case) -> Option<(Action, Option<Risk>)> {
+    match c.decision {
+        Action::Ask if c.min_risk == Some(Risk::High) => Some((Action::Ask, Some(Risk::High))),
+        Action::Ask if c.max_risk.is_some_and(|r| r <= Risk::Medium) => Some((Action::Allow, None)),
+        Action::Ask => None,
+        other => Some((other, None)),
+    }
+}
+
+/// What a case expects under a guard policy (`default allow;`: the built-in rules and the
+/// hard protections alone decide). Only built-in rules ask with medium or high risk, so a
+/// low-risk ask of the default policy is an allow there and every other ask stays.
+fn expected_in_guard(c: &Case) -> Option<(Action, Option<Risk>)> {
+    if let Some(a) = c.in_guard {
+        return Some((a, None));
+    }
+    match c.decision {
+        Action::Ask if c.max_risk == Some(Risk::Low) => Some((Action::Allow, None)),
+        Action::Ask if c.min_risk.is_some() => Some((Action::Ask, c.min_risk)),
+        Action::Ask => None,
+        other => Some((other, None)),
+    }
+}
+
+fn check_against(
+    cases: &[Case],
+    expect: impl Fn(&Case) -> Option<(Action, Option<Risk>)>,
+    decide: impl Fn(&ToolCall) -> Decision,
+) -> Vec<(usize, String)> {
+    let mut failures = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let Some((action, min)) = expect(c) else {
+            continue;
+        };
+        let got = decide(&c.call);
+        if got.action != action || min.is_some_and(|m| got.risk < m) {
+            failures.push((
+                i,
+                format!(
+                    "{}: {}\n    expected: {}{}  ({})\n    got:      {}, risk {}  rule {}: {}",
+                    c.location(),
+                    c.label(),
+                    action,
+                    min.map(|m| format!(", risk >= {m}")).unwrap_or_default(),
+                    c.note,
+                    got.action,
+                    got.risk,
+                    got.rule,
+                    got.reason
+                ),
+            ));
+        }
+    }
+    failures
+}
+
+/// Auto-approve is a mode people can leave on: every harmful case is still asked with high
+/// risk, every harmless one that the default policy asks about with low or medium risk is
+/// approved.
+#[test]
+fn auto_approve_asks_the_harmful_cases_and_approves_the_everyday_ones() {
+    let cases = load_cases();
+    let engine = default_engine(Path::new(PROJECT));
+    let failures = check_against(&cases, expected_in_auto_approve, |call| {
+        engine.decide_in_mode(call, Mode::AutoApprove)
+    });
+    report("auto-approve", &cases, &failures);
+}
+
+/// The guard use (`default allow;`, as a hook over another agent): the built-in rules alone
+/// ask about every harmful case, and the harmless ones pass.
+#[test]
+fn a_guard_policy_asks_the_harmful_cases_and_allows_the_rest() {
+    let cases = load_cases();
+    let engine = Engine::builder()
+        .context(PathContext::new(PROJECT, Some(PathBuf::from(HOME))))
+        .policy_text("guard.policy", "default allow;")
+        .build()
+        .expect("the guard policy loads");
+    let failures = check_against(&cases, expected_in_guard, |call| engine.decide(call));
+    report("guard", &cases, &failures);
 }
