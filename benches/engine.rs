@@ -280,5 +280,74 @@ fn hostile_lines(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, decide, commands, compile, hostile_lines);
+/// The built-in policy's text without its `effect` rules.
+fn builtin_without_effects() -> String {
+    let text =
+        harness9::policy::embedded("builtin.policy").expect("the built-in policy is embedded");
+    let mut out = String::new();
+    let mut statement = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        statement.push_str(line);
+        statement.push('\n');
+        if line.trim_end().ends_with(';') {
+            if !statement.contains("effect \"") {
+                out.push_str(&statement);
+            }
+            statement.clear();
+        }
+    }
+    out
+}
+
+/// What the effects model adds to a bash decision: the same engine (the built-in rules as a
+/// policy, then the default policy) with and without the built-in `effect` rules.
+fn effects_overhead(c: &mut Criterion) {
+    let mut g = c.benchmark_group("effects");
+    g.warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    let ctx = PathContext::new(project(), Some(PathBuf::from("/home/u")));
+    let full = harness9::policy::embedded("builtin.policy").expect("embedded");
+    let build = |builtin: &str| {
+        Engine::builder()
+            .builtin(false)
+            .context(ctx.clone())
+            .policy_text("builtin.policy", builtin.to_string())
+            .default_policy()
+            .build()
+            .expect("the policies load")
+    };
+    let with = build(full);
+    let without = build(&builtin_without_effects());
+    let mut lines: Vec<(&str, &str)> = vec![
+        ("git_status", "git status --short"),
+        ("cargo_test", "cargo test --workspace"),
+        ("curl_fetch", "curl -sI https://example.com"),
+        ("npm_install", "npm install --save-dev typescript"),
+    ];
+    lines.extend(LINES.iter().copied());
+    for (name, line) in lines {
+        let call = ToolCall::primary("bash", line);
+        g.bench_with_input(BenchmarkId::new("with_effects", name), &call, |b, call| {
+            b.iter(|| with.decide(black_box(call)))
+        });
+        g.bench_with_input(
+            BenchmarkId::new("without_effects", name),
+            &call,
+            |b, call| b.iter(|| without.decide(black_box(call))),
+        );
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    decide,
+    commands,
+    compile,
+    hostile_lines,
+    effects_overhead
+);
 criterion_main!(benches);

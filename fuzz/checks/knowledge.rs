@@ -84,6 +84,8 @@ pub fn command_line(line: &str) {
          ({one_by_one}) disagree on {line:?}"
     );
 
+    effects_hold(&analysis, line);
+
     let all_read_only = ok
         && !analysis.commands.is_empty()
         && state.is_none()
@@ -161,6 +163,60 @@ pub fn command_line(line: &str) {
                 "the default policy allows {prefixed:?}, which changes `{var}`: {d:?}"
             );
         }
+    }
+}
+
+/// The effects model on every command of a line: it never panics; a command that only reads
+/// does nothing but read and fetch; an effect the built-in policy asks about with high risk
+/// keeps the line from being allowed, in `auto-approve` mode too.
+fn effects_hold(analysis: &Analysis, line: &str) {
+    use knowledge::effects::{self, Kind, Line, Places};
+    const HIGH: [Kind; 8] = [
+        Kind::NetworkUpload,
+        Kind::RunRemoteCode,
+        Kind::RunCode,
+        Kind::Persist,
+        Kind::Privilege,
+        Kind::DeleteHistory,
+        Kind::InfraChange,
+        Kind::DeleteOutside,
+    ];
+    let ctx = PathContext::new(
+        "/nonexistent-harness9-fuzz/work",
+        Some("/nonexistent-harness9-fuzz/home".into()),
+    );
+    let resolve = |raw: &str| ctx.resolve(raw);
+    let places = Places {
+        cwd: &ctx.cwd,
+        home: ctx.home.as_deref(),
+        resolve: &resolve,
+    };
+    let mut facts = Line::default();
+    let mut high = None;
+    for cmd in &analysis.commands {
+        let found = effects::of(cmd, &Reading::of(cmd), &places, &facts);
+        facts.note(cmd, &places);
+        if knowledge::reads_only(cmd) {
+            assert!(
+                found
+                    .iter()
+                    .all(|f| matches!(f.kind, Kind::Read | Kind::NetworkFetch)),
+                "{:?} of {line:?} reads only, yet has the effects {found:?}",
+                cmd.words(shell::View::Literal)
+            );
+        }
+        if let Some(f) = found.iter().find(|f| HIGH.contains(&f.kind)) {
+            high.get_or_insert(f.clone());
+        }
+    }
+    if let Some(f) = high {
+        let call = ToolCall::primary("bash", line);
+        let d = engine().decide_in_mode(&call, Mode::AutoApprove);
+        assert_ne!(
+            d.action,
+            Action::Allow,
+            "auto-approve allows {line:?}, which has the effect {f}: {d:?}"
+        );
     }
 }
 
