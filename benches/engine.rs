@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use harness9::knowledge::{effects, Reading};
 use harness9::{Engine, PathContext, ToolCall};
 
 const SIZES: [usize; 3] = [10, 1_000, 100_000];
@@ -329,6 +330,22 @@ fn effects_overhead(c: &mut Criterion) {
     ];
     lines.extend(LINES.iter().copied());
     for (name, line) in lines {
+        let analysis = harness9::shell::analyse(line);
+        g.bench_with_input(BenchmarkId::new("model_alone", name), &analysis, |b, a| {
+            b.iter(|| {
+                let resolve = |raw: &str| ctx.resolve(raw);
+                let places = effects::Places {
+                    cwd: &ctx.cwd,
+                    home: ctx.home.as_deref(),
+                    resolve: &resolve,
+                };
+                let line = effects::Line::default();
+                a.commands
+                    .iter()
+                    .map(|c| effects::of(c, &Reading::of(c), &places, &line).len())
+                    .sum::<usize>()
+            })
+        });
         let call = ToolCall::primary("bash", line);
         g.bench_with_input(BenchmarkId::new("with_effects", name), &call, |b, call| {
             b.iter(|| with.decide(black_box(call)))

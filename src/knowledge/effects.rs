@@ -182,9 +182,8 @@ impl Line {
 
     /// [`Line::note`] with the command's reading at hand.
     pub fn note_read(&mut self, cmd: &SimpleCommand, reading: &Reading, places: &Places) {
-        let data = data();
         let program = cmd.program();
-        let fetcher = data.network.fetchers.iter().any(|p| p == program);
+        let fetcher = is(program, FETCHER);
         for w in writes_of(cmd, reading) {
             if let Some(p) = &w.path {
                 self.written.push(((places.resolve)(p), fetcher));
@@ -240,12 +239,17 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     }
     out.redirects(cmd);
     out.files(cmd, reading);
-    out.network(cmd);
-    out.code(cmd, line);
-    out.packages(cmd);
-    out.system(cmd);
-    out.git(cmd, line);
-    out.interpreter(cmd);
+    out.runs_earlier_file(cmd, line);
+    // Most commands run a program the data does not name: only their files count.
+    let program = cmd.program();
+    if model().programs.contains(program) || interpreter_code(cmd).is_some() {
+        out.network(cmd);
+        out.code(cmd);
+        out.packages(cmd);
+        out.system(cmd);
+        out.git(cmd, reading, line);
+        out.interpreter(cmd);
+    }
     out.found.sort_by_key(|f| f.kind);
     out.found.dedup();
     out.found
@@ -523,16 +527,14 @@ impl Effects<'_, '_> {
     }
 
     fn network(&mut self, cmd: &SimpleCommand) {
-        let data = data();
         let program = cmd.program();
-        let net = &data.network;
-        if net.fetchers.iter().any(|p| p == program) {
+        if is(program, FETCHER) {
             self.fetcher(cmd);
-        } else if net.raw.iter().any(|p| p == program) {
+        } else if is(program, RAW) {
             self.raw_socket(cmd);
-        } else if net.copiers.iter().any(|p| p == program) {
+        } else if is(program, COPIER) {
             self.copier(cmd);
-        } else if net.lookups.iter().any(|p| p == program) {
+        } else if is(program, LOOKUP) {
             let computed = cmd.argv.iter().skip(1).find(|w| w.dynamic);
             let pattern =
                 program.starts_with("ping") && cmd.argv.iter().any(|w| w.value.starts_with("-p"));
@@ -765,6 +767,9 @@ impl Effects<'_, '_> {
     /// A web server over the home folder (or above it) on every interface.
     fn server(&mut self, cmd: &SimpleCommand) {
         let program = cmd.program();
+        if !program.starts_with("python") && !program.starts_with("php") {
+            return;
+        }
         let argv: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
         let (bind, dir) = if interpreter_code(cmd).is_some_and(|(lang, _)| lang == "python")
             && argv
@@ -809,9 +814,11 @@ impl Effects<'_, '_> {
     }
 
     /// Running a file written or downloaded earlier in the line; fetch-and-run tools.
-    fn code(&mut self, cmd: &SimpleCommand, line: &Line) {
-        let data = data();
-        let program = cmd.program();
+    /// Running a file written or downloaded earlier in the line.
+    fn runs_earlier_file(&mut self, cmd: &SimpleCommand, line: &Line) {
+        if line.written.is_empty() && !line.unnamed_download {
+            return;
+        }
         if let Some(w) = run_target(cmd) {
             if let Some(p) = &w.path {
                 let resolved = (self.places.resolve)(p);
@@ -844,13 +851,19 @@ impl Effects<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Fetch-and-run tools, privileged containers, text run as commands.
+    fn code(&mut self, cmd: &SimpleCommand) {
+        let data = data();
+        let program = cmd.program();
         let remote = &data.remote;
         let pos = positional(cmd);
         let local_only = cmd
             .argv
             .iter()
             .any(|w| remote.local_only.contains(&w.value));
-        if remote.fetch_and_run.iter().any(|p| p == program) && !local_only {
+        if is(program, FETCH_RUN) && !local_only {
             let pkg = pos.first().copied().unwrap_or("a package");
             self.push(
                 Kind::RunRemoteCode,
@@ -859,15 +872,23 @@ impl Effects<'_, '_> {
             );
             return;
         }
-        let verbs: Vec<String> = remote
+        let verbs: Vec<String> = if !remote
             .fetch_and_run_verbs
             .iter()
-            .filter_map(|v| {
-                v.strip_prefix(program)?
-                    .strip_prefix(' ')
-                    .map(str::to_string)
-            })
-            .collect();
+            .any(|v| v.starts_with(program))
+        {
+            Vec::new()
+        } else {
+            remote
+                .fetch_and_run_verbs
+                .iter()
+                .filter_map(|v| {
+                    v.strip_prefix(program)?
+                        .strip_prefix(' ')
+                        .map(str::to_string)
+                })
+                .collect()
+        };
         if let Some(v) = verb_match(&pos, &verbs) {
             let pkg = pos.get(v.split_whitespace().count()).copied();
             self.push(
@@ -929,7 +950,9 @@ impl Effects<'_, '_> {
             let extra = cmd.argv.iter().skip(1).find(|w| {
                 sources.iter().any(|s| {
                     w.value == *s
-                        || w.value.starts_with(&format!("{s}="))
+                        || w.value
+                            .strip_prefix(s.as_str())
+                            .is_some_and(|r| r.starts_with('='))
                         || (s.len() == 2
                             && s.starts_with('-')
                             && w.value.starts_with(s.as_str())
@@ -975,7 +998,7 @@ impl Effects<'_, '_> {
             data.infra.verbs.get(program).map_or(&[][..], Vec::as_slice),
         ) {
             self.push(Kind::InfraChange, format!("{program} {v}"), None);
-        } else if data.infra.databases.iter().any(|d| d == program) {
+        } else if is(program, DATABASE) {
             let mut text = String::new();
             for w in cmd.argv.iter().skip(1) {
                 text.push_str(&w.value.to_ascii_lowercase());
@@ -1063,9 +1086,15 @@ impl Effects<'_, '_> {
     fn system(&mut self, cmd: &SimpleCommand) {
         let data = data();
         let program = cmd.program();
+        if !is(program, SCHEDULER | PRIVILEGED | PROCESS)
+            && !data.process.verbs.contains_key(program)
+            && program != "systemctl"
+        {
+            return;
+        }
         let pos = positional(cmd);
         let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
-        if data.persist.schedulers.iter().any(|p| p == program) {
+        if is(program, SCHEDULER) {
             let looks = !words.is_empty()
                 && words
                     .iter()
@@ -1091,7 +1120,7 @@ impl Effects<'_, '_> {
                 None,
             );
         }
-        if data.privilege.programs.iter().any(|p| p == program) {
+        if is(program, PRIVILEGED) {
             self.push(
                 Kind::Privilege,
                 format!("{program} changes users, groups or privileges"),
@@ -1104,7 +1133,7 @@ impl Effects<'_, '_> {
             && words
                 .first()
                 .is_some_and(|w| matches!(*w, "-0" | "-l" | "-L" | "--list" | "--table"));
-        if process.programs.iter().any(|p| p == program) && !only_looks {
+        if is(program, PROCESS) && !only_looks {
             // `-1` first and followed by more words is a signal (SIGHUP), elsewhere a pid.
             let everything = words.iter().enumerate().any(|(i, w)| {
                 matches!(*w, "-1" | "1" | "0")
@@ -1114,7 +1143,7 @@ impl Effects<'_, '_> {
                         Some(&"-n" | &"-s")
                     )
             });
-            let what = if process.machine.iter().any(|p| p == program) {
+            let what = if is(program, MACHINE) {
                 format!("runs `{program}`")
             } else if program == "kill" && everything {
                 "signals every process it can (or init)".to_string()
@@ -1132,11 +1161,10 @@ impl Effects<'_, '_> {
     }
 
     /// git: history destroyed, uncommitted work thrown away, pushes to a new place, hooks.
-    fn git(&mut self, cmd: &SimpleCommand, line: &Line) {
+    fn git(&mut self, cmd: &SimpleCommand, reading: &Reading, line: &Line) {
         if cmd.program() != "git" {
             return;
         }
-        let reading = Reading::of(cmd);
         let sub = reading
             .path
             .first()
@@ -1572,10 +1600,16 @@ fn ops_after_dashdash(cmd: &SimpleCommand) -> bool {
 /// `**` any number; a pattern starting with `-` matches an option word.
 fn verb_match<'p>(pos: &[&str], patterns: &'p [String]) -> Option<&'p str> {
     const STOP: [&str; 6] = ["run", "exec", "create", "debug", "x", "dlx"];
+    let mut buf = [""; 8];
     for pattern in patterns {
-        let pat: Vec<&str> = pattern.split_whitespace().collect();
+        let mut n = 0;
+        for w in pattern.split_whitespace().take(buf.len()) {
+            buf[n] = w;
+            n += 1;
+        }
+        let pat = &buf[..n];
         for start in 0..pos.len().min(3) {
-            if matches_words(&pat, &pos[start..]) {
+            if matches_words(pat, &pos[start..]) {
                 return Some(pattern);
             }
             if STOP.contains(&pos[start]) {
@@ -1598,29 +1632,22 @@ fn matches_words(pat: &[&str], words: &[&str]) -> bool {
 
 /// `*` matches any run of characters; case is ignored.
 fn word_glob(pattern: &str, word: &str) -> bool {
-    let p = pattern.to_ascii_lowercase();
-    let w = word.to_ascii_lowercase();
-    let parts: Vec<&str> = p.split('*').collect();
-    if parts.len() == 1 {
-        return p == w;
+    let (p, w) = (pattern.as_bytes(), word.as_bytes());
+    let Some(star) = p.iter().position(|&b| b == b'*') else {
+        return p.eq_ignore_ascii_case(w);
+    };
+    let (head, tail) = (&p[..star], &p[star + 1..]);
+    if w.len() < head.len() || !w[..head.len()].eq_ignore_ascii_case(head) {
+        return false;
     }
-    let mut rest = w.as_str();
-    for (i, part) in parts.iter().enumerate() {
-        if i == 0 {
-            let Some(r) = rest.strip_prefix(part) else {
-                return false;
-            };
-            rest = r;
-        } else if i == parts.len() - 1 {
-            return rest.ends_with(part);
-        } else {
-            match rest.find(part) {
-                Some(at) => rest = &rest[at + part.len()..],
-                None => return false,
-            }
-        }
-    }
-    true
+    let rest = &w[head.len()..];
+    // The rest of the pattern against every suffix: patterns are short, words too.
+    (0..=rest.len()).any(|i| {
+        std::str::from_utf8(tail)
+            .ok()
+            .zip(std::str::from_utf8(&rest[i..]).ok())
+            .is_some_and(|(t, r)| word_glob(t, r))
+    })
 }
 
 /// Whether `text` holds `phrase` starting at a word boundary.
@@ -1660,6 +1687,13 @@ fn run_target(cmd: &SimpleCommand) -> Option<&Word> {
 /// -c` (the code is the piped text), `parallel ::: CMD`, an editor's `-c '!cmd'`.
 fn runs_text_as_code(cmd: &SimpleCommand) -> Option<String> {
     let program = cmd.program();
+    let editor = matches!(
+        program,
+        "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "vimdiff" | "rvim"
+    );
+    if !editor && program != "xargs" && program != "parallel" {
+        return None;
+    }
     let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
     const SHELLS: [&str; 7] = ["sh", "bash", "zsh", "dash", "ksh", "ash", "fish"];
     if program == "xargs" && words.last() == Some(&"-c") {
@@ -1680,10 +1714,6 @@ fn runs_text_as_code(cmd: &SimpleCommand) -> Option<String> {
             return Some("parallel runs its arguments as commands".into());
         }
     }
-    let editor = matches!(
-        program,
-        "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "vimdiff" | "rvim"
-    );
     if editor {
         const RUNS: [&str; 12] = [
             "!", "system", "call", "source", "so ", "py", "lua", "perl", "ruby", "exe", "terminal",
@@ -1787,6 +1817,14 @@ fn writes_of<'c>(cmd: &'c SimpleCommand, reading: &Reading<'c>) -> Vec<&'c Word>
             out.push(o.word);
         }
     }
+    const WRITERS: [&str; 22] = [
+        "cp", "mv", "install", "ln", "link", "tee", "touch", "mkdir", "mkfifo", "mknod",
+        "truncate", "chmod", "chown", "chgrp", "setfacl", "chattr", "sed", "perl", "dd", "unzip",
+        "find", "git",
+    ];
+    if !WRITERS.contains(&cmd.program()) {
+        return out;
+    }
     let args: Vec<&Word> = cmd.argv.iter().skip(1).collect();
     let operands: Vec<&Word> = args
         .iter()
@@ -1865,6 +1903,21 @@ fn writes_of<'c>(cmd: &'c SimpleCommand, reading: &Reading<'c>) -> Vec<&'c Word>
 
 /// Files a command deletes.
 fn deletes_of(cmd: &SimpleCommand) -> Vec<&Word> {
+    const DELETERS: [&str; 10] = [
+        "rm",
+        "rmdir",
+        "unlink",
+        "shred",
+        "srm",
+        "trash",
+        "trash-put",
+        "gio",
+        "mv",
+        "find",
+    ];
+    if !DELETERS.contains(&cmd.program()) {
+        return Vec::new();
+    }
     let args: Vec<&Word> = cmd.argv.iter().skip(1).collect();
     let mut dashdash = false;
     let mut operands = Vec::new();
@@ -2272,8 +2325,55 @@ fn globs(paths: &[String]) -> Result<GlobSet, String> {
     b.build().map_err(|e| e.to_string())
 }
 
+/// Programs the code reads on its own (besides every program the data names).
+const CODE_PROGRAMS: [&str; 22] = [
+    "git",
+    "chmod",
+    "gh",
+    "glab",
+    "docker",
+    "podman",
+    "nerdctl",
+    "xargs",
+    "parallel",
+    "vim",
+    "vi",
+    "nvim",
+    "ex",
+    "view",
+    "gvim",
+    "vimdiff",
+    "rvim",
+    "go",
+    "deno",
+    "uv",
+    "nix-shell",
+    "systemctl",
+];
+
+const FETCHER: u16 = 1;
+const RAW: u16 = 1 << 1;
+const COPIER: u16 = 1 << 2;
+const LOOKUP: u16 = 1 << 3;
+const SCHEDULER: u16 = 1 << 4;
+const PRIVILEGED: u16 = 1 << 5;
+const PROCESS: u16 = 1 << 6;
+const MACHINE: u16 = 1 << 7;
+const DATABASE: u16 = 1 << 8;
+const FETCH_RUN: u16 = 1 << 9;
+
+/// Whether the data lists `program` in one of the `roles` (one hash lookup, not a scan of
+/// every list).
+fn is(program: &str, roles: u16) -> bool {
+    model().roles.get(program).is_some_and(|r| r & roles != 0)
+}
+
 /// Compiled forms of the data and the interpreter-code patterns.
 struct Model {
+    /// Every program the data or the code knows something about.
+    programs: std::collections::HashSet<String>,
+    /// The lists each program is in (`FETCHER`, `RAW`, …).
+    roles: std::collections::HashMap<String, u16>,
     persist: GlobSet,
     privilege: GlobSet,
     url: Option<Regex>,
@@ -2294,7 +2394,56 @@ fn model() -> &'static Model {
                 .filter_map(|(lang, s)| Some((*lang, re(s)?)))
                 .collect::<BTreeMap<_, _>>()
         };
+        let mut programs: std::collections::HashSet<String> =
+            CODE_PROGRAMS.iter().map(|p| p.to_string()).collect();
+        let net = &d.network;
+        for list in [
+            &d.persist.schedulers,
+            &d.privilege.programs,
+            &d.process.programs,
+            &d.infra.databases,
+            &d.remote.fetch_and_run,
+            &net.fetchers,
+            &net.raw,
+            &net.copiers,
+            &net.lookups,
+        ] {
+            programs.extend(list.iter().cloned());
+        }
+        for map in [
+            &d.process.verbs,
+            &d.infra.verbs,
+            &d.install.verbs,
+            &d.remote.extra_sources,
+        ] {
+            programs.extend(map.keys().cloned());
+        }
+        programs.extend(
+            d.remote
+                .fetch_and_run_verbs
+                .iter()
+                .filter_map(|v| v.split_whitespace().next().map(str::to_string)),
+        );
+        let mut roles: std::collections::HashMap<String, u16> = std::collections::HashMap::new();
+        for (list, role) in [
+            (&net.fetchers, FETCHER),
+            (&net.raw, RAW),
+            (&net.copiers, COPIER),
+            (&net.lookups, LOOKUP),
+            (&d.persist.schedulers, SCHEDULER),
+            (&d.privilege.programs, PRIVILEGED),
+            (&d.process.programs, PROCESS),
+            (&d.process.machine, MACHINE),
+            (&d.infra.databases, DATABASE),
+            (&d.remote.fetch_and_run, FETCH_RUN),
+        ] {
+            for p in list {
+                *roles.entry(p.clone()).or_default() |= role;
+            }
+        }
         Model {
+            programs,
+            roles,
             persist: globs(&d.persist.paths).unwrap_or_else(|_| GlobSet::empty()),
             privilege: globs(&d.privilege.paths).unwrap_or_else(|_| GlobSet::empty()),
             url: re(r#"(?:https?|ftp|wss?)://(?:[^@/\s"']*@)?([A-Za-z0-9.\-]+)"#),

@@ -335,3 +335,14 @@ fn only_commands_the_model_sees_whole_are_vouched_for() {
     assert!(!vouched("./build.sh"));
     assert!(!vouched("tar xf a.tar"));
 }
+
+#[test]
+fn verb_globs_ignore_case_and_match_stars() {
+    assert!(super::word_glob("delete-*", "DELETE-vpc"));
+    assert!(super::word_glob("*", ""));
+    assert!(super::word_glob("a*b*c", "axxbyyc"));
+    assert!(!super::word_glob("a*b*c", "axxbyy"));
+    assert!(super::word_glob("flushall", "FLUSHALL"));
+    assert!(!super::word_glob("rm", "rmi"));
+    assert!(super::word_glob("-S*", "-Syu"));
+}
