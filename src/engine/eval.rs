@@ -278,6 +278,8 @@ impl Engine {
             home: self.ctx.home.as_deref(),
             resolve: &resolve,
         };
+        // The folders the previous command listed (`find ~ … | xargs cat`).
+        let mut listed: Option<Vec<PathBuf>> = None;
         for cmd in &parts {
             if started.elapsed() > ANALYSIS_BUDGET {
                 return out_of_time(best);
@@ -297,7 +299,9 @@ impl Engine {
                 .protected_after_cd(&view, &folders)
                 .or_else(|| self.protected_with_values(&view, &values))
                 .or_else(|| self.walked_from_here(&view, &folders))
-                .or_else(|| self.protected_through_links(&view, &folders));
+                .or_else(|| self.protected_through_links(&view, &folders))
+                .or_else(|| self.fed_from_listing(&view, listed.as_deref()));
+            listed = self.listed_folders(&view);
             let lost = self.lost_after_cd(&view, &folders);
             self.note_cd(&view, &mut folders);
             self.note_link(&view, &mut folders);

@@ -325,6 +325,52 @@ impl Engine {
             })
     }
 
+    /// The folders a `find` lists whole (no `-name` filter that keeps secret files out): what
+    /// an `xargs` after it in the pipeline runs its command on.
+    pub(super) fn listed_folders(&self, c: &CommandView) -> Option<Vec<PathBuf>> {
+        if c.cmd.program() != "find" || rule::filtered_by_name(c) {
+            return None;
+        }
+        let starts: Vec<PathBuf> = c
+            .cmd
+            .argv
+            .iter()
+            .skip(1)
+            .take_while(|w| !w.value.starts_with(['-', '(', '!']) || w.value == "--")
+            .filter(|w| w.value != "--")
+            .map(|w| match &w.path {
+                Some(p) if !w.dynamic => self.ctx.resolve(p),
+                _ => PathBuf::from("/"),
+            })
+            .collect();
+        Some(if starts.is_empty() {
+            vec![self.ctx.cwd.clone()]
+        } else {
+            starts
+        })
+    }
+
+    /// `find ~ -name id_rsa | xargs cat`: an `xargs` fed the names a `find` listed reaches every
+    /// protection inside the folders it listed.
+    pub(super) fn fed_from_listing(
+        &self,
+        c: &CommandView,
+        listed: Option<&[PathBuf]>,
+    ) -> Option<&Protection> {
+        if !c.cmd.piped || c.cmd.program() != "xargs" {
+            return None;
+        }
+        listed?.iter().find_map(|dir| {
+            self.protections.iter().find(|prot| {
+                prot.resolved.starts_with(dir)
+                    || prot
+                        .canonical
+                        .as_deref()
+                        .is_some_and(|c| c.starts_with(dir))
+            })
+        })
+    }
+
     /// A protection a path of the command reaches with a value the line gives a variable:
     /// `HOME=/; cat ~/home/u/.ssh/id_rsa`, `D=~/.ssh; cat $D/id_rsa`.
     pub(super) fn protected_with_values(
