@@ -1053,3 +1053,30 @@ fn an_unknown_effect_name_is_an_error_with_a_suggestion() {
     assert!(text.contains("is not an effect"), "{text}");
     assert!(text.contains("network-upload"), "{text}");
 }
+
+#[test]
+fn a_command_met_again_is_decided_again_once_the_line_changed_its_context() {
+    let e = Engine::builder()
+        .context(ctx())
+        .default_policy()
+        .build()
+        .expect("the default policy loads");
+    // The same words, after a `cd` into the protected folder: the second one reads a key.
+    assert_eq!(
+        bash(&e, "cat id_rsa; cd ~/.ssh; cat id_rsa").action,
+        Action::Deny
+    );
+    // The same script, after the line wrote it: the second run runs code it cannot read.
+    assert_eq!(
+        act(&bash(&e, "sh x.sh; echo 'rm -rf /' > x.sh; sh x.sh")),
+        (Action::Ask, Risk::High)
+    );
+    // After a find that listed home, the same xargs reaches what it listed.
+    assert_eq!(
+        bash(&e, "find . | xargs cat; find ~ | xargs cat").action,
+        Action::Deny
+    );
+    // Nothing changed: a long pipeline of the same command is decided like one of them.
+    let long = format!("ls{}", " | cat".repeat(3000));
+    assert_eq!(bash(&e, &long).action, Action::Allow);
+}

@@ -280,9 +280,28 @@ impl Engine {
         };
         // The folders the previous command listed (`find ~ … | xargs cat`).
         let mut listed: Option<Vec<PathBuf>> = None;
+        // Decisions of the commands so far, while nothing in the line has changed what a
+        // command's decision depends on (the folder, files written, a listing): a command met
+        // again (`ls | cat | cat | …`) is decided once.
+        let mut repeats: Option<std::collections::HashMap<String, Decision>> =
+            trace.is_none().then(std::collections::HashMap::new);
         for cmd in &parts {
             if started.elapsed() > ANALYSIS_BUDGET {
                 return out_of_time(best);
+            }
+            let changes_context = matches!(
+                cmd.program(),
+                "cd" | "pushd" | "popd" | "ln" | "link" | "find" | "xargs"
+            );
+            if changes_context {
+                repeats = None;
+            }
+            let key = repeats.as_ref().map(|_| repeat_key(cmd));
+            if let (Some(seen), Some(k)) = (&repeats, &key) {
+                if let Some(d) = seen.get(k) {
+                    best = Some(stricter(best, d.clone()));
+                    continue;
+                }
             }
             // What this command leaves for the next ones, noted once it is decided.
             let mut left = knowledge::effects::Line::default();
@@ -352,6 +371,12 @@ impl Engine {
             }
             if several {
                 d.reason = format!("{} (in `{}`)", d.reason, label);
+            }
+            if !left.is_empty() {
+                repeats = None;
+            }
+            if let (Some(seen), Some(k)) = (&mut repeats, key) {
+                seen.insert(k, d.clone());
             }
             best = Some(stricter(best, d));
             line.extend(left);
@@ -619,6 +644,29 @@ fn out_of_time(best: Option<Decision>) -> Decision {
             "analysis",
         ),
     )
+}
+
+/// Everything a command's decision depends on besides the line's context: its words, where
+/// they came from, its redirections.
+fn repeat_key(cmd: &SimpleCommand) -> String {
+    use std::fmt::Write as _;
+    let mut k = format!("{}|{}|{}|", cmd.origin.as_str(), cmd.piped, cmd.self_call);
+    for a in &cmd.assignments {
+        let _ = write!(k, "{a:?} ");
+    }
+    k.push('|');
+    for w in &cmd.argv {
+        let _ = write!(k, "{:?}{}{:?} ", w.value, w.dynamic, w.path);
+    }
+    k.push('|');
+    for r in &cmd.redirects {
+        let _ = write!(
+            k,
+            "{}{:?}{:?}{} ",
+            r.op, r.fd, r.target.value, r.target.dynamic
+        );
+    }
+    k
 }
 
 fn rule_decision(r: &CompiledRule) -> Decision {

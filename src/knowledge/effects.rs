@@ -173,6 +173,11 @@ impl Line {
         self.note_read(cmd, &Reading::of(cmd), places);
     }
 
+    /// Whether no command of the line left anything yet.
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty() && !self.unnamed_download && self.remotes.is_empty()
+    }
+
     /// Adds what a later command left (see [`Line::note_read`]).
     pub fn extend(&mut self, later: Line) {
         self.written.extend(later.written);

@@ -15,8 +15,8 @@ const RESERVED: [&str; 22] = [
     "done", "in", "function", "time", "coproc", "{", "}", "!", "[[", "]]",
 ];
 
-/// Longest line the fast path reads.
-const MAX_PLAIN_LEN: usize = 4096;
+/// Longest line the fast path reads: any line the analysis takes (it is linear in the line).
+const MAX_PLAIN_LEN: usize = super::MAX_COMMAND_LEN;
 
 fn plain(b: u8) -> bool {
     b.is_ascii_alphanumeric()
