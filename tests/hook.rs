@@ -604,3 +604,57 @@ fn a_write_through_a_symlink_is_decided_where_it_leads_too() {
     ));
     assert_eq!(d, "allow", "{why}");
 }
+
+/// Claude Code 2.1's own tools, in the event shape it sends (with `prompt_id` and `effort`):
+/// the ones that change nothing are allowed with the default policy, an unknown one asked.
+#[test]
+fn claude_code_tools_that_change_nothing_are_allowed_and_unknown_ones_asked() {
+    let p = Project::new();
+    let event = |tool: &str, input: Value| {
+        json!({
+            "session_id": "abc123",
+            "transcript_path": p.home().join(".claude/projects/p/abc123.jsonl"),
+            "cwd": p.cwd(),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": input,
+            "tool_use_id": "toolu_01ABC123",
+            "prompt_id": "prompt_01XYZ",
+            "effort": "high",
+        })
+        .to_string()
+    };
+    let ask = |tool: &str, input: Value| {
+        let o = p.run(&["hook", "claude-code"], &event(tool, input));
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        decision(&answer(&o))
+    };
+    for (tool, input) in [
+        (
+            "Agent",
+            json!({"description": "explore", "prompt": "find the parser", "subagent_type": "Explore"}),
+        ),
+        (
+            "TaskCreate",
+            json!({"subject": "write tests", "description": "for the parser"}),
+        ),
+        ("TaskGet", json!({"taskId": "1"})),
+        ("TaskList", json!({})),
+        ("TaskUpdate", json!({"taskId": "1", "status": "completed"})),
+        ("TaskOutput", json!({"task_id": "b1", "block": false})),
+        ("TaskStop", json!({"task_id": "b1"})),
+        ("TodoWrite", json!({"todos": []})),
+        ("Grep", json!({"pattern": "TODO"})),
+    ] {
+        let (d, why) = ask(tool, input);
+        assert_eq!(d, "allow", "{tool}: {why}");
+    }
+    let (d, why) = ask("SomeNewTool", json!({"x": 1}));
+    assert_eq!(d, "ask", "an unknown tool is asked: {why}");
+    let (d, _) = ask(
+        "WebFetch",
+        json!({"url": "https://example.com", "prompt": "summarise"}),
+    );
+    assert_eq!(d, "ask");
+}

@@ -148,11 +148,8 @@ fn prepare(agent: &str, expected_event: &str, fallback: (&str, &str)) -> Result<
 }
 
 fn claude(a: ClaudeArgs) -> i32 {
-    let p = match prepare(
-        "claude-code",
-        claude_code::EVENT,
-        claude_code::FALLBACK_POLICY,
-    ) {
+    let (name, text) = claude_code::fallback_policy();
+    let p = match prepare("claude-code", claude_code::EVENT, (name, &text)) {
         Ok(p) => p,
         Err(code) => return code,
     };

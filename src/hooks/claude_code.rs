@@ -26,12 +26,43 @@ pub const EVENT: &str = "PreToolUse";
 
 /// Claude Code's tools that change nothing and have no harness9 counterpart: allowed when no
 /// policy file is found (beside the shipped default policy), as Claude Code itself runs them
-/// without asking. The hard protections still apply to their `path`; a subagent's (`Task`)
-/// own tool calls come through this hook too.
-pub const FALLBACK_POLICY: (&str, &str) = (
-    "claude-code.policy",
-    "allow Grep;\nallow Glob;\nallow TodoWrite;\nallow BashOutput;\nallow Task;\n",
-);
+/// without asking. The hard protections still apply to their `path`; a subagent's (`Agent`,
+/// formerly `Task`) own tool calls come through this hook too, as do the background shells'.
+/// Any tool not listed here (`WebFetch`, `WebSearch`, MCP tools, a tool of a newer release) is
+/// asked about.
+pub const HARMLESS_TOOLS: [&str; 17] = [
+    // Search.
+    "Grep",
+    "Glob",
+    // The todo list and task tracker (Claude Code 2.1: `TaskCreate` … `TaskStop`).
+    "TodoWrite",
+    "TodoRead",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskUpdate",
+    "TaskOutput",
+    "TaskStop",
+    // Subagents: their own tool calls are decided one by one.
+    "Agent",
+    "Task",
+    // Background shells the agent started: reading their output, stopping them.
+    "BashOutput",
+    "KillShell",
+    "KillBash",
+    // Leaving plan mode (Claude Code asks the person itself).
+    "ExitPlanMode",
+    "EnterPlanMode",
+];
+
+/// [`HARMLESS_TOOLS`] as the policy the hook adds when no policy file is found.
+pub fn fallback_policy() -> (&'static str, String) {
+    let text: String = HARMLESS_TOOLS
+        .iter()
+        .map(|t| format!("allow {t};\n"))
+        .collect();
+    ("claude-code.policy", text)
+}
 
 /// The harness9 call for a Claude Code tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {
