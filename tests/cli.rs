@@ -434,3 +434,91 @@ fn a_reader_that_closes_the_pipe_early_ends_the_output_without_a_panic() {
     assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+// ---- install, uninstall, doctor ----
+
+/// `install` writes the hook with this binary's absolute path (a hook that cannot start lets
+/// the call through), keeps everything else, is idempotent, and `uninstall` takes it out.
+#[test]
+fn install_writes_the_hook_by_absolute_path_and_uninstall_takes_it_out() {
+    let d = Dir::new();
+    d.write(
+        ".claude/settings.json",
+        "{\n  // the team's\n  \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}\n",
+    );
+    let o = d.run(&["install", "claude-code"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("added the PreToolUse hook"),
+        "{}",
+        stdout(&o)
+    );
+    let exe = Path::new(env!("CARGO_BIN_EXE_harness9"))
+        .canonicalize()
+        .unwrap();
+    let text = std::fs::read_to_string(d.path().join(".claude/settings.json")).unwrap();
+    assert!(
+        text.contains(&format!("{} hook claude-code", exe.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains("// the team's") && text.contains("Bash(ls)"),
+        "{text}"
+    );
+    let o = d.run(&["install", "claude-code"]);
+    assert!(
+        stdout(&o).starts_with("already installed"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join(".claude/settings.json")).unwrap(),
+        text
+    );
+    // The doctor finds it, runs it, and says what the hook would answer.
+    let o = d.run(&["doctor"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("ok: "), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("the hook would answer `git status`: allow"),
+        "{}",
+        stdout(&o)
+    );
+    let o = d.run(&["uninstall", "claude-code"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(d.path().join(".claude/settings.json")).unwrap();
+    assert!(!text.contains("hook claude-code"), "{text}");
+    assert!(text.contains("Bash(ls)"), "{text}");
+}
+
+/// A hook whose harness9 is not found is the failure the doctor exists for.
+#[test]
+fn doctor_reports_a_hook_whose_binary_is_missing() {
+    let d = Dir::new();
+    d.write(
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "*", "hooks": [{"type": "command", "command": "/nonexistent/harness9 hook gemini-cli"}]}]}}"#,
+    );
+    let o = d.run(&["doctor"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("is not found"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("harness9 install gemini-cli"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn install_print_shows_the_file_and_writes_nothing() {
+    let d = Dir::new();
+    let o = d.run(&["install", "gemini-cli", "--print"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"BeforeTool\""), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\"name\": \"harness9\""),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!d.path().join(".gemini/settings.json").exists());
+}

@@ -5,6 +5,7 @@ mod check;
 mod fmt;
 mod hook;
 mod import;
+mod install;
 mod lint;
 mod tui;
 
@@ -53,6 +54,13 @@ enum Command {
     Import(import::ImportArgs),
     /// Add allow rules to `.harness9/settings.json` (atomic, locked, other content kept).
     Allow(allow::AllowArgs),
+    /// Write harness9's hook into an agent's settings, with this binary's absolute path
+    /// (every other key and hook kept; run again to update the path).
+    Install(install::InstallArgs),
+    /// Take harness9's hook out of an agent's settings.
+    Uninstall(install::InstallArgs),
+    /// Check that the installed hooks run this harness9 and that the project's policies load.
+    Doctor(install::DoctorArgs),
 }
 
 /// Where the policy comes from; shared by `check` and `explain`.
@@ -179,6 +187,9 @@ pub fn run() -> i32 {
         Some(Command::Fmt(a)) => fmt::fmt(a),
         Some(Command::Import(a)) => import::import(a),
         Some(Command::Allow(a)) => allow::allow(a),
+        Some(Command::Install(a)) => install::install(a),
+        Some(Command::Uninstall(a)) => install::uninstall(a),
+        Some(Command::Doctor(a)) => install::doctor(a),
         Some(Command::Tui(a)) => tui::tui(a),
         // On a terminal a bare `harness9` is the TUI; elsewhere it prints the help.
         None if tui::on_terminal() => tui::tui(tui::TuiArgs::default()),

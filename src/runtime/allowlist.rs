@@ -72,6 +72,28 @@ fn add_allow_rules_within(
     root: Option<&Path>,
     rules: &[String],
 ) -> Result<Vec<String>, String> {
+    let shown = path.display().to_string();
+    let mut added = Vec::new();
+    edit_json_file(path, root, |text| {
+        let (new_text, new) = with_rules(text, rules).map_err(|e| {
+            format!("cannot add the rule to `{shown}`: {e}; the file was left as it was")
+        })?;
+        added = new;
+        Ok((!added.is_empty()).then_some(new_text))
+    })?;
+    Ok(added)
+}
+
+/// Edits a JSON settings file the safe way: under a lock file beside it, read after the lock
+/// is taken (a missing file reads as `{}`), `edit` returns the new text (`None`: nothing to
+/// change), written to a temporary file and renamed over the old one. A symbolic link or a
+/// file that is not regular is refused, and so is a folder that leads out of `root` through a
+/// link. Whether the file changed.
+pub fn edit_json_file(
+    path: &Path,
+    root: Option<&Path>,
+    edit: impl FnOnce(&str) -> Result<Option<String>, String>,
+) -> Result<bool, String> {
     let shown = path.display();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -115,15 +137,12 @@ fn add_allow_rules_within(
             ))
         }
     };
-    let (new_text, added) = with_rules(&text, rules).map_err(|e| {
-        format!("cannot add the rule to `{shown}`: {e}; the file was left as it was")
-    })?;
-    if added.is_empty() {
-        return Ok(added);
-    }
+    let Some(new_text) = edit(&text)? else {
+        return Ok(false);
+    };
     write_atomically(path, &dir, &new_text, existed)?;
     drop(lock);
-    Ok(added)
+    Ok(true)
 }
 
 fn refuse_link(path: &Path) -> Result<(), String> {
