@@ -658,3 +658,18 @@ fn claude_code_tools_that_change_nothing_are_allowed_and_unknown_ones_asked() {
     );
     assert_eq!(d, "ask");
 }
+
+/// An ask reaches the model when nobody can answer (`claude -p`): it says the call did not
+/// run without a person's approval, and what to do.
+#[test]
+fn an_ask_says_it_needs_a_person_and_what_to_do() {
+    let p = Project::new();
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "cargo build"})));
+    assert_eq!(d, "ask");
+    assert!(why.starts_with("needs a person's approval: "), "{why}");
+    assert!(why.contains("the call was not run"), "{why}");
+    assert!(why.contains("ask the user"), "{why}");
+    let (d, why) = decision(&p.claude("Read", json!({"file_path": p.home().join(".ssh/id_rsa")})));
+    assert_eq!(d, "deny");
+    assert!(why.ends_with("the call was not run"), "{why}");
+}

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::call::{Decision, ToolCall};
+use crate::call::{Action, Decision, ToolCall};
 use crate::engine::{Engine, EngineBuilder, LoadError, PathContext};
 use crate::settings::SETTINGS_PATH;
 
@@ -222,8 +222,20 @@ fn with_path_from(input: &Map<String, Value>, keys: &[&str]) -> Map<String, Valu
 }
 
 /// The reason an agent is shown: the engine's reason, the risk, and the deciding rule.
+/// An ask says what it needs, so that a model that gets it (an agent run without a person:
+/// `claude -p`, headless Gemini CLI) knows the call did not run and what to do; a deny says
+/// the call was not run.
 pub fn explain(d: &Decision) -> String {
-    format!("{} ({} risk; harness9 rule {})", d.reason, d.risk, d.rule)
+    let why = format!("{} ({} risk; harness9 rule {})", d.reason, d.risk, d.rule);
+    match d.action {
+        Action::Ask => format!(
+            "needs a person's approval: {why}. If nobody can approve it here, the call was not \
+             run: ask the user to approve or run it, or to add a rule for it (harness9 allow, \
+             or a policy file)"
+        ),
+        Action::Deny => format!("{why}; the call was not run"),
+        Action::Allow => why,
+    }
 }
 
 /// A short, one-line description of what a call touches, for the audit log: the command, the
