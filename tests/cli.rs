@@ -522,3 +522,41 @@ fn install_print_shows_the_file_and_writes_nothing() {
     );
     assert!(!d.path().join(".gemini/settings.json").exists());
 }
+
+/// `check` and `explain` read the project's `.harness9/*.policy` as the hook does, so all of
+/// them give one answer.
+#[test]
+fn check_and_explain_read_the_projects_policy_files_like_the_hook() {
+    let d = Dir::new();
+    d.write(
+        ".harness9/team.policy",
+        "deny bash(\"git push *\") reason \"no pushes here\";\nallow bash(\"git status\");\n",
+    );
+    let o = d.run(&["check", "--format", "json", "bash", "git push origin main"]);
+    let v = json(&o);
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert_eq!(v["rule"], ".harness9/team.policy:1", "{v}");
+    let o = d.run(&["explain", "bash", "git push origin main"]);
+    assert!(stdout(&o).contains("no pushes here"), "{}", stdout(&o));
+    // From another folder, with --cwd, the same files.
+    let o = Command::new(env!("CARGO_BIN_EXE_harness9"))
+        .args(["check", "--format", "json", "--cwd"])
+        .arg(d.path())
+        .args(["bash", "git push origin main"])
+        .env("HOME", d.home())
+        .output()
+        .unwrap();
+    assert_eq!(json(&o)["decision"], "deny", "{}", stdout(&o));
+    // An explicit --policy is used instead.
+    let p = d.write("other.policy", "default ask risk low;\n");
+    let o = d.run(&[
+        "check",
+        "--format",
+        "json",
+        "--policy",
+        p.to_str().unwrap(),
+        "bash",
+        "git push origin main",
+    ]);
+    assert_eq!(json(&o)["decision"], "ask", "{}", stdout(&o));
+}

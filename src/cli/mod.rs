@@ -10,7 +10,7 @@ mod lint;
 mod tui;
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -66,7 +66,8 @@ enum Command {
 /// Where the policy comes from; shared by `check` and `explain`.
 #[derive(Args, Debug, Clone)]
 pub struct PolicyArgs {
-    /// A policy file (repeatable). Without one, the shipped default policy is used.
+    /// A policy file (repeatable). Without one, the working folder's `.harness9/*.policy` and
+    /// the user's policy files, as the hook reads them; the shipped default policy when none.
     #[arg(long = "policy", value_name = "FILE")]
     policies: Vec<PathBuf>,
     /// A settings.json (default: .harness9/settings.json of the working folder, when present).
@@ -102,10 +103,33 @@ impl PolicyArgs {
             ctx.home.as_deref(),
         )
         .builtin(!self.no_builtin);
-        if self.policies.is_empty() {
-            b = b.default_policy();
+        // Without `--policy`, the policy files the hook would read for this folder (its
+        // `.harness9/*.policy`, the user's), or the shipped default policy when there are none:
+        // one view of the policy for `check`, `explain`, the hook and the TUI.
+        let mut policies = self.policies.clone();
+        if policies.is_empty() {
+            let project = harness9::hooks::Project::from_env(ctx.cwd.clone());
+            match harness9::hooks::discovered_policies(&project) {
+                Ok(found) => {
+                    let here = std::env::current_dir().ok().filter(|d| *d == ctx.cwd);
+                    policies = found
+                        .into_iter()
+                        .map(|p| match &here {
+                            Some(d) => p.strip_prefix(d).map(Path::to_path_buf).unwrap_or(p),
+                            None => p,
+                        })
+                        .collect();
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Err(EXIT_USAGE);
+                }
+            }
+            if policies.is_empty() {
+                b = b.default_policy();
+            }
         }
-        for p in &self.policies {
+        for p in &policies {
             b = b.policy_file(p);
         }
         match &self.settings {

@@ -100,6 +100,16 @@ fn env_path(name: &str) -> Option<PathBuf> {
         .filter(|p| p.is_absolute())
 }
 
+/// The policy files the hook reads for a project: every `.harness9/*.policy` of its folder (by
+/// name), then the user's `*.policy` files. `harness9 check` and `explain` read the same ones.
+pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError> {
+    let mut files = policy_files(&project.cwd.join(PROJECT_DIR))?;
+    if let Some(dir) = &project.user_dir {
+        files.extend(policy_files(dir)?);
+    }
+    Ok(files)
+}
+
 /// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
 /// `.harness9/*.policy` (by name), the user's `*.policy` files, or — when no policy file is
 /// found — the shipped default policy plus `fallback` (the agent's read-only tools), and the
@@ -123,12 +133,9 @@ pub fn project_engine(
         )));
     }
     let mut sources = Sources {
-        policies: policy_files(&cwd.join(PROJECT_DIR))?,
+        policies: discovered_policies(project)?,
         ..Sources::default()
     };
-    if let Some(dir) = &project.user_dir {
-        sources.policies.extend(policy_files(dir)?);
-    }
     let settings = cwd.join(SETTINGS_PATH);
     if settings.exists() {
         sources.settings = Some(settings);
