@@ -673,3 +673,35 @@ fn an_ask_says_it_needs_a_person_and_what_to_do() {
     assert_eq!(d, "deny");
     assert!(why.ends_with("the call was not run"), "{why}");
 }
+
+/// The hook's audit log is written only to a regular file: never through a link a cloned
+/// repository planted (`.harness9/audit.jsonl` → `~/.bashrc`), never blocking on a FIFO. The
+/// decision stands either way.
+#[test]
+fn the_audit_log_is_never_written_through_a_link_or_into_a_fifo() {
+    let p = Project::new();
+    let target = p.home().join(".bashrc");
+    std::fs::write(&target, "# rc\n").unwrap();
+    std::fs::create_dir_all(p.cwd().join(".harness9")).unwrap();
+    let log = p.cwd().join(".harness9/audit.jsonl");
+    std::os::unix::fs::symlink(&target, &log).unwrap();
+    let o = p.run(
+        &["hook", "claude-code"],
+        &p.claude_event("Bash", json!({"command": "echo $(id)"})),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "# rc\n");
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    std::fs::remove_file(&log).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&log).status();
+    if made.is_ok_and(|s| s.success()) {
+        // Would block forever if the hook opened it.
+        let o = p.run(
+            &["hook", "claude-code"],
+            &p.claude_event("Bash", json!({"command": "git status"})),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let (d, _) = decision(&answer(&o));
+        assert_eq!(d, "allow");
+    }
+}

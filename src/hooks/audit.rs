@@ -53,20 +53,49 @@ pub fn audit_path(cwd: &Path) -> PathBuf {
     cwd.join(PROJECT_DIR).join(AUDIT_FILE)
 }
 
-/// Appends one entry to the log of `cwd`, creating `.harness9/` when needed. The line goes out
-/// in one `write` on a file opened for appending, so lines of concurrent hook calls do not
-/// interleave.
+/// Appends one entry to the log of `cwd`, creating `.harness9/` when needed (see
+/// [`append_line`]).
 pub fn append(cwd: &Path, entry: &Entry) -> std::io::Result<PathBuf> {
     let path = audit_path(cwd);
+    append_line(&path, &entry.to_json(SystemTime::now()).to_string())?;
+    Ok(path)
+}
+
+/// The one writer of audit logs (the hook adapters' and the runtime's): appends `line` and a
+/// newline to `path`, creating its folder when needed. Only ever to a regular file: a cloned
+/// repository's `audit.jsonl` linked to `~/.bashrc` would get a line with the model's `$(…)`
+/// in it, and a FIFO would block the call. The line goes out in one `write` on a file opened
+/// for appending, so lines of concurrent calls do not interleave.
+pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let mut line = entry.to_json(SystemTime::now()).to_string();
-    line.push('\n');
+    let not_regular = || {
+        std::io::Error::other("it is not a regular file (a symbolic link?); nothing was written")
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => return Err(not_regular()),
+        _ => {}
+    }
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(&path)?;
-    f.write_all(line.as_bytes())?;
-    Ok(path)
+        .open(path)?;
+    // Replaced by a link or something else between the look and the open: write nothing.
+    let opened = f.metadata()?;
+    let now = std::fs::symlink_metadata(path)?;
+    if !opened.is_file() || !now.file_type().is_file() {
+        return Err(not_regular());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if (opened.dev(), opened.ino()) != (now.dev(), now.ino()) {
+            return Err(not_regular());
+        }
+    }
+    let mut text = String::with_capacity(line.len() + 1);
+    text.push_str(line);
+    text.push('\n');
+    f.write_all(text.as_bytes())
 }

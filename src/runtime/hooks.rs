@@ -585,27 +585,8 @@ impl AuditHook {
     }
 
     fn append(&self, record: &DecisionRecord) -> std::io::Result<()> {
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        // Only ever a regular file: a cloned repository's `audit.jsonl` linked to
-        // `~/.bashrc` would get a line with the model's `$(…)` in it; a FIFO would block.
-        match fs::symlink_metadata(&self.path) {
-            Ok(m) if !m.file_type().is_file() => {
-                return Err(std::io::Error::other(
-                    "it is not a regular file (a symbolic link?); nothing was written",
-                ))
-            }
-            _ => {}
-        }
-        let mut line = serde_json::to_string(record).map_err(std::io::Error::other)?;
-        line.push('\n');
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)?;
-        // One write on a file opened for appending: lines of concurrent calls do not mix.
-        f.write_all(line.as_bytes())
+        let line = serde_json::to_string(record).map_err(std::io::Error::other)?;
+        crate::hooks::audit::append_line(&self.path, &line)
     }
 }
 
