@@ -705,3 +705,20 @@ fn the_audit_log_is_never_written_through_a_link_or_into_a_fifo() {
         assert_eq!(d, "allow");
     }
 }
+
+/// The log (and offloaded outputs, lock files) stay out of git: the first write creates
+/// `.harness9/.gitignore`; one the project has is left as it is.
+#[test]
+fn the_first_audit_line_keeps_the_log_out_of_git() {
+    let p = Project::new();
+    p.claude("Bash", json!({"command": "git status"}));
+    let ignore = std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "audit.jsonl"), "{ignore}");
+    assert!(ignore.lines().any(|l| l == "offload/"), "{ignore}");
+    std::fs::write(p.cwd().join(".harness9/.gitignore"), "mine\n").unwrap();
+    p.claude("Bash", json!({"command": "git status"}));
+    assert_eq!(
+        std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap(),
+        "mine\n"
+    );
+}

@@ -61,6 +61,27 @@ pub fn append(cwd: &Path, entry: &Entry) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
+/// What `.harness9/.gitignore` holds: the log, offloaded outputs and lock files are the
+/// machine's, not the project's (its policies and settings are).
+pub const GITIGNORE: &str =
+    "# Written by harness9: the audit log, offloaded outputs, lock files.\n\
+                             audit.jsonl\noffload/\n*.lock\n";
+
+/// Creates `.harness9/.gitignore` when the folder has none (an existing one is left alone).
+pub fn keep_out_of_git(dir: &Path) {
+    let path = dir.join(".gitignore");
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return;
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        let _ = f.write_all(GITIGNORE.as_bytes());
+    }
+}
+
 /// The one writer of audit logs (the hook adapters' and the runtime's): appends `line` and a
 /// newline to `path`, creating its folder when needed. Only ever to a regular file: a cloned
 /// repository's `audit.jsonl` linked to `~/.bashrc` would get a line with the model's `$(…)`
@@ -69,6 +90,9 @@ pub fn append(cwd: &Path, entry: &Entry) -> std::io::Result<PathBuf> {
 pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
+        if dir.file_name().is_some_and(|n| n == PROJECT_DIR) {
+            keep_out_of_git(dir);
+        }
     }
     let not_regular = || {
         std::io::Error::other("it is not a regular file (a symbolic link?); nothing was written")
