@@ -449,7 +449,7 @@ fn install_writes_the_hook_by_absolute_path_and_uninstall_takes_it_out() {
     let o = d.run(&["install", "claude-code"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).starts_with("added the PreToolUse hook"),
+        stdout(&o).starts_with("added the PreToolUse and PostToolUse hook"),
         "{}",
         stdout(&o)
     );

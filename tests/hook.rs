@@ -350,7 +350,7 @@ fn garbage_input_blocks_the_call_with_exit_2_and_says_why() {
             "`tool_input` must be a JSON object",
         ),
         (
-            r#"{"tool_name": "Bash", "hook_event_name": "PostToolUse"}"#,
+            r#"{"tool_name": "Bash", "hook_event_name": "UserPromptSubmit"}"#,
             "PreToolUse",
         ),
     ] {
@@ -721,4 +721,34 @@ fn the_first_audit_line_keeps_the_log_out_of_git() {
         std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap(),
         "mine\n"
     );
+}
+
+/// Claude Code's PostToolUse event says a call ran: logged with the call's id (an asked call
+/// that ran was approved by the person), nothing printed, no policy needed.
+#[test]
+fn a_call_that_ran_is_logged_as_its_outcome() {
+    let p = Project::new();
+    let event = json!({
+        "session_id": "abc123",
+        "cwd": p.cwd(),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "cargo build"},
+        "tool_response": {"stdout": "ok", "stderr": "", "interrupted": false},
+        "tool_use_id": "toolu_01ABC123",
+    })
+    .to_string();
+    let o = p.run(&["hook", "claude-code"], &event);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let lines = p.audit_lines();
+    let last = lines.last().expect("a line");
+    assert_eq!(last["outcome"], "ran", "{last}");
+    assert_eq!(last["call_id"], "toolu_01ABC123", "{last}");
+    assert_eq!(last["tool"], "Bash", "{last}");
 }

@@ -89,7 +89,15 @@ struct Prepared {
     engine: Engine,
 }
 
-fn prepare(agent: &str, expected_event: &str, fallback: (&str, &str)) -> Result<Prepared, i32> {
+/// Reads the event and loads the project's engine. With `outcomes` (Claude Code), a
+/// `PostToolUse` event (a call that ran) is logged instead (`Some(true)`: with the log off,
+/// not even that) and the hook is done: `Err(0)`.
+fn prepare(
+    agent: &str,
+    expected_event: &str,
+    fallback: (&str, &str),
+    outcomes: Option<bool>,
+) -> Result<Prepared, i32> {
     let fail = |msg: String| {
         eprintln!("harness9 hook {agent}: {msg}; the tool call is blocked");
         EXIT_USAGE
@@ -104,6 +112,14 @@ fn prepare(agent: &str, expected_event: &str, fallback: (&str, &str)) -> Result<
         return Err(fail("the event on standard input is not UTF-8 text".into()));
     };
     let event = parse_tool_event(&text).map_err(fail)?;
+    if let (Some(name), Some(no_audit)) = (&event.hook_event_name, outcomes) {
+        if name == claude_code::OUTCOME_EVENT {
+            if !no_audit {
+                record_outcome(agent, &event);
+            }
+            return Err(0);
+        }
+    }
     if let Some(name) = &event.hook_event_name {
         if name != expected_event {
             return Err(fail(format!(
@@ -149,7 +165,12 @@ fn prepare(agent: &str, expected_event: &str, fallback: (&str, &str)) -> Result<
 
 fn claude(a: ClaudeArgs) -> i32 {
     let (name, text) = claude_code::fallback_policy();
-    let p = match prepare("claude-code", claude_code::EVENT, (name, &text)) {
+    let p = match prepare(
+        "claude-code",
+        claude_code::EVENT,
+        (name, &text),
+        Some(a.no_audit),
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -176,7 +197,12 @@ fn claude(a: ClaudeArgs) -> i32 {
 }
 
 fn gemini(a: GeminiArgs) -> i32 {
-    let p = match prepare("gemini-cli", gemini_cli::EVENT, gemini_cli::FALLBACK_POLICY) {
+    let p = match prepare(
+        "gemini-cli",
+        gemini_cli::EVENT,
+        gemini_cli::FALLBACK_POLICY,
+        None,
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -192,6 +218,31 @@ fn gemini(a: GeminiArgs) -> i32 {
         write_audit("gemini-cli", &p, None, &call, a.mode.as_str(), &logged);
     }
     answer("gemini-cli", &out)
+}
+
+/// Logs that a call ran (Claude Code's PostToolUse): after an ask, the person approved it.
+fn record_outcome(agent: &str, event: &harness9::hooks::ToolEvent) {
+    let cwd = match event.cwd.as_deref().filter(|c| !c.is_empty()) {
+        Some(c) => PathBuf::from(c),
+        None => match std::env::current_dir() {
+            Ok(c) => c,
+            Err(_) => return,
+        },
+    };
+    let call_id = event.raw.get("tool_use_id").and_then(Value::as_str);
+    if let Err(e) = audit::append_outcome(
+        &cwd,
+        agent,
+        event.session_id.as_deref(),
+        call_id,
+        &event.tool_name,
+        "ran",
+    ) {
+        eprintln!(
+            "harness9 hook {agent}: warning: cannot write the audit log `{}`: {e}",
+            audit::audit_path(&cwd).display()
+        );
+    }
 }
 
 /// Appends the audit line; a log that cannot be written is a warning, the decision stands.

@@ -32,11 +32,12 @@ impl Agent {
         }
     }
 
-    /// The hook event the agent runs before a tool.
-    fn event(self) -> &'static str {
+    /// Every event harness9's hook is installed for: before a tool, and for Claude Code after
+    /// one too (the audit log records that an asked call ran).
+    fn events(self) -> &'static [&'static str] {
         match self {
-            Agent::ClaudeCode => "PreToolUse",
-            Agent::GeminiCli => "BeforeTool",
+            Agent::ClaudeCode => &["PreToolUse", "PostToolUse"],
+            Agent::GeminiCli => &["BeforeTool"],
         }
     }
 
@@ -159,31 +160,35 @@ fn hook_objects(root: &CstRootNode, event: &str) -> Vec<(CstObject, String)> {
     out
 }
 
-/// The settings text with the hook installed (`None`: already as it should be).
+/// The settings text with the hook installed for every event of `agent` (`None`: already as
+/// it should be).
 fn with_hook(text: &str, agent: Agent, command: &str) -> Result<(Option<String>, Outcome), String> {
     let root = CstRootNode::parse(text, &ParseOptions::default())
         .map_err(|e| format!("it does not parse ({e})"))?;
-    let ours: Vec<(CstObject, String)> = hook_objects(&root, agent.event())
-        .into_iter()
-        .filter(|(_, c)| is_our_hook(c, agent))
-        .collect();
-    if ours.iter().any(|(_, c)| c == command) {
-        return Ok((None, Outcome::AlreadyThere));
-    }
-    let outcome = if let Some((obj, old)) = ours.first() {
-        obj.get("command")
-            .ok_or("a hook lost its command")?
-            .set_value(CstInputValue::String(command.to_string()));
-        Outcome::Updated(old.clone())
-    } else {
+    let mut outcome = Outcome::AlreadyThere;
+    for event in agent.events() {
+        let ours: Vec<(CstObject, String)> = hook_objects(&root, event)
+            .into_iter()
+            .filter(|(_, c)| is_our_hook(c, agent))
+            .collect();
+        if ours.iter().any(|(_, c)| c == command) {
+            continue;
+        }
+        if let Some((obj, old)) = ours.first() {
+            obj.get("command")
+                .ok_or("a hook lost its command")?
+                .set_value(CstInputValue::String(command.to_string()));
+            outcome = Outcome::Updated(old.clone());
+            continue;
+        }
         let obj = root
             .object_value()
             .ok_or("its top level is not a JSON object")?;
         let groups = obj
             .object_value_or_create("hooks")
             .ok_or("`hooks` is not an object")?
-            .array_value_or_create(agent.event())
-            .ok_or_else(|| format!("`hooks.{}` is not a list", agent.event()))?;
+            .array_value_or_create(event)
+            .ok_or_else(|| format!("`hooks.{event}` is not a list"))?;
         let mut hook = vec![
             ("type".to_string(), CstInputValue::String("command".into())),
             ("command".to_string(), CstInputValue::String(command.into())),
@@ -198,8 +203,13 @@ fn with_hook(text: &str, agent: Agent, command: &str) -> Result<(Option<String>,
                 CstInputValue::Array(vec![CstInputValue::Object(hook)]),
             ),
         ]));
-        Outcome::Added
-    };
+        if !matches!(outcome, Outcome::Updated(_)) {
+            outcome = Outcome::Added;
+        }
+    }
+    if outcome == Outcome::AlreadyThere {
+        return Ok((None, outcome));
+    }
     Ok((Some(finish(&root)?), outcome))
 }
 
@@ -207,24 +217,28 @@ fn with_hook(text: &str, agent: Agent, command: &str) -> Result<(Option<String>,
 fn without_hook(text: &str, agent: Agent) -> Result<(Option<String>, Outcome), String> {
     let root = CstRootNode::parse(text, &ParseOptions::default())
         .map_err(|e| format!("it does not parse ({e})"))?;
-    let ours: Vec<CstObject> = hook_objects(&root, agent.event())
-        .into_iter()
-        .filter(|(_, c)| is_our_hook(c, agent))
-        .map(|(o, _)| o)
-        .collect();
-    if ours.is_empty() {
-        return Ok((None, Outcome::NotThere));
-    }
-    let n = ours.len();
-    for o in ours {
-        o.remove();
-    }
-    // Groups left without hooks, and the event left without groups, go too.
-    if let Some(groups) = root
-        .object_value()
-        .and_then(|o| o.object_value("hooks"))
-        .and_then(|h| h.array_value(agent.event()))
-    {
+    let mut removed = 0;
+    for event in agent.events() {
+        let ours: Vec<CstObject> = hook_objects(&root, event)
+            .into_iter()
+            .filter(|(_, c)| is_our_hook(c, agent))
+            .map(|(o, _)| o)
+            .collect();
+        if ours.is_empty() {
+            continue;
+        }
+        removed += ours.len();
+        for o in ours {
+            o.remove();
+        }
+        // Groups left without hooks, and the event left without groups, go too.
+        let Some(groups) = root
+            .object_value()
+            .and_then(|o| o.object_value("hooks"))
+            .and_then(|h| h.array_value(event))
+        else {
+            continue;
+        };
         for g in groups.elements() {
             let empty = g
                 .as_object()
@@ -238,13 +252,16 @@ fn without_hook(text: &str, agent: Agent) -> Result<(Option<String>, Outcome), S
             if let Some(p) = root
                 .object_value()
                 .and_then(|o| o.object_value("hooks"))
-                .and_then(|h| h.get(agent.event()))
+                .and_then(|h| h.get(event))
             {
                 p.remove();
             }
         }
     }
-    Ok((Some(finish(&root)?), Outcome::Removed(n)))
+    if removed == 0 {
+        return Ok((None, Outcome::NotThere));
+    }
+    Ok((Some(finish(&root)?), Outcome::Removed(removed)))
 }
 
 /// The edited text, checked to still parse.
@@ -318,7 +335,7 @@ fn change(a: InstallArgs, add: bool) -> i32 {
         eprintln!("error: {e}");
         return 1;
     }
-    let event = a.agent.event();
+    let event = a.agent.events().join(" and ");
     match outcome {
         Outcome::Added => println!("added the {event} hook `{command}` to {shown}"),
         Outcome::Updated(old) => {
@@ -371,7 +388,12 @@ pub fn doctor(a: DoctorArgs) -> i32 {
                 problems += 1;
                 continue;
             };
-            for (_, command) in hook_objects(&root, agent.event()) {
+            let commands = agent
+                .events()
+                .iter()
+                .flat_map(|e| hook_objects(&root, e))
+                .map(|(_, c)| c);
+            for command in commands {
                 if !is_our_hook(&command, agent) {
                     continue;
                 }
@@ -485,10 +507,12 @@ mod tests {
             Outcome::Updated("/opt/h9/harness9 hook claude-code".into())
         );
         let moved = moved.unwrap();
-        assert_eq!(moved.matches("hook claude-code").count(), 1, "{moved}");
+        // One hook before a tool, one after it (the log records that a call ran).
+        assert_eq!(moved.matches("hook claude-code").count(), 2, "{moved}");
+        assert!(moved.contains("PostToolUse"), "{moved}");
         // Uninstalled: the team's hook stays.
         let (gone, o) = without_hook(&moved, Agent::ClaudeCode).unwrap();
-        assert_eq!(o, Outcome::Removed(1));
+        assert_eq!(o, Outcome::Removed(2));
         let gone = gone.unwrap();
         assert!(!gone.contains("harness9"), "{gone}");
         assert!(gone.contains("lint-hook"), "{gone}");

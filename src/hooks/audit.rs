@@ -61,6 +61,29 @@ pub fn append(cwd: &Path, entry: &Entry) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
+/// Logs what became of a call the hook decided before (`outcome`: `ran`), with the agent's
+/// id of the call, so that an asked call that then ran reads as approved by the person.
+pub fn append_outcome(
+    cwd: &Path,
+    agent: &str,
+    session_id: Option<&str>,
+    call_id: Option<&str>,
+    tool: &str,
+    outcome: &str,
+) -> std::io::Result<PathBuf> {
+    let path = audit_path(cwd);
+    let line = json!({
+        "time": humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        "agent": agent,
+        "session_id": session_id,
+        "call_id": call_id,
+        "tool": tool,
+        "outcome": outcome,
+    });
+    append_line(&path, &line.to_string())?;
+    Ok(path)
+}
+
 /// What `.harness9/.gitignore` holds: the log, offloaded outputs and lock files are the
 /// machine's, not the project's (its policies and settings are).
 pub const GITIGNORE: &str =

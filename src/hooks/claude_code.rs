@@ -24,6 +24,9 @@ use crate::engine::{Engine, Mode};
 /// The event this adapter answers.
 pub const EVENT: &str = "PreToolUse";
 
+/// The event after a call ran: logged (an asked call that ran was approved by the person).
+pub const OUTCOME_EVENT: &str = "PostToolUse";
+
 /// Claude Code's tools that change nothing and have no harness9 counterpart: allowed when no
 /// policy file is found (beside the shipped default policy), as Claude Code itself runs them
 /// without asking. The hard protections still apply to their `path`; a subagent's (`Agent`,
