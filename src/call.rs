@@ -130,3 +130,59 @@ pub fn json_kind(v: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// The harness9 tool a rule's tool name was probably meant to be, when it is not one itself but
+/// nearly is: another case (`Bash`), a slip (`bsh`, `read_fle`), or another agent's name for
+/// it (`Read`, `Write`, `Edit`, `LS`: the hook adapters translate those). `None` for a tool of
+/// harness9's, an MCP tool, or a name not like any (other agents' tools pass through as they
+/// are: `Grep`, `WebFetch`).
+pub fn likely_tool(name: &str) -> Option<&'static str> {
+    const AGENT_NAMES: [(&str, &str); 6] = [
+        ("read", "read_file"),
+        ("write", "write_file"),
+        ("edit", "edit_file"),
+        ("multiedit", "edit_file"),
+        ("ls", "list_dir"),
+        ("shell", "bash"),
+    ];
+    let tools = || std::iter::once("bash").chain(FILE_TOOLS);
+    if tools().any(|t| t == name) || name.starts_with("mcp__") || name.contains(['*', '?']) {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    tools()
+        .find(|t| *t == lower)
+        .or_else(|| {
+            AGENT_NAMES
+                .iter()
+                .find(|(n, _)| *n == lower)
+                .map(|(_, t)| *t)
+        })
+        // A slip keeps the first letter (`bsh`, `read_fle`); another agent's tool that happens
+        // to be close (`Task` and `bash`) does not.
+        .or_else(|| {
+            crate::diag::did_you_mean(&lower, tools())
+                .filter(|t| t.as_bytes().first() == lower.as_bytes().first())
+        })
+}
+
+#[cfg(test)]
+mod likely_tool_tests {
+    use super::likely_tool;
+
+    #[test]
+    fn a_near_miss_of_a_tool_name_gets_the_likely_one() {
+        assert_eq!(likely_tool("Bash"), Some("bash"));
+        assert_eq!(likely_tool("bsh"), Some("bash"));
+        assert_eq!(likely_tool("read_fle"), Some("read_file"));
+        assert_eq!(likely_tool("Read"), Some("read_file"));
+        assert_eq!(likely_tool("LS"), Some("list_dir"));
+        assert_eq!(likely_tool("bash"), None);
+        assert_eq!(likely_tool("Grep"), None);
+        assert_eq!(likely_tool("Task"), None);
+        assert_eq!(likely_tool("Agent"), None);
+        assert_eq!(likely_tool("WebFetch"), None);
+        assert_eq!(likely_tool("mcp__github__create_issue"), None);
+        assert_eq!(likely_tool("mcp__*"), None);
+    }
+}

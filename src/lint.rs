@@ -39,8 +39,12 @@ pub struct Report {
     pub loaded: bool,
 }
 
-/// Lints one policy file: load errors, the rule lints, and its `expect` statements.
+/// Lints one policy file: load errors, the rule lints, and its `expect` statements. A
+/// `.json` file is linted as a settings.json: its keys, lists and rules.
 pub fn lint_file(path: &Path, opts: &Options) -> Report {
+    if path.extension().is_some_and(|e| e == "json") {
+        return lint_settings(path, opts);
+    }
     let loaded = match policy::load(&Origin::File(path.to_path_buf())) {
         Ok(l) => l,
         Err(e) => {
@@ -101,6 +105,43 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
     Report {
         diagnostics,
         loaded: ok,
+    }
+}
+
+/// Lints a settings.json: everything loading it says (unknown keys, bad rules, tool names no
+/// call has).
+fn lint_settings(path: &Path, opts: &Options) -> Report {
+    let engine = Engine::builder()
+        .context(opts.ctx.clone())
+        .builtin(false)
+        .settings_file(path)
+        .build();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let loaded = match &engine {
+        Ok(e) => {
+            diagnostics.extend(
+                e.warnings()
+                    .iter()
+                    .filter(|d| !is_builtin(&d.source))
+                    .cloned(),
+            );
+            true
+        }
+        Err(e) => {
+            diagnostics.extend(e.diagnostics.iter().cloned());
+            let src = Source::new(path.to_string_lossy(), "");
+            diagnostics.extend(
+                e.messages
+                    .iter()
+                    .map(|m| Diagnostic::error(&src, "io", Default::default(), m.clone())),
+            );
+            false
+        }
+    };
+    diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
+    Report {
+        diagnostics,
+        loaded,
     }
 }
 

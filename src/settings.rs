@@ -75,6 +75,42 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
         );
         return (Vec::new(), diags);
     };
+    // A misspelt `permissions` loses every rule under it: an error, not silence. Other keys
+    // (a file shared with another tool: `model`, `env`) are said and left alone.
+    let mut misspelt = false;
+    for prop in &root.properties {
+        let name = prop.name.as_str();
+        if name == "permissions" || name == "$schema" {
+            continue;
+        }
+        let span = Span::new(prop.range.start, prop.range.start + name.len() + 2);
+        match did_you_mean(name, ["permissions"]) {
+            Some(s) => {
+                misspelt = true;
+                diags.push(
+                    Diagnostic::error(
+                        source,
+                        "settings-key",
+                        span,
+                        format!("unknown key `{name}`: its rules would be lost"),
+                    )
+                    .help(format!("did you mean `{s}`?")),
+                );
+            }
+            None => diags.push(
+                Diagnostic::warning(
+                    source,
+                    "settings-key",
+                    span,
+                    format!("harness9 ignores the key `{name}`"),
+                )
+                .help("harness9 reads `permissions` (`allow`, `deny` and `ask` lists)"),
+            ),
+        }
+    }
+    if misspelt {
+        return (Vec::new(), diags);
+    }
     let Some(perms) = root.get("permissions") else {
         return (Vec::new(), diags);
     };
@@ -92,22 +128,45 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
         );
         return (Vec::new(), diags);
     };
+    // Claude Code's own keys under `permissions` (a file copied from `.claude/`): said, and
+    // left alone; any other unknown list would lose its rules, so it is an error.
+    const CLAUDE_KEYS: [&str; 4] = [
+        "defaultMode",
+        "additionalDirectories",
+        "disableBypassPermissionsMode",
+        "disableAutoMode",
+    ];
     for prop in &perms_obj.properties {
         let name = prop.name.as_str();
         if LISTS.iter().any(|(n, _)| *n == name) {
             continue;
         }
-        if let Some(s) = did_you_mean(name, LISTS.iter().map(|(n, _)| *n)) {
+        let span = Span::new(prop.range.start, prop.range.start + name.len() + 2);
+        if CLAUDE_KEYS.contains(&name) {
             diags.push(
                 Diagnostic::warning(
                     source,
                     "settings-key",
-                    Span::new(prop.range.start, prop.range.start + name.len() + 2),
-                    format!("unknown list `{name}` is ignored"),
+                    span,
+                    format!("`{name}` is Claude Code's setting; harness9 ignores it"),
                 )
-                .help(format!("did you mean `{s}`?")),
+                .help("harness9's modes are chosen with `--mode` (or Claude Code's own mode)"),
             );
+            continue;
         }
+        let help = match did_you_mean(name, LISTS.iter().map(|(n, _)| *n)) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "the lists are `allow`, `deny` and `ask`".to_string(),
+        };
+        diags.push(
+            Diagnostic::error(
+                source,
+                "settings-key",
+                span,
+                format!("unknown list `{name}`: its rules would be lost"),
+            )
+            .help(help),
+        );
     }
     let mut rules = Vec::new();
     for (list, action) in LISTS {
@@ -416,9 +475,22 @@ mod tests {
     }
 
     #[test]
-    fn other_keys_and_a_missing_permissions_are_fine() {
+    fn other_keys_are_said_and_a_missing_permissions_is_fine() {
         let (r, d) = rules(r#"{"model": "x", "env": {"A": "1"}}"#);
+        assert!(r.is_empty());
+        assert_eq!(d.len(), 2);
+        assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+        let (r, d) = rules(r#"{"$schema": "x"}"#);
         assert!(r.is_empty() && d.is_empty());
+    }
+
+    #[test]
+    fn a_misspelled_permissions_is_an_error_that_loses_no_rule_silently() {
+        let (r, d) = rules(r#"{"permisions": {"allow": ["bash(ls)"]}}"#);
+        assert!(r.is_empty());
+        assert_eq!(d.len(), 1);
+        assert!(d[0].is_error());
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `permissions`?"));
     }
 
     #[test]
@@ -451,10 +523,14 @@ mod tests {
     }
 
     #[test]
-    fn a_misspelled_list_name_warns() {
+    fn a_misspelled_list_name_is_an_error() {
         let (_, d) = rules(r#"{"permissions": {"alow": ["bash(ls)"]}}"#);
         assert_eq!(d.len(), 1);
-        assert!(!d[0].is_error());
+        assert!(d[0].is_error());
         assert_eq!(d[0].help.as_deref(), Some("did you mean `allow`?"));
+        // Claude Code's own keys are said and left alone.
+        let (r, d) = rules(r#"{"permissions": {"defaultMode": "plan", "allow": ["bash(ls)"]}}"#);
+        assert_eq!(r.len(), 1);
+        assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
     }
 }

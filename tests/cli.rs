@@ -560,3 +560,51 @@ fn check_and_explain_read_the_projects_policy_files_like_the_hook() {
     ]);
     assert_eq!(json(&o)["decision"], "ask", "{}", stdout(&o));
 }
+
+/// Typos that would lose rules or write rules nobody meets are said: a misspelt
+/// `permissions` is an error, a tool name like none of harness9's (`Bash`, `bsh`) a warning
+/// with the likely name, in `lint` (a `.json` file is linted as settings), `check`, `allow`.
+#[test]
+fn settings_and_rule_typos_are_said_with_the_likely_name() {
+    let d = Dir::new();
+    let typo = d.write("typo.json", r#"{"permisions": {"allow": ["bash(ls)"]}}"#);
+    let o = d.run(&["lint", typo.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("did you mean `permissions`?"),
+        "{}",
+        stdout(&o)
+    );
+    let o = d.run(&["check", "--settings", typo.to_str().unwrap(), "bash", "ls"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a settings file that loses rules does not load"
+    );
+    let tools = d.write("tools.json", r#"{"permissions": {"allow": ["Bash(ls)"]}}"#);
+    let o = d.run(&["lint", tools.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("did you mean `bash`?"),
+        "{}",
+        stdout(&o)
+    );
+    let p = d.write("t.policy", "allow bsh(\"ls\");\nallow Grep;\n");
+    let o = d.run(&["lint", p.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("no call names the tool `bsh`"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        !stdout(&o).contains("`Grep`"),
+        "another agent's tool is left alone: {}",
+        stdout(&o)
+    );
+    let o = d.run(&["allow", "Bash(ls)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean `bash`?"),
+        "{}",
+        stderr(&o)
+    );
+}

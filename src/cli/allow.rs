@@ -30,6 +30,13 @@ pub fn allow(a: AllowArgs) -> i32 {
         }
     };
     for r in &a.rules {
+        let tool = r.split('(').next().unwrap_or(r).trim();
+        if let Some(t) = harness9::call::likely_tool(tool) {
+            eprintln!(
+                "warning: no call names the tool `{tool}`, so `{r}` never matches; did you mean \
+                 `{t}`?"
+            );
+        }
         if let Err(e) = engine.compile_allow_rules("rule", std::slice::from_ref(r)) {
             eprintln!("error: `{r}` is not a valid rule: {e}");
             return EXIT_USAGE;

@@ -41,6 +41,28 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// A tool name that is not harness9's but nearly is (`Bash`, `bsh`, `read_fle`): a rule no
+    /// call will ever meet, so it is said (a warning: hook adapters pass other agents' tool
+    /// names through, `Grep` or `WebFetch`, and those are left alone).
+    fn likely_typo(&mut self, source: &Arc<Source>, tool: &ast::Spanned<String>) {
+        let name = tool.value.as_str();
+        if let Some(t) = crate::call::likely_tool(name) {
+            self.diags.push(
+                Diagnostic::warning(
+                    source,
+                    "unknown-tool",
+                    tool.span,
+                    format!("no call names the tool `{name}`, so this rule never matches"),
+                )
+                .help(format!(
+                    "did you mean `{t}`? harness9's tools are `bash`, `read_file`, \
+                     `write_file`, `edit_file`, `list_dir`, MCP tools (`mcp__server__tool`) and \
+                     the agents' own tool names"
+                )),
+            );
+        }
+    }
+
     /// Compiles one rule; `None` (with diagnostics) when any part of it is invalid.
     pub fn rule(&mut self, source: &Arc<Source>, r: &ast::Rule) -> Option<CompiledRule> {
         let tool = if r.tool.value.contains(['*', '?']) {
@@ -52,6 +74,7 @@ impl<'a> Compiler<'a> {
                 }
             }
         } else {
+            self.likely_typo(source, &r.tool);
             ToolPattern::Name(r.tool.value.clone())
         };
         self.within_cwd = r.action.value == Action::Allow;
