@@ -29,6 +29,8 @@ pub const LINTS: [(&str, &str); 7] = [
 pub struct Options {
     pub builtin: bool,
     pub ctx: PathContext,
+    /// Every rule must be exercised by an `expect` (`lint --strict`).
+    pub strict: bool,
 }
 
 /// The result of linting one file.
@@ -99,6 +101,9 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
             if let Some(d) = check_expect(engine, src, e) {
                 diagnostics.push(d);
             }
+        }
+        if opts.strict {
+            diagnostics.extend(uncovered(engine));
         }
     }
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
@@ -215,6 +220,64 @@ pub struct ExpectResult {
     pub expect: Expect,
     /// `None` when it passed; the diagnostic when it failed.
     pub failure: Option<Diagnostic>,
+}
+
+/// One rule of a policy and whether an `expect` exercises it (the call of some `expect`
+/// matches it).
+#[derive(Debug, Clone)]
+pub struct Covered {
+    /// `team.policy:12`.
+    pub label: String,
+    /// The rule as written, on one line.
+    pub text: String,
+    pub covered: bool,
+    pub source: Arc<Source>,
+    pub span: crate::policy::ast::Span,
+}
+
+/// Which rules of the engine's user policies the `expect` statements exercise, in file
+/// order: a rule counts when the call of an `expect` matches it (it need not decide).
+pub fn coverage(engine: &Engine) -> Vec<Covered> {
+    let mut hit: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (_, e) in engine.expects() {
+        let ex = engine.explain(&expect_call(e));
+        for part in &ex.parts {
+            for h in &part.hits {
+                if h.layer == crate::engine::Layer::User {
+                    hit.insert(h.decision.rule.clone());
+                }
+            }
+        }
+    }
+    engine
+        .user_chains()
+        .iter()
+        .flat_map(|c| &c.rules)
+        .map(|r| Covered {
+            label: r.origin.label.clone(),
+            text: r.text(),
+            covered: hit.contains(&r.origin.label),
+            source: r.origin.source.clone(),
+            span: r.origin.span,
+        })
+        .collect()
+}
+
+/// The rules no `expect` exercises, as errors (`lint --strict`).
+pub fn uncovered(engine: &Engine) -> Vec<Diagnostic> {
+    coverage(engine)
+        .into_iter()
+        .filter(|c| !c.covered)
+        .map(|c| {
+            Diagnostic::error(
+                &c.source,
+                "uncovered-rule",
+                c.span,
+                "no `expect` exercises this rule",
+            )
+            .help("add an `expect` whose call this rule matches (`--strict` asks for every rule)")
+        })
+        .collect()
 }
 
 /// Runs every `expect` of an engine's user policies.
@@ -638,6 +701,7 @@ mod silence_tests {
         let opts = Options {
             builtin: true,
             ctx: PathContext::new(dir.path(), Some("/home/u".into())),
+            strict: false,
         };
         lint_file(&path, &opts)
             .diagnostics

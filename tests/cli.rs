@@ -409,7 +409,8 @@ fn the_shipped_policies_pass_their_own_tests_and_lint() {
         let p = root.join("policies").join(name);
         let o = d.run(&["test", p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
-        let o = d.run(&["lint", "--deny-warnings", p.to_str().unwrap()]);
+        // Every rule of the shipped policies is exercised by one of their `expect`s.
+        let o = d.run(&["lint", "--strict", "--deny-warnings", p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
     }
 }
@@ -606,5 +607,53 @@ fn settings_and_rule_typos_are_said_with_the_likely_name() {
         stderr(&o).contains("did you mean `bash`?"),
         "{}",
         stderr(&o)
+    );
+}
+
+/// `test --coverage` names the rules no `expect` exercises, per file, with a summary line (or
+/// JSON); `lint --strict` makes each one an error.
+#[test]
+fn coverage_names_the_rules_no_expect_exercises() {
+    let d = Dir::new();
+    let p = d.write(
+        "t.policy",
+        "allow bash(prefix \"git log\");\nallow bash(prefix \"npm test\");\nexpect allow bash(\"git log -3\");\n",
+    );
+    let o = d.run(&["test", "--coverage", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains(": 1 of 2 rules exercised"), "{out}");
+    assert!(out.contains("not exercised: "), "{out}");
+    assert!(out.contains("allow bash(prefix \"npm test\")"), "{out}");
+    assert!(
+        out.trim_end()
+            .ends_with("1 passed, 0 failed; 1 of 2 rules exercised (50%)"),
+        "{out}"
+    );
+    let o = d.run(&[
+        "test",
+        "--coverage",
+        "--format",
+        "json",
+        p.to_str().unwrap(),
+    ]);
+    let v = json(&o);
+    assert_eq!(
+        (v["rules"].as_u64(), v["covered"].as_u64()),
+        (Some(2), Some(1)),
+        "{v}"
+    );
+    assert_eq!(
+        v["files"][0]["uncovered"][0]["text"], "allow bash(prefix \"npm test\")",
+        "{v}"
+    );
+    let o = d.run(&["lint", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = d.run(&["lint", "--strict", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("no `expect` exercises this rule"),
+        "{}",
+        stdout(&o)
     );
 }

@@ -20,6 +20,9 @@ pub struct LintArgs {
     /// Check `expect`s without the built-in danger rules.
     #[arg(long)]
     no_builtin: bool,
+    /// Every rule must be exercised by an `expect` (an error for each one that is not).
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Args, Debug)]
@@ -30,12 +33,19 @@ pub struct TestArgs {
     /// Run without the built-in danger rules (the hard protections always apply).
     #[arg(long)]
     no_builtin: bool,
+    /// Also say which rules no `expect` exercises, per file, with a summary line.
+    #[arg(long)]
+    coverage: bool,
+    /// The output of `--coverage`.
+    #[arg(long, value_enum, default_value = "text")]
+    format: super::check::Format,
 }
 
 pub fn lint(a: LintArgs) -> i32 {
     let opts = Options {
         builtin: !a.no_builtin,
         ctx: PathContext::from_env(),
+        strict: a.strict,
     };
     let (mut errors, mut warnings) = (0, 0);
     for f in &a.files {
@@ -60,6 +70,8 @@ pub fn lint(a: LintArgs) -> i32 {
 
 pub fn test(a: TestArgs) -> i32 {
     let (mut passed, mut failed) = (0usize, 0usize);
+    let mut covered: Vec<lint::Covered> = Vec::new();
+    let json = a.format == super::check::Format::Json;
     for f in &a.files {
         let engine = match Engine::builder()
             .builtin(!a.no_builtin)
@@ -72,9 +84,13 @@ pub fn test(a: TestArgs) -> i32 {
                 return EXIT_USAGE;
             }
         };
+        if a.coverage {
+            covered.extend(lint::coverage(&engine));
+        }
         for r in lint::run_expects(&engine) {
             match &r.failure {
                 None => passed += 1,
+                Some(_) if json => failed += 1,
                 Some(d) => {
                     failed += 1;
                     println!(
@@ -95,6 +111,61 @@ pub fn test(a: TestArgs) -> i32 {
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    if a.coverage {
+        print_coverage(&covered, passed, failed, json);
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     i32::from(failed > 0)
+}
+
+/// The coverage report: per file, the rules no `expect` exercises, then a summary line (or one
+/// JSON object).
+fn print_coverage(rules: &[lint::Covered], passed: usize, failed: usize, json: bool) {
+    let mut files: Vec<(String, Vec<&lint::Covered>)> = Vec::new();
+    for r in rules {
+        let file = r.source.name.to_string();
+        match files.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, v)) => v.push(r),
+            None => files.push((file, vec![r])),
+        }
+    }
+    let total = rules.len();
+    let hit = rules.iter().filter(|r| r.covered).count();
+    if json {
+        let per_file: Vec<serde_json::Value> = files
+            .iter()
+            .map(|(f, rs)| {
+                serde_json::json!({
+                    "file": f,
+                    "rules": rs.len(),
+                    "covered": rs.iter().filter(|r| r.covered).count(),
+                    "uncovered": rs.iter().filter(|r| !r.covered).map(|r| serde_json::json!({
+                        "rule": r.label,
+                        "text": r.text,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({
+                "passed": passed,
+                "failed": failed,
+                "rules": total,
+                "covered": hit,
+                "files": per_file,
+            })
+        );
+        return;
+    }
+    for (f, rs) in &files {
+        let n = rs.iter().filter(|r| r.covered).count();
+        println!("{f}: {n} of {} rules exercised", rs.len());
+        for r in rs.iter().filter(|r| !r.covered) {
+            println!("  not exercised: {}: {}", r.label, r.text);
+        }
+    }
+    let percent = (hit * 100).checked_div(total).unwrap_or(100);
+    println!("{passed} passed, {failed} failed; {hit} of {total} rules exercised ({percent}%)");
 }
