@@ -57,33 +57,12 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
             };
         }
     };
-    let engine = Engine::builder()
+    let builder = Engine::builder()
         .context(opts.ctx.clone())
         .builtin(opts.builtin)
-        .policy_file(path)
-        .build();
-    let mut diagnostics = Vec::new();
-    let ok = match &engine {
-        Ok(e) => {
-            diagnostics.extend(
-                e.warnings()
-                    .iter()
-                    .filter(|d| !is_builtin(&d.source))
-                    .cloned(),
-            );
-            true
-        }
-        Err(e) => {
-            diagnostics.extend(e.diagnostics.iter().cloned());
-            let src = Source::new(path.to_string_lossy(), "");
-            diagnostics.extend(
-                e.messages
-                    .iter()
-                    .map(|m| Diagnostic::error(&src, "io", Default::default(), m.clone())),
-            );
-            false
-        }
-    };
+        .policy_file(path);
+    let (engine, mut diagnostics) = build_for_lint(builder, path);
+    let ok = engine.is_ok();
     let rules: Vec<(Arc<Source>, &Rule)> = loaded
         .statements
         .iter()
@@ -116,38 +95,46 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
 /// Lints a settings.json: everything loading it says (unknown keys, bad rules, tool names no
 /// call has).
 fn lint_settings(path: &Path, opts: &Options) -> Report {
-    let engine = Engine::builder()
+    let builder = Engine::builder()
         .context(opts.ctx.clone())
         .builtin(false)
-        .settings_file(path)
-        .build();
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
-    let loaded = match &engine {
-        Ok(e) => {
-            diagnostics.extend(
-                e.warnings()
-                    .iter()
-                    .filter(|d| !is_builtin(&d.source))
-                    .cloned(),
-            );
-            true
-        }
-        Err(e) => {
-            diagnostics.extend(e.diagnostics.iter().cloned());
-            let src = Source::new(path.to_string_lossy(), "");
-            diagnostics.extend(
-                e.messages
-                    .iter()
-                    .map(|m| Diagnostic::error(&src, "io", Default::default(), m.clone())),
-            );
-            false
-        }
-    };
+        .settings_file(path);
+    let (engine, mut diagnostics) = build_for_lint(builder, path);
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
     Report {
         diagnostics,
-        loaded,
+        loaded: engine.is_ok(),
     }
+}
+
+/// Builds an engine for `lint`, with what it says about the file: its warnings (the built-in
+/// policy's left out) or every load error.
+fn build_for_lint(
+    builder: crate::engine::EngineBuilder,
+    path: &Path,
+) -> (Result<Engine, crate::engine::LoadError>, Vec<Diagnostic>) {
+    let engine = builder.build();
+    let diagnostics = match &engine {
+        Ok(e) => e
+            .warnings()
+            .iter()
+            .filter(|d| !is_builtin(&d.source))
+            .cloned()
+            .collect(),
+        Err(e) => {
+            let src = Source::new(path.to_string_lossy(), "");
+            e.diagnostics
+                .iter()
+                .cloned()
+                .chain(
+                    e.messages
+                        .iter()
+                        .map(|m| Diagnostic::error(&src, "io", Default::default(), m.clone())),
+                )
+                .collect()
+        }
+    };
+    (engine, diagnostics)
 }
 
 /// The allow rules of the file that turn a high-risk built-in decision into an allow, found

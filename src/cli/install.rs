@@ -416,7 +416,7 @@ pub fn doctor(a: DoctorArgs) -> i32 {
                     .filter(|o| o.status.success())
                     .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
                 match theirs {
-                    Some(v) if v.ends_with(version) => {
+                    Some(v) if v.split_whitespace().last() == Some(version) => {
                         let relative = !program.starts_with('/');
                         if relative {
                             println!(

@@ -282,9 +282,10 @@ impl Engine {
         let mut listed: Option<Vec<PathBuf>> = None;
         // Decisions of the commands so far, while nothing in the line has changed what a
         // command's decision depends on (the folder, files written, a listing): a command met
-        // again (`ls | cat | cat | …`) is decided once.
+        // again (`ls | cat | cat | …`) is decided once. Only long lines repeat enough to pay
+        // for the keys.
         let mut repeats: Option<std::collections::HashMap<String, Decision>> =
-            trace.is_none().then(std::collections::HashMap::new);
+            (trace.is_none() && parts.len() > 8).then(std::collections::HashMap::new);
         for cmd in &parts {
             if started.elapsed() > ANALYSIS_BUDGET {
                 return out_of_time(best);

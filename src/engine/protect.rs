@@ -312,17 +312,23 @@ impl Engine {
         if names_folder {
             return None;
         }
-        std::iter::once(&self.ctx.cwd)
-            .chain(&folders.list)
-            .find_map(|dir| {
-                self.protections.iter().find(|prot| {
-                    prot.resolved.starts_with(dir)
-                        || prot
-                            .canonical
-                            .as_deref()
-                            .is_some_and(|c| c.starts_with(dir))
-                })
+        self.protection_inside(std::iter::once(&self.ctx.cwd).chain(&folders.list))
+    }
+
+    /// The first protection inside one of `folders` (as written or where it really is).
+    fn protection_inside<'p>(
+        &self,
+        folders: impl IntoIterator<Item = &'p PathBuf>,
+    ) -> Option<&Protection> {
+        folders.into_iter().find_map(|dir| {
+            self.protections.iter().find(|prot| {
+                prot.resolved.starts_with(dir)
+                    || prot
+                        .canonical
+                        .as_deref()
+                        .is_some_and(|c| c.starts_with(dir))
             })
+        })
     }
 
     /// The folders a `find` lists whole (no `-name` filter that keeps secret files out): what
@@ -360,15 +366,7 @@ impl Engine {
         if !c.cmd.piped || c.cmd.program() != "xargs" {
             return None;
         }
-        listed?.iter().find_map(|dir| {
-            self.protections.iter().find(|prot| {
-                prot.resolved.starts_with(dir)
-                    || prot
-                        .canonical
-                        .as_deref()
-                        .is_some_and(|c| c.starts_with(dir))
-            })
-        })
+        self.protection_inside(listed?)
     }
 
     /// A protection a path of the command reaches with a value the line gives a variable:

@@ -286,7 +286,9 @@ impl Test {
             Test::ReadOnly => c.reads_only(),
             Test::Host(vs) => {
                 // Every host the command names (its URLs, and where its effects go): an
-                // allow rule needs all of them to match, a deny or ask rule any.
+                // allow rule needs all of them to match, and a command whose doings the
+                // effects model sees whole (`rm -rf / https://github.com` names a host too);
+                // a deny or ask rule any host.
                 let mut hosts: Vec<String> = c
                     .cmd
                     .argv
@@ -297,7 +299,9 @@ impl Test {
                 hosts.extend(c.effects().iter().filter_map(|e| e.host.clone()));
                 let hit = |h: &String| vs.iter().any(|p| p.is_match(h));
                 match view {
-                    View::Literal => !hosts.is_empty() && hosts.iter().all(hit),
+                    View::Literal => {
+                        !hosts.is_empty() && hosts.iter().all(hit) && c.effects_vouched()
+                    }
                     View::Canonical => hosts.iter().any(hit),
                 }
             }
@@ -349,7 +353,9 @@ impl Test {
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(s)),
             Test::Exact(vs) => vs.iter().any(|(v, _)| v == s),
             Test::Path(_) => false,
-            Test::Host(vs) => url_host(s).is_some_and(|h| vs.iter().any(|p| p.is_match(&h))),
+            Test::Host(vs) => {
+                effects::url_host(s).is_some_and(|h| vs.iter().any(|p| p.is_match(&h)))
+            }
             Test::Program(_)
             | Test::Flag(_)
             | Test::Argument(_)
@@ -502,38 +508,9 @@ fn flag_given(c: &CommandView, flag: &str, view: View) -> bool {
     let lenient = view == View::Canonical;
     let r = c.reading();
     if r.program.is_some() {
-        return r.has_flag(flag, lenient) || (lenient && has_flag(c.cmd, flag, true));
+        return r.has_flag(flag, lenient) || (lenient && c.cmd.gives_flag(flag, true));
     }
-    has_flag(c.cmd, flag, lenient)
-}
-
-/// `-r` matches `-r`, `-rf`, `-fr` (short flags combine); `--recursive` matches `--recursive`
-/// and `--recursive=…`, and with `abbreviated` any prefix of it (`--rec`, `--rec=…`). Options
-/// end at `--`.
-fn has_flag(cmd: &SimpleCommand, flag: &str, abbreviated: bool) -> bool {
-    let long = flag.starts_with("--");
-    let short = flag
-        .strip_prefix('-')
-        .filter(|f| !long && f.chars().count() == 1);
-    for w in cmd.argv.iter().skip(1) {
-        let a = w.value.as_str();
-        if a == "--" {
-            break;
-        }
-        if long {
-            let name = a.split_once('=').map_or(a, |(n, _)| n);
-            if name == flag || (abbreviated && name.len() > 2 && flag.starts_with(name)) {
-                return true;
-            }
-        } else if let Some(c) = short {
-            if a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c) {
-                return true;
-            }
-        } else if a == flag {
-            return true;
-        }
-    }
-    false
+    c.cmd.gives_flag(flag, lenient)
 }
 
 /// The operands of a command: arguments that are not options; `-` (standard input) is one, and
@@ -609,14 +586,6 @@ fn json_values<'a>(
 
 fn string_args(args: &Map<String, Value>) -> impl Iterator<Item = &str> {
     args.values().filter_map(Value::as_str)
-}
-
-/// The host of a URL, lowercased; `None` when the text is not a URL with a host.
-pub fn url_host(s: &str) -> Option<String> {
-    url::Url::parse(s)
-        .ok()?
-        .host_str()
-        .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
 }
 
 /// Allow is low risk, ask medium (the seed's orange), deny high, unless a rule says otherwise.

@@ -137,7 +137,8 @@ impl<'a> CommandView<'a> {
     /// [`effects::vouched`]): what an allow rule about effects needs.
     pub fn effects_vouched(&self) -> bool {
         *self.vouched.get_or_init(|| {
-            self.state_change.is_none() && effects::vouched(self.cmd, self.reading())
+            // `reads_only` is cached and already asks for an unchanged shell state.
+            self.reads_only() || (self.state_change.is_none() && effects::vouched_fetch(self.cmd))
         })
     }
 

@@ -247,13 +247,16 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     out.runs_earlier_file(cmd, line);
     // Most commands run a program the data does not name: only their files count.
     let program = cmd.program();
-    if model().programs.contains(program) || interpreter_code(cmd).is_some() {
-        out.network(cmd);
+    let m = model();
+    // An interpreter's code, read once for the server and the one-liner checks.
+    let code = interpreter_code(cmd);
+    if m.programs.contains(program) || m.programs.contains(unversioned(program)) || code.is_some() {
+        out.network(cmd, code.as_ref());
         out.code(cmd);
         out.packages(cmd);
         out.system(cmd);
         out.git(cmd, reading, line);
-        out.interpreter(cmd);
+        out.interpreter(code.as_ref());
     }
     out.found.sort_by_key(|f| f.kind);
     out.found.dedup();
@@ -266,10 +269,13 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
 /// command may do more than its effects say (a program it does not know, an option it does
 /// not read), so no allow rule about effects matches it.
 pub fn vouched(cmd: &SimpleCommand, reading: &Reading) -> bool {
+    super::reads_only_as(cmd, reading) || vouched_fetch(cmd)
+}
+
+/// The fetch half of [`vouched`]: curl or wget, named literally, with only options the model
+/// reads completely (an abbreviation is not one of them).
+pub fn vouched_fetch(cmd: &SimpleCommand) -> bool {
     let program = cmd.program();
-    if super::reads_only_as(cmd, reading) {
-        return true;
-    }
     let known = match program {
         "curl" => &data().network.curl_known,
         "wget" => &data().network.wget_known,
@@ -441,7 +447,7 @@ impl Effects<'_, '_> {
         }
         for (name, v) in &opts.given {
             if let Some(v) = v {
-                if others.iter().any(|o| o == name) {
+                if others.iter().any(|o| names_option(name, o)) {
                     self.write_value(*v);
                 }
             }
@@ -531,7 +537,7 @@ impl Effects<'_, '_> {
         }
     }
 
-    fn network(&mut self, cmd: &SimpleCommand) {
+    fn network(&mut self, cmd: &SimpleCommand, code: Option<&(&'static str, Vec<Word>)>) {
         let program = cmd.program();
         if is(program, FETCHER) {
             self.fetcher(cmd);
@@ -560,7 +566,7 @@ impl Effects<'_, '_> {
                 );
             }
         }
-        self.server(cmd);
+        self.server(cmd, code);
     }
 
     /// curl, wget, httpie and friends.
@@ -576,11 +582,7 @@ impl Effects<'_, '_> {
             self.fetcher_writes(cmd, &opts);
         }
         let mut sent: Vec<String> = Vec::new();
-        let named = |list: &[String], name: &str| {
-            list.iter().any(|d| {
-                d == name || (name.starts_with("--") && name.len() > 5 && d.starts_with(name))
-            })
-        };
+        let named = |list: &[String], name: &str| list.iter().any(|d| names_option(name, d));
         for (name, value) in &opts.given {
             let Some(value) = value else { continue };
             if !named(&net.curl_data, name) && !named(&net.wget_data, name) {
@@ -770,13 +772,13 @@ impl Effects<'_, '_> {
     }
 
     /// A web server over the home folder (or above it) on every interface.
-    fn server(&mut self, cmd: &SimpleCommand) {
+    fn server(&mut self, cmd: &SimpleCommand, code: Option<&(&'static str, Vec<Word>)>) {
         let program = cmd.program();
         if !program.starts_with("python") && !program.starts_with("php") {
             return;
         }
         let argv: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
-        let (bind, dir) = if interpreter_code(cmd).is_some_and(|(lang, _)| lang == "python")
+        let (bind, dir) = if code.is_some_and(|(lang, _)| *lang == "python")
             && argv
                 .windows(2)
                 .any(|w| w[0] == "-m" && matches!(w[1], "http.server" | "SimpleHTTPServer"))
@@ -894,7 +896,7 @@ impl Effects<'_, '_> {
                 })
                 .collect()
         };
-        if let Some(v) = verb_match(&pos, &verbs) {
+        if let Some(v) = verb_match(&pos, &verbs).filter(|_| !local_only) {
             let pkg = pos.get(v.split_whitespace().count()).copied();
             self.push(
                 Kind::RunRemoteCode,
@@ -935,8 +937,8 @@ impl Effects<'_, '_> {
     /// (running remote code); cloud, cluster, database and registry changes.
     fn packages(&mut self, cmd: &SimpleCommand) {
         let data = data();
-        let program = cmd.program();
-        let pos = positional(cmd);
+        let (program, pos) = package_manager(cmd);
+        let program = program.as_str();
         if let Some(v) = verb_match(
             &pos,
             data.install
@@ -1013,6 +1015,8 @@ impl Effects<'_, '_> {
                 text.push_str(&r.target.value.to_ascii_lowercase());
                 text.push(' ');
             }
+            // `DROP   DATABASE`, `DROP\tDATABASE`: one space between words.
+            let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
             if let Some(s) = data
                 .infra
                 .statements
@@ -1179,7 +1183,7 @@ impl Effects<'_, '_> {
         let flag = |names: &[&str]| {
             names
                 .iter()
-                .any(|n| reading.has_flag(n, true) || given_flag(cmd, n))
+                .any(|n| reading.has_flag(n, true) || cmd.gives_flag(n, false))
         };
         let ops = git_operands(cmd, sub);
         let mut history = |what: String| {
@@ -1338,12 +1342,12 @@ impl Effects<'_, '_> {
 
     /// Interpreter one-liners: network calls, files opened for writing, code built at run
     /// time.
-    fn interpreter(&mut self, cmd: &SimpleCommand) {
-        let Some((lang, codes)) = interpreter_code(cmd) else {
+    fn interpreter(&mut self, code: Option<&(&'static str, Vec<Word>)>) {
+        let Some(&(lang, ref codes)) = code else {
             return;
         };
         let m = model();
-        for code in &codes {
+        for code in codes {
             let text = code.value.as_str();
             let host = m
                 .url
@@ -1449,11 +1453,52 @@ fn at_file(v: &str) -> Option<&str> {
         .filter(|f| !f.is_empty())
 }
 
+/// The program a package command runs and its operands: `pip3.12` is `pip`, `python3 -m pip
+/// install x` is `pip install x` (the module's operands follow it).
+fn package_manager(cmd: &SimpleCommand) -> (String, Vec<&str>) {
+    let mut program = cmd.program();
+    let mut pos = positional(cmd);
+    let argv: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
+    if program.starts_with("python") {
+        if let Some(module) = option_value(&argv, &["-m"]) {
+            if let Some(i) = pos.iter().position(|p| *p == module) {
+                pos.drain(..=i);
+            }
+            program = module;
+        }
+    }
+    (unversioned(program).to_string(), pos)
+}
+
+/// A program's name without a version the data does not list (`pip3.12` → `pip`,
+/// `pip3` stays when the data names it).
+fn unversioned(program: &str) -> &str {
+    let d = data();
+    let listed = |p: &str| {
+        d.install.verbs.contains_key(p)
+            || d.infra.verbs.contains_key(p)
+            || d.remote.extra_sources.contains_key(p)
+    };
+    if listed(program) {
+        return program;
+    }
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !base.is_empty() && listed(base) {
+        base
+    } else {
+        program
+    }
+}
+
 /// Whether a chmod mode sets the setuid or setgid bit (`u+s`, `+s`, `4755`, `g=s`).
 fn setuid_mode(mode: &str) -> bool {
     if mode.chars().all(|c| c.is_ascii_digit()) {
-        return mode.len() == 4
-            && matches!(mode.as_bytes()[0], b'2' | b'4' | b'6' | b'3' | b'5' | b'7');
+        // The digit before the last three holds setuid (4) and setgid (2): `4755`, `04755`.
+        let special = mode
+            .len()
+            .checked_sub(4)
+            .and_then(|i| mode.as_bytes().get(i));
+        return special.is_some_and(|d| (d - b'0') & 6 != 0);
     }
     mode.split(',').any(|clause| {
         clause
@@ -1462,17 +1507,14 @@ fn setuid_mode(mode: &str) -> bool {
     })
 }
 
-/// The host of a URL-like word (`https://user@Host:443/x` → `host`).
-pub fn url_host(w: &str) -> Option<String> {
-    let (_, rest) = w.split_once("://")?;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit('@').next()?;
-    let host = if let Some(v6) = authority.strip_prefix('[') {
-        v6.split(']').next()?
-    } else {
-        authority.split(':').next()?
-    };
-    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+/// The host of a URL, lowercased (`https://user@Host:443/x` → `host`); `None` when the text
+/// is not a URL with a host. The one reading of URLs: `host` matchers use it too.
+pub fn url_host(s: &str) -> Option<String> {
+    url::Url::parse(s)
+        .ok()?
+        .host_str()
+        .map(|h| h.trim_end_matches('.').to_ascii_lowercase())
+        .filter(|h| !h.is_empty())
 }
 
 /// The host of an scp-style remote (`user@host:path`, `host:`), not a URL or a local path.
@@ -1574,24 +1616,6 @@ fn git_operands<'c>(cmd: &'c SimpleCommand, sub: &str) -> Vec<&'c str> {
         .collect()
 }
 
-/// Whether a word gives `flag`: `--name` (or `--name=…`) whole, `-x` alone or in a cluster.
-fn given_flag(cmd: &SimpleCommand, flag: &str) -> bool {
-    cmd.argv.iter().skip(1).any(|w| {
-        let v = w.value.as_str();
-        if flag.starts_with("--") {
-            v == flag || v.strip_prefix(flag).is_some_and(|r| r.starts_with('='))
-        } else {
-            let letter = flag.trim_start_matches('-');
-            v == flag
-                || (letter.len() == 1
-                    && v.starts_with('-')
-                    && !v.starts_with("--")
-                    && v[1..].chars().all(|c| c.is_ascii_alphabetic())
-                    && v[1..].contains(letter))
-        }
-    })
-}
-
 fn ops_after_dashdash(cmd: &SimpleCommand) -> bool {
     let words: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
     words
@@ -1626,12 +1650,19 @@ fn verb_match<'p>(pos: &[&str], patterns: &'p [String]) -> Option<&'p str> {
 }
 
 fn matches_words(pat: &[&str], words: &[&str]) -> bool {
+    matches_after(pat, words, 0)
+}
+
+/// [`matches_words`], where up to `gap` words may come before the next pattern word: after the
+/// first, two (the value of an option between them: `aws s3 --region r rm`).
+fn matches_after(pat: &[&str], words: &[&str], gap: usize) -> bool {
     match pat.split_first() {
         None => true,
-        Some((&"**", rest)) => (0..=words.len()).any(|i| matches_words(rest, &words[i..])),
-        Some((p, rest)) => words
-            .split_first()
-            .is_some_and(|(w, more)| word_glob(p, w) && matches_words(rest, more)),
+        Some((&"**", rest)) => (0..=words.len()).any(|i| matches_after(rest, &words[i..], 0)),
+        Some((p, rest)) => (0..=gap.min(words.len().saturating_sub(1))).any(|skip| {
+            words.get(skip).is_some_and(|w| word_glob(p, w))
+                && matches_after(rest, &words[skip + 1..], 2)
+        }),
     }
 }
 
@@ -2009,7 +2040,9 @@ impl<'c> Opts<'c> {
                     Some((name, text)) => {
                         given.push((format!("--{name}"), Some(Val { text, word: w })))
                     }
-                    None if takes.contains(&v) => next(&mut given, v.to_string(), &mut i),
+                    None if takes.iter().any(|t| names_option(v, t)) => {
+                        next(&mut given, v.to_string(), &mut i)
+                    }
                     None => given.push((v.to_string(), None)),
                 }
                 continue;
@@ -2040,15 +2073,26 @@ impl<'c> Opts<'c> {
     }
 
     fn given(&self, names: &[&str]) -> bool {
-        self.given.iter().any(|(n, _)| names.contains(&n.as_str()))
+        self.given
+            .iter()
+            .any(|(n, _)| names.iter().any(|name| names_option(n, name)))
     }
 
     fn value(&self, names: &[&str]) -> Option<Val<'c>> {
         self.given
             .iter()
-            .find(|(n, v)| names.contains(&n.as_str()) && v.is_some())
+            .find(|(n, v)| v.is_some() && names.iter().any(|name| names_option(n, name)))
             .and_then(|(_, v)| *v)
     }
+}
+
+/// Whether an option as written names `option`: the same, or (getopt_long, which wget and
+/// older curl use) an abbreviation of a long one (`--output-doc` for `--output-document`).
+/// An ambiguous abbreviation names every option it could be, which only finds more effects;
+/// [`vouched`] compares names exactly, so an abbreviation is never vouched for.
+fn names_option(written: &str, option: &str) -> bool {
+    written == option
+        || (written.starts_with("--") && written.len() > 3 && option.starts_with(written))
 }
 
 /// The value-taking options of a fetcher: enough to tell values from URLs.
@@ -2251,8 +2295,6 @@ struct Network {
     wget_known: Vec<String>,
     curl_writes: Vec<String>,
     wget_writes: Vec<String>,
-    #[allow(dead_code)]
-    servers: Vec<String>,
 }
 
 /// The shipped data (`policies/programs/effects.toml`).
@@ -2305,7 +2347,6 @@ fn data() -> &'static Data {
                 wget_known: Vec::new(),
                 curl_writes: Vec::new(),
                 wget_writes: Vec::new(),
-                servers: Vec::new(),
             },
         })
     })

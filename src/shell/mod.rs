@@ -233,6 +233,35 @@ impl SimpleCommand {
         self.words(view).join(" ")
     }
 
+    /// `-r` matches `-r`, `-rf`, `-fr` (short flags combine); `--recursive` matches `--recursive`
+    /// and `--recursive=…`, and with `abbreviated` any prefix of it (`--rec`, `--rec=…`). Options
+    /// end at `--`.
+    pub fn gives_flag(&self, flag: &str, abbreviated: bool) -> bool {
+        let long = flag.starts_with("--");
+        let short = flag
+            .strip_prefix('-')
+            .filter(|f| !long && f.chars().count() == 1);
+        for w in self.argv.iter().skip(1) {
+            let a = w.value.as_str();
+            if a == "--" {
+                break;
+            }
+            if long {
+                let name = a.split_once('=').map_or(a, |(n, _)| n);
+                if name == flag || (abbreviated && name.len() > 2 && flag.starts_with(name)) {
+                    return true;
+                }
+            } else if let Some(c) = short {
+                if a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c) {
+                    return true;
+                }
+            } else if a == flag {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the program's name is computed at run time (`$X -rf /`), so it cannot be judged.
     pub fn computed_program(&self) -> bool {
         self.argv.first().is_some_and(|w| w.dynamic)
