@@ -44,10 +44,29 @@ pub struct Report {
 /// Lints one policy file: load errors, the rule lints, and its `expect` statements. A
 /// `.json` file is linted as a settings.json: its keys, lists and rules.
 pub fn lint_file(path: &Path, opts: &Options) -> Report {
+    lint_at(path, None, opts)
+}
+
+/// Lints the text of a policy or settings file as if it were saved at `path` (an editor's
+/// unsaved buffer): what [`lint_file`] says of that content, includes read from `path`'s
+/// folder.
+pub fn lint_text(path: &Path, text: &str, opts: &Options) -> Report {
+    lint_at(path, Some(text), opts)
+}
+
+/// [`lint_file`] of `path`, or of `text` as `path`'s content.
+fn lint_at(path: &Path, text: Option<&str>, opts: &Options) -> Report {
     if path.extension().is_some_and(|e| e == "json") {
-        return lint_settings(path, opts);
+        return lint_settings(path, text, opts);
     }
-    let loaded = match policy::load(&Origin::File(path.to_path_buf())) {
+    let origin = match text {
+        None => Origin::File(path.to_path_buf()),
+        Some(t) => Origin::Text {
+            name: path.to_string_lossy().into_owned(),
+            text: t.to_string(),
+        },
+    };
+    let loaded = match policy::load(&origin) {
         Ok(l) => l,
         Err(e) => {
             let src = Source::new(path.to_string_lossy(), "");
@@ -60,7 +79,11 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
     let builder = Engine::builder()
         .context(opts.ctx.clone())
         .builtin(opts.builtin)
-        .policy_file(path);
+        .default_policy();
+    let builder = match text {
+        None => builder.policy_file(path),
+        Some(t) => builder.policy_text(path.to_string_lossy(), t).guard(path),
+    };
     let (engine, mut diagnostics) = build_for_lint(builder, path);
     let ok = engine.is_ok();
     let rules: Vec<(Arc<Source>, &Rule)> = loaded
@@ -94,11 +117,12 @@ pub fn lint_file(path: &Path, opts: &Options) -> Report {
 
 /// Lints a settings.json: everything loading it says (unknown keys, bad rules, tool names no
 /// call has).
-fn lint_settings(path: &Path, opts: &Options) -> Report {
-    let builder = Engine::builder()
-        .context(opts.ctx.clone())
-        .builtin(false)
-        .settings_file(path);
+fn lint_settings(path: &Path, text: Option<&str>, opts: &Options) -> Report {
+    let builder = Engine::builder().context(opts.ctx.clone()).builtin(false);
+    let builder = match text {
+        None => builder.settings_file(path),
+        Some(t) => builder.settings_text(path.to_string_lossy(), t).guard(path),
+    };
     let (engine, mut diagnostics) = build_for_lint(builder, path);
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
     Report {
@@ -239,6 +263,7 @@ pub fn coverage(engine: &Engine) -> Vec<Covered> {
     engine
         .user_chains()
         .iter()
+        .filter(|c| !c.shipped_default)
         .flat_map(|c| &c.rules)
         .map(|r| Covered {
             label: r.origin.label.clone(),

@@ -166,6 +166,145 @@ fn across_files_the_strictest_answer_wins() {
     assert_eq!(bash(&e, "npm test").action, Action::Allow);
 }
 
+// ---- the shipped default policy under the policy files ----
+
+fn on_defaults(files: &[(&str, &str)]) -> Engine {
+    let mut b = Engine::builder().context(ctx()).default_policy();
+    for (name, text) in files {
+        b = b.policy_text(*name, *text);
+    }
+    b.build()
+        .unwrap_or_else(|e| panic!("policies should load: {e}"))
+}
+
+#[test]
+fn a_project_policy_adds_to_the_shipped_default_policy() {
+    let e = on_defaults(&[("team.policy", "allow bash(prefix \"cargo build\");")]);
+    // The team's allow, and the shipped read-only allows beside it.
+    assert_eq!(bash(&e, "cargo build --release").action, Action::Allow);
+    let d = bash(&e, "git status");
+    assert_eq!(d.action, Action::Allow, "{}", d.reason);
+    assert!(d.rule.contains("readonly.policy"), "{}", d.rule);
+    // Nothing matched: the shipped default decides.
+    let d = bash(&e, "make deploy");
+    assert_eq!(act(&d), (Action::Ask, Risk::Low));
+    assert!(d.reason.contains("default.policy"), "{}", d.reason);
+    assert!(e.has_shipped_default());
+}
+
+#[test]
+fn a_project_rule_is_stricter_than_the_shipped_allows() {
+    let e = on_defaults(&[(
+        "team.policy",
+        "deny bash(prefix \"git log\") reason \"slow\";",
+    )]);
+    let d = bash(&e, "git log --oneline");
+    assert_eq!(
+        d.action,
+        Action::Deny,
+        "the strictest file wins: {}",
+        d.reason
+    );
+    assert_eq!(bash(&e, "git status").action, Action::Allow);
+}
+
+#[test]
+fn a_project_default_outranks_the_shipped_one_without_a_warning() {
+    let e = on_defaults(&[("team.policy", "default deny reason \"ask the lead\";")]);
+    let d = bash(&e, "make deploy");
+    assert_eq!(d.action, Action::Deny);
+    assert_eq!(d.reason, "ask the lead");
+    assert_eq!(bash(&e, "git status").action, Action::Allow);
+    assert!(
+        !e.warnings().iter().any(|w| w.code == "duplicate-default"),
+        "{:?}",
+        e.warnings()
+    );
+}
+
+#[test]
+fn replace_default_policy_leaves_the_shipped_default_policy_out() {
+    let e = on_defaults(&[(
+        "team.policy",
+        "replace \"default.policy\";\nallow bash(prefix \"cargo build\");",
+    )]);
+    assert!(!e.has_shipped_default());
+    assert_eq!(bash(&e, "cargo build").action, Action::Allow);
+    let d = bash(&e, "git status");
+    assert_eq!(
+        d.action,
+        Action::Ask,
+        "not allowed by the shipped policy: {}",
+        d.reason
+    );
+    assert_eq!(d.rule, "default");
+    // Its companion rules (an agent's harmless tools) go with it.
+    let e = Engine::builder()
+        .context(ctx())
+        .default_policy()
+        .default_policy_text("agent.policy", "allow TodoWrite;")
+        .policy_text("team.policy", "replace \"default.policy\";")
+        .build()
+        .unwrap();
+    assert_eq!(file(&e, "TodoWrite", "x").action, Action::Ask);
+}
+
+#[test]
+fn the_shipped_default_policys_companion_rules_apply_beside_a_project_policy() {
+    let e = Engine::builder()
+        .context(ctx())
+        .default_policy()
+        .default_policy_text("agent.policy", "allow TodoWrite;")
+        .policy_text("team.policy", "allow bash(prefix \"cargo build\");")
+        .build()
+        .unwrap();
+    assert_eq!(file(&e, "TodoWrite", "x").action, Action::Allow);
+}
+
+#[test]
+fn the_shipped_default_policys_headless_statements_are_the_engines_own() {
+    // Its `headless` statements are left out under other files (a team may loosen them), so
+    // they must say what the engine does without them.
+    let shipped = Engine::builder()
+        .context(ctx())
+        .embedded_policy("default.policy")
+        .build()
+        .unwrap();
+    assert_eq!(shipped.headless(), harness9::engine::SHIPPED_HEADLESS);
+    let loosened = on_defaults(&[("team.policy", "headless allow risk high;")]);
+    assert!(loosened.headless().contains(&(Risk::High, Action::Allow)));
+}
+
+#[test]
+fn replace_names_only_the_shipped_default_policy() {
+    let err = Engine::builder()
+        .context(ctx())
+        .default_policy()
+        .policy_text("team.policy", "replace \"builtin.policy\";")
+        .build()
+        .expect_err("only default.policy can be replaced");
+    let d = err
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "replace")
+        .expect("a replace diagnostic");
+    assert!(d.message.contains("builtin.policy"), "{}", d.message);
+    assert_eq!(d.span().start, "replace ".len());
+}
+
+#[test]
+fn explain_names_the_shipped_default_policy_as_its_own_layer() {
+    let e = on_defaults(&[("team.policy", "allow bash(prefix \"cargo build\");")]);
+    let ex = e.explain(&ToolCall::primary("bash", "git status"));
+    let layers: Vec<&str> = ex
+        .parts
+        .iter()
+        .flat_map(|p| &p.hits)
+        .map(|h| h.layer.as_str())
+        .collect();
+    assert!(layers.contains(&"shipped default policy"), "{layers:?}");
+}
+
 #[test]
 fn prefix_is_token_aware() {
     let e = engine("allow bash(prefix \"git log\");");
@@ -612,8 +751,10 @@ fn bypass_approves_asks_but_never_a_deny() {
 fn every_expect_of_the_shipped_policies_passes() {
     let mut ran = 0;
     for (name, _) in harness9::policy::EMBEDDED {
+        // As `harness9 test` runs them: on the shipped default policy.
         let e = Engine::builder()
             .context(ctx())
+            .default_policy()
             .embedded_policy(name)
             .build()
             .unwrap();

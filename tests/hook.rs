@@ -268,6 +268,31 @@ fn without_a_policy_file_the_default_policy_applies() {
 }
 
 #[test]
+fn a_project_policy_file_adds_to_the_shipped_default_policy() {
+    let p = Project::new();
+    p.write(
+        ".harness9/team.policy",
+        "allow bash(prefix \"cargo build\");\n",
+    );
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "cargo build"})));
+    assert_eq!(d, "allow", "{why}");
+    // Read-only commands and Claude Code's harmless tools stay allowed beside it.
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "git status"})));
+    assert_eq!(d, "allow", "{why}");
+    let (d, why) = decision(&p.claude("TodoWrite", json!({"todos": []})));
+    assert_eq!(d, "allow", "{why}");
+    // A file that replaces the default policy stands alone.
+    p.write(
+        ".harness9/team.policy",
+        "replace \"default.policy\";\nallow bash(prefix \"cargo build\");\n",
+    );
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "git status"})));
+    assert_eq!(d, "ask", "{why}");
+    let (d, why) = decision(&p.claude("TodoWrite", json!({"todos": []})));
+    assert_eq!(d, "ask", "{why}");
+}
+
+#[test]
 fn a_deny_in_the_projects_settings_json_holds() {
     let p = Project::new();
     p.write(

@@ -10,7 +10,7 @@ mod policy_gen;
 use policy_gen::policy;
 
 /// Words of the language and bits of its syntax, whitespace-separated.
-const WORDS: &str = r#"allow deny ask default headless expect include protect risk reason unless low high arg prefix
+const WORDS: &str = r#"allow deny ask default headless expect include replace protect risk reason unless low high arg prefix
     glob contains regex exact path program flag argument redirect piped self_call host bash mcp__x__*
     "git_*" '^a\s' {"url":1} -1.5e3 null"#;
 

@@ -449,13 +449,15 @@ pub fn doctor(a: DoctorArgs) -> i32 {
                 .chain(&sources.policies)
                 .map(|s| s.display().to_string())
                 .collect();
-            if names.is_empty() {
-                println!(
-                    "ok: no policy file in {}: the shipped default policy",
-                    cwd.display()
-                );
+            let base = if sources.default_policy {
+                "the shipped default policy"
             } else {
-                println!("ok: the policies load: {}", names.join(", "));
+                "no shipped default policy (a file replaces it)"
+            };
+            if names.is_empty() {
+                println!("ok: no policy file in {}: {base}", cwd.display());
+            } else {
+                println!("ok: the policies load: {}, on {base}", names.join(", "));
             }
             let d = engine.decide(&ToolCall::primary("bash", "git status"));
             println!(

@@ -75,6 +75,7 @@ pub fn test(a: TestArgs) -> i32 {
     for f in &a.files {
         let engine = match Engine::builder()
             .builtin(!a.no_builtin)
+            .default_policy()
             .policy_file(f)
             .build()
         {

@@ -67,7 +67,8 @@ enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct PolicyArgs {
     /// A policy file (repeatable). Without one, the working folder's `.harness9/*.policy` and
-    /// the user's policy files, as the hook reads them; the shipped default policy when none.
+    /// the user's policy files, as the hook reads them. The shipped default policy sits under
+    /// them, unless one says `replace "default.policy";`.
     #[arg(long = "policy", value_name = "FILE")]
     policies: Vec<PathBuf>,
     /// A settings.json (default: .harness9/settings.json of the working folder, when present).
@@ -104,8 +105,8 @@ impl PolicyArgs {
         )
         .builtin(!self.no_builtin);
         // Without `--policy`, the policy files the hook would read for this folder (its
-        // `.harness9/*.policy`, the user's), or the shipped default policy when there are none:
-        // one view of the policy for `check`, `explain`, the hook and the TUI.
+        // `.harness9/*.policy`, the user's): one view of the policy for `check`, `explain`,
+        // the hook and the TUI.
         let mut policies = self.policies.clone();
         if policies.is_empty() {
             let project = harness9::hooks::Project::from_env(ctx.cwd.clone());
@@ -125,10 +126,9 @@ impl PolicyArgs {
                     return Err(EXIT_USAGE);
                 }
             }
-            if policies.is_empty() {
-                b = b.default_policy();
-            }
         }
+        // The shipped default policy sits under every policy (unless one replaces it).
+        b = b.default_policy();
         for p in &policies {
             b = b.policy_file(p);
         }

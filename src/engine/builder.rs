@@ -47,6 +47,10 @@ pub struct EngineBuilder {
     settings: Vec<Settings>,
     builtin: bool,
     guarded: Vec<PathBuf>,
+    /// The shipped default policy (and `base` texts) sit under the policy files, unless one of
+    /// them says `replace "default.policy";`.
+    defaults: bool,
+    base: Vec<Origin>,
 }
 
 #[derive(Debug, Clone)]
@@ -63,6 +67,8 @@ impl Default for EngineBuilder {
             settings: Vec::new(),
             builtin: true,
             guarded: Vec::new(),
+            defaults: false,
+            base: Vec::new(),
         }
     }
 }
@@ -87,9 +93,24 @@ impl EngineBuilder {
         self
     }
 
-    /// The shipped `default.policy` (read-only tools and commands allowed, the rest asked).
-    pub fn default_policy(self) -> Self {
-        self.embedded_policy("default.policy")
+    /// The shipped `default.policy` (read-only tools and commands allowed, the rest asked),
+    /// under the policy files: its rules add to theirs (when several files match, the strictest
+    /// answer wins), its `default` counts only when no file sets one, and its `headless`
+    /// statements are the engine's own. A policy file that says `replace "default.policy";`
+    /// leaves it out.
+    pub fn default_policy(mut self) -> Self {
+        self.defaults = true;
+        self
+    }
+
+    /// Rules that belong with the shipped default policy (an agent's harmless tools): added
+    /// under the policy files, and left out with it.
+    pub fn default_policy_text(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.base.push(Origin::Text {
+            name: name.into(),
+            text: text.into(),
+        });
+        self
     }
 
     /// A policy compiled into the binary (see [`policy::EMBEDDED`]), as a user policy.
@@ -132,6 +153,7 @@ impl EngineBuilder {
         let mut headless: Vec<(Risk, Action)> = Vec::new();
         let mut user = Vec::new();
         let mut guarded = self.guarded.clone();
+        let mut replaced = false;
 
         // The built-in policy: its protections always hold; its rules unless switched off.
         let builtin_loaded = load_embedded("builtin.policy", &mut messages);
@@ -199,15 +221,41 @@ impl EngineBuilder {
                             }
                         }
                     }
+                    Statement::Replace(_) => replaced = true,
                     Statement::Include(_) => {}
                 }
             }
-            let name = match origin {
-                Origin::File(p) => p.to_string_lossy().into_owned(),
-                Origin::Embedded(n) => n.to_string(),
-                Origin::Text { name, .. } => name.clone(),
-            };
-            user.push(Chain::new(name, rules));
+            user.push(Chain::new(origin_name(origin), rules));
+        }
+
+        if self.defaults && !replaced {
+            let shipped = Origin::Embedded(policy::DEFAULT_POLICY);
+            for origin in std::iter::once(&shipped).chain(&self.base) {
+                let loaded = match policy::load(origin) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        messages.push(e);
+                        continue;
+                    }
+                };
+                diags.extend(loaded.diags);
+                let mut rules = Vec::new();
+                for (src, stmt) in loaded.statements {
+                    match stmt {
+                        Statement::Rule(r) => rules.extend(compiler.rule(&src, &r)),
+                        Statement::Protect(p) => protections.push(protection(
+                            &self.ctx,
+                            &p.path.value,
+                            p.reason.map(|r| r.value),
+                        )),
+                        Statement::Default(d) if default.is_none() => default = Some((src, d)),
+                        // Its expects are its own tests; its headless statements are the
+                        // engine's (SHIPPED_HEADLESS); a file's default outranks its own.
+                        _ => {}
+                    }
+                }
+                user.push(Chain::new(origin_name(origin), rules).shipped_default());
+            }
         }
 
         for s in &self.settings {
@@ -306,6 +354,14 @@ fn guarded_paths(ctx: &PathContext, paths: Vec<PathBuf>) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+fn origin_name(origin: &Origin) -> String {
+    match origin {
+        Origin::File(p) => p.to_string_lossy().into_owned(),
+        Origin::Embedded(n) => n.to_string(),
+        Origin::Text { name, .. } => name.clone(),
+    }
 }
 
 fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {

@@ -12,6 +12,8 @@ pub struct Chain {
     /// The rules come from a `settings.json`: its allow entries (but `exact` ones) do not lift
     /// a high-risk built-in rule (`bash(git *)` does not allow `git push --force`).
     pub from_settings: bool,
+    /// The shipped default policy (or rules that come with it) under the policy files.
+    pub shipped_default: bool,
     index: ChainIndex,
 }
 
@@ -22,6 +24,7 @@ impl Chain {
             name: name.into(),
             rules,
             from_settings: false,
+            shipped_default: false,
             index,
         }
     }
@@ -29,6 +32,12 @@ impl Chain {
     /// The chain of a `settings.json` (see [`Chain::from_settings`]).
     pub fn settings(mut self) -> Chain {
         self.from_settings = true;
+        self
+    }
+
+    /// A chain of the shipped default policy (see [`Chain::shipped_default`]).
+    pub fn shipped_default(mut self) -> Chain {
+        self.shipped_default = true;
         self
     }
 

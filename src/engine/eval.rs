@@ -470,7 +470,11 @@ impl Engine {
                     .map(|r| r as *const CompiledRule);
                 for r in chain.all_matches(s) {
                     h.push(Hit {
-                        layer: Layer::User,
+                        layer: if chain.shipped_default {
+                            Layer::Shipped
+                        } else {
+                            Layer::User
+                        },
                         decision: rule_decision(r),
                         text: r.text(),
                         deciding: Some(r as *const CompiledRule) == first,

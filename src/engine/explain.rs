@@ -8,6 +8,8 @@ use crate::call::Decision;
 pub enum Layer {
     Protected,
     User,
+    /// The shipped default policy, under the policy files.
+    Shipped,
     Builtin,
     Analysis,
     Session,
@@ -21,6 +23,7 @@ impl Layer {
         match self {
             Layer::Protected => "hard protection",
             Layer::User => "policy",
+            Layer::Shipped => "shipped default policy",
             Layer::Builtin => "built-in",
             Layer::Analysis => "analysis",
             Layer::Session => "session",

@@ -99,6 +99,11 @@ impl Engine {
         &self.protections
     }
 
+    /// Whether the shipped default policy sits under the policy files.
+    pub fn has_shipped_default(&self) -> bool {
+        self.user.iter().any(|c| c.shipped_default)
+    }
+
     pub fn user_chains(&self) -> &[Chain] {
         &self.user
     }

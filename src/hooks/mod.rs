@@ -43,7 +43,7 @@ pub struct Sources {
     /// Policy files, project ones first, then the user's.
     pub policies: Vec<PathBuf>,
     pub settings: Option<PathBuf>,
-    /// No policy file was found, so the shipped default policy applies.
+    /// The shipped default policy applies under the policy files (no file replaces it).
     pub default_policy: bool,
 }
 
@@ -111,9 +111,9 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
 }
 
 /// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
-/// `.harness9/*.policy` (by name), the user's `*.policy` files, or — when no policy file is
-/// found — the shipped default policy plus `fallback` (the agent's read-only tools), and the
-/// built-in rules. Relative paths resolve against the working folder, `~` against home. The
+/// `.harness9/*.policy` (by name), the user's `*.policy` files, on the shipped default policy
+/// plus `fallback` (the agent's harmless tools) unless a file says `replace "default.policy";`,
+/// and the built-in rules. Relative paths resolve against the working folder, `~` against home. The
 /// policy folders and the agents' settings files ([`AGENT_SETTINGS`]) are guarded.
 pub fn project_engine(
     project: &Project,
@@ -155,12 +155,9 @@ pub fn project_engine(
     if let Some(dir) = &project.user_dir {
         b = b.guard(dir.clone());
     }
-    if sources.policies.is_empty() {
-        sources.default_policy = true;
-        b = b.default_policy();
-        if let Some((name, text)) = fallback {
-            b = b.policy_text(name, text);
-        }
+    b = b.default_policy();
+    if let Some((name, text)) = fallback {
+        b = b.default_policy_text(name, text);
     }
     for p in &sources.policies {
         b = b.policy_file(named(p));
@@ -169,6 +166,7 @@ pub fn project_engine(
         b = b.settings_file(named(s));
     }
     let engine = b.build().map_err(SetupError::Load)?;
+    sources.default_policy = engine.has_shipped_default();
     Ok((engine, sources))
 }
 

@@ -132,6 +132,8 @@ pub enum Statement {
     Headless(DefaultStmt),
     Expect(Expect),
     Include(Include),
+    /// `replace "default.policy";`: the shipped default policy is not added under this one.
+    Replace(Include),
     Protect(Protect),
 }
 
@@ -141,7 +143,7 @@ impl Statement {
             Statement::Rule(r) => r.span,
             Statement::Default(d) | Statement::Headless(d) => d.span,
             Statement::Expect(e) => e.span,
-            Statement::Include(i) => i.span,
+            Statement::Include(i) | Statement::Replace(i) => i.span,
             Statement::Protect(p) => p.span,
         }
     }

@@ -273,7 +273,7 @@ pub fn statement_lines(stmt: &Statement, written_over_lines: bool) -> Vec<String
                 .collect();
             head_and_options(format!("protect {}", quote(&p.path.value)), opts)
         }
-        Statement::Expect(_) | Statement::Include(_) => vec![one],
+        Statement::Expect(_) | Statement::Include(_) | Statement::Replace(_) => vec![one],
     }
 }
 

@@ -35,6 +35,9 @@ pub fn embedded(name: &str) -> Option<&'static str> {
     EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
+/// The shipped policy every other policy sits on, unless one says `replace "default.policy";`.
+pub const DEFAULT_POLICY: &str = "default.policy";
+
 /// Includes nest at most this deep.
 const MAX_INCLUDE_DEPTH: usize = 32;
 
@@ -53,8 +56,8 @@ pub struct Loaded {
 pub enum Origin {
     File(PathBuf),
     Embedded(&'static str),
-    /// Text given directly (tests, the library), with a display name; includes are relative to
-    /// the working folder.
+    /// Text given directly (tests, the library, an editor's buffer), with a display name;
+    /// includes are relative to the name's folder (the working folder for a bare name).
     Text {
         name: String,
         text: String,
@@ -153,7 +156,12 @@ fn expand(origin: &Origin, source: &Arc<Source>, loaded: &mut Loaded, stack: &mu
             Origin::File(p) => Some(Origin::File(
                 p.parent().unwrap_or(Path::new(".")).join(&inc.path.value),
             )),
-            Origin::Text { .. } => Some(Origin::File(PathBuf::from(&inc.path.value))),
+            Origin::Text { name, .. } => Some(Origin::File(
+                Path::new(name)
+                    .parent()
+                    .unwrap_or(Path::new(""))
+                    .join(&inc.path.value),
+            )),
         };
         let Some(target) = target else {
             loaded.diags.push(

@@ -195,6 +195,8 @@ fn describe_expected(rules: &[Rule]) -> String {
                 Rule::call => "a tool call",
                 Rule::EOI => "`;`",
                 Rule::kw_include
+                | Rule::kw_replace
+                | Rule::replace_stmt
                 | Rule::body
                 | Rule::kw_default
                 | Rule::kw_headless
@@ -273,6 +275,25 @@ impl Lower<'_> {
                 let s = inner.into_inner().find(|p| p.as_rule() == Rule::string)?;
                 let path = self.string(s)?;
                 Some(Statement::Include(Include { path, span }))
+            }
+            Rule::replace_stmt => {
+                let span = self.span(&inner);
+                let s = inner.into_inner().find(|p| p.as_rule() == Rule::string)?;
+                let path = self.string(s)?;
+                if path.value != super::DEFAULT_POLICY {
+                    self.diags.push(
+                        Diagnostic::error(
+                            self.source,
+                            "replace",
+                            path.span,
+                            format!("`{}` is not a policy that can be replaced", path.value),
+                        )
+                        .label("only the shipped default policy sits under other policies")
+                        .help(format!("write `replace \"{}\";`", super::DEFAULT_POLICY)),
+                    );
+                    return None;
+                }
+                Some(Statement::Replace(Include { path, span }))
             }
             Rule::protect_stmt => {
                 let span = self.span(&inner);

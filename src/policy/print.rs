@@ -50,6 +50,9 @@ pub fn print_statement(s: &Statement) -> String {
         Statement::Include(i) => {
             let _ = write!(out, "include {}", quote(&i.path.value));
         }
+        Statement::Replace(i) => {
+            let _ = write!(out, "replace {}", quote(&i.path.value));
+        }
         Statement::Protect(p) => {
             let _ = write!(out, "protect {}", quote(&p.path.value));
             if let Some(r) = &p.reason {

@@ -181,6 +181,10 @@ pub fn statement() -> impl Strategy<Value = Statement> {
             })
         }),
         1 => text().prop_map(|p| Statement::Include(Include { path: spanned(p), span: Span::default() })),
+        1 => Just(Statement::Replace(Include {
+            path: spanned("default.policy".to_string()),
+            span: Span::default(),
+        })),
         1 => (text(), prop::option::of(text())).prop_map(|(p, why)| {
             Statement::Protect(Protect { path: spanned(p), reason: why.map(spanned), span: Span::default() })
         }),
