@@ -23,6 +23,7 @@
 //! assert_eq!((d.action, d.risk), (Action::Ask, harness9::Risk::High));
 //! ```
 
+pub mod audit;
 pub mod call;
 pub mod diag;
 pub mod engine;

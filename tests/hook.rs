@@ -430,6 +430,12 @@ fn every_decision_appends_an_audit_line() {
     );
     assert_eq!(lines[1]["decision"], "deny");
     assert_eq!(lines[1]["rule"], "protected:~/.ssh");
+    // The one schema of the log, shared with the runtime's writer.
+    for l in &lines {
+        assert_eq!(l["event"], "decision");
+        assert_eq!(l["decided_by"]["by"], "rule");
+        serde_json::from_value::<harness9::audit::Record>(l.clone()).expect("an audit record");
+    }
 }
 
 #[test]
@@ -774,6 +780,7 @@ fn a_call_that_ran_is_logged_as_its_outcome() {
     let lines = p.audit_lines();
     let last = lines.last().expect("a line");
     assert_eq!(last["outcome"], "ran", "{last}");
+    assert_eq!(last["event"], "outcome", "{last}");
     assert_eq!(last["call_id"], "toolu_01ABC123", "{last}");
     assert_eq!(last["tool"], "Bash", "{last}");
 }

@@ -845,9 +845,19 @@ fn the_audit_log_has_one_line_per_decision_with_who_decided() {
         assert_eq!(lines[1]["decided_by"]["by"], "headless");
         assert_eq!(lines[2]["decision"], "deny");
         assert!(lines[2]["rule"].as_str().unwrap().starts_with("protected:"));
+        // The hook adapters' schema: one record type for every writer of the log.
         for l in &lines {
-            assert!(l["time"].is_string() && l["risk"].is_string() && l["call"].is_object());
+            let record: harness9::audit::Record =
+                serde_json::from_value(l.clone()).expect("a line is an audit record");
+            assert_eq!(record.agent, "harness9");
+            assert_eq!(l["event"], "decision");
+            assert!(l["time"].is_string() && l["risk"].is_string());
         }
+        assert_eq!(
+            (lines[0]["call"].as_str(), lines[0]["input"].as_str()),
+            (Some("bash"), Some("git status"))
+        );
+        assert_eq!(lines[2]["input"], "~/.ssh/id_rsa");
     });
 }
 

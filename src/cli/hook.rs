@@ -10,9 +10,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::Value;
 
 use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
+use harness9::audit::{self, DecidedBy, Record};
 use harness9::hooks::{
-    self, audit, claude_code, gemini_cli, parse_tool_event, HookCall, Project, SetupError,
-    ToolEvent,
+    self, claude_code, gemini_cli, parse_tool_event, HookCall, Project, SetupError, ToolEvent,
 };
 use harness9::{Decision, Engine, Mode};
 
@@ -230,14 +230,14 @@ fn record_outcome(agent: &str, event: &harness9::hooks::ToolEvent) {
         },
     };
     let call_id = event.raw.get("tool_use_id").and_then(Value::as_str);
-    if let Err(e) = audit::append_outcome(
-        &cwd,
+    let record = Record::outcome(
         agent,
         event.session_id.as_deref(),
         call_id,
         &event.tool_name,
         "ran",
-    ) {
+    );
+    if let Err(e) = audit::append(&cwd, &record) {
         eprintln!(
             "harness9 hook {agent}: warning: cannot write the audit log `{}`: {e}",
             audit::audit_path(&cwd).display()
@@ -254,15 +254,20 @@ fn write_audit(
     mode: &str,
     d: &Decision,
 ) {
-    let entry = audit::Entry {
+    let record = Record::decision(
         agent,
-        session_id: p.event.session_id.as_deref(),
+        p.event.session_id.as_deref(),
         call_id,
-        call,
+        &call.agent_tool,
+        &call.call,
         mode,
-        decision: d,
-    };
-    if let Err(e) = audit::append(&p.project.cwd, &entry) {
+        (d.action, d.risk, Some(d.rule.clone()), d.reason.clone()),
+        DecidedBy::Rule {
+            hook: "policy".into(),
+            rule: Some(d.rule.clone()),
+        },
+    );
+    if let Err(e) = audit::append(&p.project.cwd, &record) {
         eprintln!(
             "harness9 hook {agent}: warning: cannot append to `{}`: {e}",
             audit::audit_path(&p.project.cwd).display()

@@ -3,7 +3,6 @@
 //! agent's event into a [`ToolCall`], the engine's [`Decision`] into the agent's answer — over
 //! one [`Engine`] loaded for the event's working folder ([`project_engine`]). No second matcher.
 
-pub mod audit;
 pub mod claude_code;
 pub mod gemini_cli;
 
@@ -243,22 +242,6 @@ pub fn explain(d: &Decision) -> String {
     }
 }
 
-/// A short, one-line description of what a call touches, for the audit log: the command, the
-/// path, or the arguments as JSON (cut at 300 characters).
-pub fn summary(call: &ToolCall) -> String {
-    const MAX: usize = 300;
-    let text = match call.primary_arg() {
-        Some(a) => a.to_string(),
-        None => Value::Object(call.arguments.clone()).to_string(),
-    };
-    if text.chars().count() <= MAX {
-        return text;
-    }
-    let mut cut: String = text.chars().take(MAX - 1).collect();
-    cut.push('…');
-    cut
-}
-
 /// Reads an optional string field of an event; a value of another type is an error naming it.
 fn string_field(event: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
     match event.get(name) {
@@ -345,13 +328,5 @@ mod tests {
         let e = parse_tool_event(r#"{"tool_name": "WebSearch", "whatever": [1, 2]}"#).unwrap();
         assert_eq!(e.tool_name, "WebSearch");
         assert!(e.tool_input.is_empty());
-    }
-
-    #[test]
-    fn long_summaries_are_cut_on_a_character_boundary() {
-        let call = ToolCall::primary("bash", "é".repeat(400));
-        let s = summary(&call);
-        assert_eq!(s.chars().count(), 300);
-        assert!(s.ends_with('…'));
     }
 }

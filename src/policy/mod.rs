@@ -102,6 +102,11 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// or a FIFO in a cloned repository would be read forever) nor more than
 /// [`MAX_FILE_BYTES`].
 pub fn read_bounded(p: &Path) -> std::io::Result<Vec<u8>> {
+    read_bounded_up_to(p, MAX_FILE_BYTES)
+}
+
+/// [`read_bounded`] with another limit.
+pub fn read_bounded_up_to(p: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     // Checked before opening too: opening a FIFO waits for a writer.
     if !std::fs::metadata(p)?.is_file() {
@@ -112,10 +117,10 @@ pub fn read_bounded(p: &Path) -> std::io::Result<Vec<u8>> {
         return Err(std::io::Error::other("it is not a regular file"));
     }
     let mut bytes = Vec::new();
-    f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    f.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
         return Err(std::io::Error::other(format!(
-            "it is larger than {MAX_FILE_BYTES} bytes"
+            "it is larger than {max} bytes"
         )));
     }
     Ok(bytes)

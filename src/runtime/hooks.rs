@@ -568,7 +568,10 @@ fn ceil_char(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Appends one JSON line per decision.
+/// The runtime's name in the audit log's `agent` field.
+pub const AGENT: &str = "harness9";
+
+/// Appends one line per decision to the audit log, in its one schema ([`crate::audit::Record`]).
 pub struct AuditHook {
     path: PathBuf,
     events: Option<UnboundedSender<RuntimeEvent>>,
@@ -584,9 +587,18 @@ impl AuditHook {
         }
     }
 
-    fn append(&self, record: &DecisionRecord) -> std::io::Result<()> {
-        let line = serde_json::to_string(record).map_err(std::io::Error::other)?;
-        crate::hooks::audit::append_line(&self.path, &line)
+    fn append(&self, r: &DecisionRecord) -> std::io::Result<()> {
+        let record = crate::audit::Record::decision(
+            AGENT,
+            None,
+            None,
+            &r.call.name,
+            &r.call,
+            r.mode.as_str(),
+            (r.action, r.risk, r.rule.clone(), r.reason.clone()),
+            r.decided_by.clone(),
+        );
+        crate::audit::append_line(&self.path, &record.to_line())
     }
 }
 
@@ -669,7 +681,7 @@ pub fn standard_registry_with(
         events.clone(),
     )?);
     let session = SessionMemory::default();
-    let audit = project_dir.join(crate::hooks::audit::AUDIT_FILE);
+    let audit = project_dir.join(crate::audit::AUDIT_FILE);
     let headless = engine.snapshot().headless();
     let mut registry = HookRegistry::new(mode.clone())
         .with_session(session.clone())

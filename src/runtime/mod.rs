@@ -221,25 +221,8 @@ pub trait ToolHook: Send + Sync {
     fn on_decision(&self, _record: &DecisionRecord) {}
 }
 
-/// Who decided a call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "by")]
-pub enum DecidedBy {
-    /// A hook's rule (or its default).
-    Rule { hook: String, rule: Option<String> },
-    /// A person's answer (`allow-once`, `deny-with-feedback`, …).
-    Human { answer: String },
-    /// The permission mode approved an ask.
-    Mode { mode: Mode },
-    /// The session memory covered the call.
-    Session { rule: String },
-    /// No one could be asked: the policy's `headless` setting decided.
-    Headless,
-    /// No answer came (cancelled, timed out, dropped): denied.
-    NoAnswer { why: String },
-    /// A hook failed or panicked, or the call was malformed.
-    Error { hook: String },
-}
+/// Who decided a call (as the audit log records it).
+pub use crate::audit::DecidedBy;
 
 /// The final word on one call.
 #[derive(Debug, Clone, Serialize)]

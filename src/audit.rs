@@ -1,0 +1,344 @@
+//! The audit log: one JSON line per decision and per outcome, appended to
+//! `<working folder>/.harness9/audit.jsonl` by the hook adapters and by the runtime (the TUI)
+//! alike, in one schema ([`Record`]) through one writer ([`append_line`]). `harness9 suggest`
+//! reads it back.
+//!
+//! A decision line:
+//!
+//! ```json
+//! {"time":"2026-12-02T10:00:00.000Z","agent":"claude-code","session_id":"s1",
+//!  "call_id":"toolu_1","tool":"Bash","event":"decision","call":"bash","input":"git status",
+//!  "mode":"default","decision":"allow","risk":"low","rule":"readonly.policy:14",
+//!  "reason":"…","decided_by":{"by":"rule","hook":"policy","rule":"readonly.policy:14"}}
+//! ```
+//!
+//! An outcome line (a call that ran, by the agent's id of the call):
+//! `{"time":…,"agent":"claude-code","session_id":"s1","call_id":"toolu_1","tool":"Bash",
+//! "event":"outcome","outcome":"ran"}`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::call::{Action, Risk, ToolCall};
+use crate::engine::Mode;
+use crate::hooks::PROJECT_DIR;
+
+/// The log's file name inside `.harness9/`.
+pub const AUDIT_FILE: &str = "audit.jsonl";
+
+/// The longest `input` a line keeps whole; a longer one is cut and marked `truncated`.
+pub const MAX_INPUT_CHARS: usize = 4096;
+
+/// Where the log of a working folder is.
+pub fn audit_path(cwd: &Path) -> PathBuf {
+    cwd.join(PROJECT_DIR).join(AUDIT_FILE)
+}
+
+/// One line of the log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// RFC 3339, UTC, milliseconds.
+    pub time: String,
+    /// Who asked: `claude-code`, `gemini-cli`, or `harness9` (its own agent, the TUI).
+    pub agent: String,
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// The agent's id of the tool call, when it sends one.
+    #[serde(default)]
+    pub call_id: Option<String>,
+    /// The agent's own name for the tool (`Bash`, `run_shell_command`, `bash`).
+    pub tool: String,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// What a line records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    Decision(Decided),
+    /// What became of a call decided before: `ran`.
+    Outcome {
+        outcome: String,
+    },
+}
+
+/// A decision: the call as harness9 saw it, and the final word on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Decided {
+    /// harness9's tool name (`bash`, `read_file`, an MCP tool's).
+    pub call: String,
+    /// The call's primary argument (the command, the path), or its arguments as JSON; cut at
+    /// [`MAX_INPUT_CHARS`].
+    pub input: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    pub mode: String,
+    pub decision: Action,
+    pub risk: Risk,
+    pub rule: Option<String>,
+    pub reason: String,
+    pub decided_by: DecidedBy,
+}
+
+/// Who decided a call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "by")]
+pub enum DecidedBy {
+    /// A hook's rule (or its default); `policy` for the hook adapters' engine.
+    Rule { hook: String, rule: Option<String> },
+    /// A person's answer (`allow-once`, `deny-with-feedback`, …).
+    Human { answer: String },
+    /// The permission mode approved an ask.
+    Mode { mode: Mode },
+    /// The session memory covered the call.
+    Session { rule: String },
+    /// No one could be asked: the policy's `headless` setting decided.
+    Headless,
+    /// No answer came (cancelled, timed out, dropped): denied.
+    NoAnswer { why: String },
+    /// A hook failed or panicked, or the call was malformed.
+    Error { hook: String },
+}
+
+impl Record {
+    /// A decision line about `call`, stamped now.
+    #[allow(clippy::too_many_arguments)]
+    pub fn decision(
+        agent: &str,
+        session_id: Option<&str>,
+        call_id: Option<&str>,
+        tool: &str,
+        call: &ToolCall,
+        mode: &str,
+        decision: (Action, Risk, Option<String>, String),
+        decided_by: DecidedBy,
+    ) -> Record {
+        let (input, truncated) = input_of(call);
+        let (action, risk, rule, reason) = decision;
+        Record {
+            time: now(),
+            agent: agent.to_string(),
+            session_id: session_id.map(str::to_string),
+            call_id: call_id.map(str::to_string),
+            tool: tool.to_string(),
+            event: Event::Decision(Decided {
+                call: call.name.clone(),
+                input,
+                truncated,
+                mode: mode.to_string(),
+                decision: action,
+                risk,
+                rule,
+                reason,
+                decided_by,
+            }),
+        }
+    }
+
+    /// An outcome line (`ran`), stamped now.
+    pub fn outcome(
+        agent: &str,
+        session_id: Option<&str>,
+        call_id: Option<&str>,
+        tool: &str,
+        outcome: &str,
+    ) -> Record {
+        Record {
+            time: now(),
+            agent: agent.to_string(),
+            session_id: session_id.map(str::to_string),
+            call_id: call_id.map(str::to_string),
+            tool: tool.to_string(),
+            event: Event::Outcome {
+                outcome: outcome.to_string(),
+            },
+        }
+    }
+
+    /// The JSON line.
+    pub fn to_line(&self) -> String {
+        // A record is strings, enums and options: serialising it cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
+}
+
+/// How a call is written in the log: its primary argument (the command, the path) or its
+/// arguments as JSON, cut on a character boundary at [`MAX_INPUT_CHARS`] (then `true`).
+pub fn input_of(call: &ToolCall) -> (String, bool) {
+    let text = match call.primary_arg() {
+        Some(a) => a.to_string(),
+        None => Value::Object(call.arguments.clone()).to_string(),
+    };
+    if text.chars().count() <= MAX_INPUT_CHARS {
+        return (text, false);
+    }
+    let mut cut: String = text.chars().take(MAX_INPUT_CHARS - 1).collect();
+    cut.push('…');
+    (cut, true)
+}
+
+/// Appends one record to the log of `cwd`, creating `.harness9/` when needed (see
+/// [`append_line`]).
+pub fn append(cwd: &Path, record: &Record) -> std::io::Result<PathBuf> {
+    let path = audit_path(cwd);
+    append_line(&path, &record.to_line())?;
+    Ok(path)
+}
+
+/// The records of a log, in order, with the lines that are not records (a line cut short by
+/// a crash, another program's text) counted rather than failing the read.
+pub fn read_log(path: &Path) -> std::io::Result<(Vec<Record>, usize)> {
+    let bytes = crate::policy::read_bounded_up_to(path, MAX_LOG_BYTES)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut records = Vec::new();
+    let mut bad = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        match serde_json::from_str::<Record>(line) {
+            Ok(r) => records.push(r),
+            Err(_) => bad += 1,
+        }
+    }
+    Ok((records, bad))
+}
+
+/// The most of a log [`read_log`] reads.
+pub const MAX_LOG_BYTES: u64 = 256 << 20;
+
+/// What `.harness9/.gitignore` holds: the log, offloaded outputs and lock files are the
+/// machine's, not the project's (its policies and settings are).
+pub const GITIGNORE: &str =
+    "# Written by harness9: the audit log, offloaded outputs, lock files.\n\
+                             audit.jsonl\noffload/\n*.lock\n";
+
+/// Creates `.harness9/.gitignore` when the folder has none (an existing one is left alone).
+pub fn keep_out_of_git(dir: &Path) {
+    let path = dir.join(".gitignore");
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return;
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        let _ = f.write_all(GITIGNORE.as_bytes());
+    }
+}
+
+/// The one writer of audit logs (the hook adapters' and the runtime's): appends `line` and a
+/// newline to `path`, creating its folder when needed. Only ever to a regular file: a cloned
+/// repository's `audit.jsonl` linked to `~/.bashrc` would get a line with the model's `$(…)`
+/// in it, and a FIFO would block the call. The line goes out in one `write` on a file opened
+/// for appending, so lines of concurrent calls do not interleave.
+pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+        if dir.file_name().is_some_and(|n| n == PROJECT_DIR) {
+            keep_out_of_git(dir);
+        }
+    }
+    let not_regular = || {
+        std::io::Error::other("it is not a regular file (a symbolic link?); nothing was written")
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => return Err(not_regular()),
+        _ => {}
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    // Replaced by a link or something else between the look and the open: write nothing.
+    let opened = f.metadata()?;
+    let now = std::fs::symlink_metadata(path)?;
+    if !opened.is_file() || !now.file_type().is_file() {
+        return Err(not_regular());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if (opened.dev(), opened.ino()) != (now.dev(), now.ino()) {
+            return Err(not_regular());
+        }
+    }
+    let mut text = String::with_capacity(line.len() + 1);
+    text.push_str(line);
+    text.push('\n');
+    f.write_all(text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_inputs_are_cut_on_a_character_boundary_and_marked() {
+        let call = ToolCall::primary("bash", "é".repeat(MAX_INPUT_CHARS + 10));
+        let (s, cut) = input_of(&call);
+        assert_eq!(s.chars().count(), MAX_INPUT_CHARS);
+        assert!(s.ends_with('…') && cut);
+        let (s, cut) = input_of(&ToolCall::primary("bash", "git status"));
+        assert_eq!((s.as_str(), cut), ("git status", false));
+    }
+
+    #[test]
+    fn a_decision_line_reads_back_as_the_same_record() {
+        let r = Record::decision(
+            "claude-code",
+            Some("s1"),
+            Some("toolu_1"),
+            "Bash",
+            &ToolCall::primary("bash", "npm test"),
+            "default",
+            (
+                Action::Ask,
+                Risk::Low,
+                Some("default".into()),
+                "no rule".into(),
+            ),
+            DecidedBy::Rule {
+                hook: "policy".into(),
+                rule: Some("default".into()),
+            },
+        );
+        let line = r.to_line();
+        let v: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(v["event"], "decision");
+        assert_eq!(v["input"], "npm test");
+        assert_eq!(v["decided_by"]["by"], "rule");
+        assert!(v.get("truncated").is_none(), "{line}");
+        assert_eq!(serde_json::from_str::<Record>(&line).unwrap(), r);
+        let o = Record::outcome("claude-code", Some("s1"), Some("toolu_1"), "Bash", "ran");
+        let v: Value = serde_json::from_str(&o.to_line()).unwrap();
+        assert_eq!(
+            (v["event"].as_str(), v["outcome"].as_str()),
+            (Some("outcome"), Some("ran"))
+        );
+        assert_eq!(serde_json::from_str::<Record>(&o.to_line()).unwrap(), o);
+    }
+
+    #[test]
+    fn a_log_with_broken_lines_reads_the_good_ones_and_counts_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(AUDIT_FILE);
+        let good = Record::outcome("gemini-cli", None, None, "run_shell_command", "ran");
+        let text = format!(
+            "{}\n{{\"time\": \"cut sh\nnot json\n\n{}\n",
+            good.to_line(),
+            good.to_line()
+        );
+        std::fs::write(&path, text).unwrap();
+        let (records, bad) = read_log(&path).unwrap();
+        assert_eq!(records, vec![good.clone(), good]);
+        assert_eq!(bad, 2);
+    }
+}
