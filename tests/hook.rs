@@ -784,3 +784,91 @@ fn a_call_that_ran_is_logged_as_its_outcome() {
     assert_eq!(last["call_id"], "toolu_01ABC123", "{last}");
     assert_eq!(last["tool"], "Bash", "{last}");
 }
+
+/// `harness9 suggest` reads the log the hook wrote: the asked calls that then ran (approved in
+/// Claude Code's dialog) become the rule "always allow" would write, with a count; `--apply`
+/// adds it, and the hook allows those calls from then on.
+#[test]
+fn approvals_the_hook_logged_become_suggestions_that_apply_adds() {
+    let p = Project::new();
+    let event = |name: &str, id: &str, command: &str| {
+        json!({
+            "session_id": "abc123",
+            "cwd": p.cwd(),
+            "permission_mode": "default",
+            "hook_event_name": name,
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "tool_use_id": id,
+        })
+        .to_string()
+    };
+    for (i, command) in ["npm run test", "npm run test -- -u", "npm run test"]
+        .iter()
+        .enumerate()
+    {
+        let id = format!("toolu_{i}");
+        let o = p.run(&["hook", "claude-code"], &event("PreToolUse", &id, command));
+        assert_eq!(decision(&answer(&o)).0, "ask");
+        let o = p.run(
+            &["hook", "claude-code"],
+            &event("PostToolUse", &id, command),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    // Asked twice, never run: the person said no.
+    for id in ["toolu_8", "toolu_9"] {
+        p.run(
+            &["hook", "claude-code"],
+            &event("PreToolUse", id, "npm publish"),
+        );
+    }
+
+    let o = p.run(&["suggest"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "[1] bash(npm run test *)  approved 3 time(s): npm run test · npm run test -- -u\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("publish"), "{out}");
+    let o = p.run(&["suggest", "--format", "json"], "");
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["approved"], 3);
+    assert_eq!(v["suggestions"][0]["count"], 3);
+
+    let o = p.run(&["suggest", "--apply", "2"], "");
+    assert_eq!(o.status.code(), Some(2), "there is no second suggestion");
+    assert!(!p.cwd().join(".harness9/settings.json").exists());
+
+    let o = p.run(&["suggest", "--apply", "1"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("added: bash(npm run test *)"),
+        "{}",
+        stdout(&o)
+    );
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "npm run test -- --watch"})));
+    assert_eq!(d, "allow", "{why}");
+    assert!(why.contains(".harness9/settings.json"), "{why}");
+    let o = p.run(&["suggest"], "");
+    assert!(
+        stdout(&o).starts_with("nothing to suggest"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn suggest_without_an_audit_log_says_so_and_fails() {
+    let p = Project::new();
+    let o = p.run(&["suggest"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read the audit log"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -7,6 +7,7 @@ mod hook;
 mod import;
 mod install;
 mod lint;
+mod suggest;
 mod tui;
 
 use std::io::IsTerminal;
@@ -61,6 +62,9 @@ enum Command {
     Uninstall(install::InstallArgs),
     /// Check that the installed hooks run this harness9 and that the project's policies load.
     Doctor(install::DoctorArgs),
+    /// The calls a person approved again and again (from the audit log), as the narrow rules
+    /// "always allow" would write, with counts; `--apply` adds them to settings.json.
+    Suggest(suggest::SuggestArgs),
 }
 
 /// Where the policy comes from; shared by `check` and `explain`.
@@ -214,6 +218,7 @@ pub fn run() -> i32 {
         Some(Command::Install(a)) => install::install(a),
         Some(Command::Uninstall(a)) => install::uninstall(a),
         Some(Command::Doctor(a)) => install::doctor(a),
+        Some(Command::Suggest(a)) => suggest::suggest(a),
         Some(Command::Tui(a)) => tui::tui(a),
         // On a terminal a bare `harness9` is the TUI; elsewhere it prints the help.
         None if tui::on_terminal() => tui::tui(tui::TuiArgs::default()),

@@ -22,6 +22,7 @@ pub mod approval;
 pub mod hooks;
 pub mod propose;
 pub mod session;
+pub mod suggest;
 pub mod tools;
 
 use std::future::Future;
