@@ -17,6 +17,11 @@ pub struct ToolCall {
 
 /// The tools whose primary argument is a path.
 pub const FILE_TOOLS: [&str; 4] = ["read_file", "write_file", "edit_file", "list_dir"];
+
+/// Every tool of harness9's own: `bash` and the file tools.
+pub fn tool_names() -> impl Iterator<Item = &'static str> + Clone {
+    std::iter::once("bash").chain(FILE_TOOLS)
+}
 /// The tools that change files.
 pub const WRITE_TOOLS: [&str; 2] = ["write_file", "edit_file"];
 /// Argument names that hold a path, checked against the hard protections for every tool.
@@ -145,7 +150,7 @@ pub fn likely_tool(name: &str) -> Option<&'static str> {
         ("ls", "list_dir"),
         ("shell", "bash"),
     ];
-    let tools = || std::iter::once("bash").chain(FILE_TOOLS);
+    let tools = tool_names;
     if tools().any(|t| t == name) || name.starts_with("mcp__") || name.contains(['*', '?']) {
         return None;
     }

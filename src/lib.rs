@@ -31,6 +31,7 @@ pub mod hooks;
 pub mod import;
 pub mod knowledge;
 pub mod lint;
+pub mod lsp;
 pub mod model;
 pub mod policy;
 pub mod runtime;

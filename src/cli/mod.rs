@@ -7,6 +7,7 @@ mod hook;
 mod import;
 mod install;
 mod lint;
+mod lsp;
 mod suggest;
 mod tui;
 
@@ -65,6 +66,9 @@ enum Command {
     /// The calls a person approved again and again (from the audit log), as the narrow rules
     /// "always allow" would write, with counts; `--apply` adds them to settings.json.
     Suggest(suggest::SuggestArgs),
+    /// A language server for policy files and `.harness9/settings.json`, over standard input
+    /// and output: lint's diagnostics, hover, completion, formatting, go to an include.
+    Lsp(lsp::LspArgs),
 }
 
 /// Where the policy comes from; shared by `check` and `explain`.
@@ -219,6 +223,7 @@ pub fn run() -> i32 {
         Some(Command::Uninstall(a)) => install::uninstall(a),
         Some(Command::Doctor(a)) => install::doctor(a),
         Some(Command::Suggest(a)) => suggest::suggest(a),
+        Some(Command::Lsp(a)) => lsp::lsp(a),
         Some(Command::Tui(a)) => tui::tui(a),
         // On a terminal a bare `harness9` is the TUI; elsewhere it prints the help.
         None if tui::on_terminal() => tui::tui(tui::TuiArgs::default()),
