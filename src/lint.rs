@@ -14,12 +14,13 @@ use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Risk, 
 use crate::policy::{self, print, Origin};
 
 /// Every lint: code and what it reports. The codes appear in diagnostics as `harness9::CODE`.
-pub const LINTS: [(&str, &str); 7] = [
+pub const LINTS: [(&str, &str); 8] = [
     ("duplicate-rule", "a rule that repeats an earlier rule of the same file"),
     ("shadowed-rule", "a rule that can never decide, because an earlier rule matches every call it matches"),
     ("allow-swallows", "an allow rule that matches every call a later deny or ask rule matches, so the later rule decides only re-spelled commands"),
     ("broad-allow", "an allow rule for every bash command, or for every tool"),
     ("expect-failed", "an `expect` statement whose call the policy decides differently"),
+    ("managed-dead", "a rule whose every call the managed tier (`/etc/harness9`) denies or asks about more strictly: it never decides"),
     ("silences-builtin", "an allow rule that turns a high-risk built-in ask or deny into an allow (`allow bash(\"git *\")` silences `git push --force`)"),
     ("path-never-matches", "a `path` matcher where no path is compared: after `arg NAME`, or for a tool whose calls have no primary path"),
 ];
@@ -31,6 +32,9 @@ pub struct Options {
     pub ctx: PathContext,
     /// Every rule must be exercised by an `expect` (`lint --strict`).
     pub strict: bool,
+    /// The managed tier's policy files: a rule whose every call they deny or ask about more
+    /// strictly is dead (see [`dead_by_managed`]).
+    pub managed: Vec<std::path::PathBuf>,
 }
 
 /// The result of linting one file.
@@ -95,6 +99,7 @@ fn lint_at(path: &Path, text: Option<&str>, opts: &Options) -> Report {
         })
         .collect();
     diagnostics.extend(rule_lints(&rules));
+    diagnostics.extend(dead_by_managed(&opts.managed, path, &rules));
     if let Ok(engine) = &engine {
         if opts.builtin {
             diagnostics.extend(silenced_builtins(engine, &rules));
@@ -503,6 +508,63 @@ fn matches_everything(m: &Matcher) -> bool {
         })
 }
 
+/// Rules of a file that the managed tier makes dead: a managed deny or ask that covers every
+/// call of the rule (see [`covers`]) and is stricter decides those calls, whatever the rule
+/// says. Nothing for a file of the managed tier itself.
+pub fn dead_by_managed(
+    managed: &[std::path::PathBuf],
+    path: &Path,
+    rules: &[(Arc<Source>, &Rule)],
+) -> Vec<Diagnostic> {
+    let same = |a: &Path| match (a.canonicalize(), path.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == path,
+    };
+    if managed.is_empty() || managed.iter().any(|m| same(m)) {
+        return Vec::new();
+    }
+    let loaded: Vec<policy::Loaded> = managed
+        .iter()
+        .filter_map(|m| policy::load(&Origin::File(m.clone())).ok())
+        .collect();
+    let floors: Vec<(&Arc<Source>, &Rule)> = loaded
+        .iter()
+        .flat_map(|l| &l.statements)
+        .filter_map(|(src, st)| match st {
+            Statement::Rule(r) if r.action.value != Action::Allow => Some((src, r)),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (src, r) in rules {
+        let Some((msrc, m)) = floors
+            .iter()
+            .find(|(_, m)| m.action.value > r.action.value && covers(m, r))
+        else {
+            continue;
+        };
+        let (line, _) = msrc.line_col(m.span.start);
+        let does = match m.action.value {
+            Action::Deny => "denies",
+            _ => "asks about",
+        };
+        out.push(
+            Diagnostic::warning(
+                src,
+                "managed-dead",
+                r.span,
+                format!(
+                    "the managed policy {does} every call this rule matches ({}:{line}), so \
+                     this rule never decides",
+                    msrc.name
+                ),
+            )
+            .help("remove the rule, or ask whoever manages this machine's policy"),
+        );
+    }
+    out
+}
+
 /// Whether every call rule `b` matches, rule `a` matches too. Conservative: `false` when unsure,
 /// so a lint built on it never claims what is not so.
 pub fn covers(a: &Rule, b: &Rule) -> bool {
@@ -714,6 +776,7 @@ mod silence_tests {
             builtin: true,
             ctx: PathContext::new(dir.path(), Some("/home/u".into())),
             strict: false,
+            managed: Vec::new(),
         };
         lint_file(&path, &opts)
             .diagnostics

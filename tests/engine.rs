@@ -305,6 +305,108 @@ fn explain_names_the_shipped_default_policy_as_its_own_layer() {
     assert!(layers.contains(&"shipped default policy"), "{layers:?}");
 }
 
+// ---- the managed tier ----
+
+/// An engine with `managed` as a file of the managed tier, then the project's `team`, on the
+/// shipped default policy.
+fn managed_engine(managed: &str, team: &str) -> (tempfile::TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    let org = dir.path().join("org.policy");
+    std::fs::write(&org, managed).unwrap();
+    let e = Engine::builder()
+        .context(ctx())
+        .managed_policy_file(&org)
+        .default_policy()
+        .policy_text("team.policy", team)
+        .build()
+        .unwrap_or_else(|e| panic!("policies should load: {e}"));
+    (dir, e)
+}
+
+#[test]
+fn a_managed_deny_holds_over_a_project_allow() {
+    let (_d, e) = managed_engine(
+        "deny bash(prefix \"terraform\") reason \"ops only\";",
+        "allow bash(prefix \"terraform\");",
+    );
+    let d = bash(&e, "terraform apply");
+    assert_eq!(d.action, Action::Deny, "{}", d.reason);
+    assert!(
+        d.rule.starts_with("managed:") && d.rule.ends_with("org.policy:1"),
+        "{}",
+        d.rule
+    );
+    for mode in Mode::ALL {
+        assert_eq!(
+            e.decide_in_mode(&ToolCall::primary("bash", "terraform apply"), mode)
+                .action,
+            Action::Deny
+        );
+    }
+}
+
+#[test]
+fn no_mode_or_session_answer_loosens_a_managed_ask() {
+    let (_d, e) = managed_engine(
+        "ask bash(prefix \"npm publish\") risk low reason \"releases are reviewed\";",
+        "allow bash(prefix \"npm\");",
+    );
+    let call = ToolCall::primary("bash", "npm publish --tag next");
+    for mode in [Mode::Default, Mode::AutoApprove, Mode::Bypass] {
+        let d = e.decide_in_mode(&call, mode);
+        assert_eq!(d.action, Action::Ask, "{mode}: {}", d.reason);
+        assert_eq!(d.reason, "releases are reviewed");
+    }
+    let session = e
+        .compile_allow_rules("session", &["bash(npm publish *)".to_string()])
+        .unwrap();
+    let d = e.decide_with_session(&call, Mode::Bypass, Some(&session));
+    assert_eq!(d.action, Action::Ask, "{}", d.reason);
+    // In a line, too.
+    let d = e.decide_in_mode(
+        &ToolCall::primary("bash", "npm test && npm publish"),
+        Mode::Bypass,
+    );
+    assert_eq!(d.action, Action::Ask, "{}", d.reason);
+    // What it does not ask about, the project's allow settles.
+    assert_eq!(bash(&e, "npm test").action, Action::Allow);
+    assert!(e
+        .managed_floor(&ToolCall::primary("bash", "npm test"))
+        .is_none());
+}
+
+#[test]
+fn a_managed_allow_is_one_more_allow_and_its_default_comes_first() {
+    let (_d, e) = managed_engine(
+        "allow bash(prefix \"make\");\ndefault deny reason \"the organisation's default\";",
+        "deny bash(prefix \"make deploy\");\ndefault ask;",
+    );
+    assert_eq!(bash(&e, "make test").action, Action::Allow);
+    assert_eq!(
+        bash(&e, "make deploy").action,
+        Action::Deny,
+        "the strictest answer wins"
+    );
+    let d = bash(&e, "terraform plan");
+    assert_eq!(
+        (d.action, d.reason.as_str()),
+        (Action::Deny, "the organisation's default")
+    );
+}
+
+#[test]
+fn explain_names_the_managed_tier() {
+    let (_d, e) = managed_engine("ask bash(prefix \"git push\");", "");
+    let ex = e.explain(&ToolCall::primary("bash", "git push"));
+    let layers: Vec<&str> = ex
+        .parts
+        .iter()
+        .flat_map(|p| &p.hits)
+        .map(|h| h.layer.as_str())
+        .collect();
+    assert!(layers.contains(&"managed policy"), "{layers:?}");
+}
+
 #[test]
 fn prefix_is_token_aware() {
     let e = engine("allow bash(prefix \"git log\");");

@@ -71,9 +71,14 @@ impl Project {
 }
 
 fn run_in(cwd: &Path, home: &Path, args: &[&str], stdin: &str) -> Output {
+    run_with(cwd, home, args, stdin, &[])
+}
+
+fn run_with(cwd: &Path, home: &Path, args: &[&str], stdin: &str, env: &[(&str, &Path)]) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
         .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .current_dir(cwd)
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
@@ -871,4 +876,70 @@ fn suggest_without_an_audit_log_says_so_and_fails() {
         "{}",
         stderr(&o)
     );
+}
+
+/// The managed tier (`$HARNESS9_MANAGED_DIR` here, `/etc/harness9` on a managed machine): its
+/// ask holds against the project's allow and Claude Code's bypass mode; `explain` names it, and
+/// `lint` warns about the project rule it makes dead.
+#[test]
+fn a_managed_ask_holds_against_the_projects_allow_and_claude_codes_bypass_mode() {
+    let p = Project::new();
+    let managed = p.home().join("managed");
+    std::fs::create_dir_all(&managed).unwrap();
+    std::fs::write(
+        managed.join("org.policy"),
+        "ask bash(prefix \"terraform\") risk high reason \"infrastructure changes are reviewed\";\n",
+    )
+    .unwrap();
+    let team = p.write(
+        ".harness9/team.policy",
+        "allow bash(prefix \"terraform apply\");\n",
+    );
+    let env = [("HARNESS9_MANAGED_DIR", managed.as_path())];
+    let event = json!({
+        "session_id": "abc123",
+        "cwd": p.cwd(),
+        "permission_mode": "bypassPermissions",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "terraform apply -auto-approve"},
+        "tool_use_id": "toolu_01",
+    })
+    .to_string();
+    let o = run_with(&p.cwd(), &p.home(), &["hook", "claude-code"], &event, &env);
+    let (d, why) = decision(&answer(&o));
+    assert_eq!(d, "ask", "{why}");
+    assert!(why.contains("infrastructure changes are reviewed"), "{why}");
+    // Without the managed tier, the project's allow (and bypass mode) would settle it.
+    let o = p.run(&["hook", "claude-code"], &event);
+    assert_eq!(decision(&answer(&o)).0, "allow");
+
+    let o = run_with(
+        &p.cwd(),
+        &p.home(),
+        &["explain", "bash", "terraform apply"],
+        "",
+        &env,
+    );
+    assert!(stdout(&o).contains("managed policy"), "{}", stdout(&o));
+    let o = run_with(
+        &p.cwd(),
+        &p.home(),
+        &["lint", &team.to_string_lossy()],
+        "",
+        &env,
+    );
+    let out = stdout(&o);
+    assert!(out.contains("managed-dead"), "{out}");
+    assert!(out.contains("org.policy:1"), "{out}");
+    // Writing to the managed folder is asked about, whatever the rules say.
+    let target = managed.join("org.policy");
+    let o = run_with(
+        &p.cwd(),
+        &p.home(),
+        &["check", "write_file", &target.to_string_lossy()],
+        "",
+        &env,
+    );
+    assert!(stdout(&o).starts_with("ask"), "{}", stdout(&o));
 }

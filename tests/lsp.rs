@@ -177,6 +177,7 @@ fn lint_says(path: &Path, cwd: &Path) -> Vec<(usize, String)> {
         builtin: true,
         ctx: harness9::PathContext::new(cwd, None),
         strict: false,
+        managed: Vec::new(),
     };
     harness9::lint::lint_file(path, &opts)
         .diagnostics

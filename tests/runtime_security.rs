@@ -389,6 +389,64 @@ fn a_hook_with_nothing_to_say_does_not_skip_a_later_ask() {
     assert!(tool.ran.lock().unwrap().is_empty());
 }
 
+/// An ask of the managed tier goes to a person whatever the mode, the session memory or an
+/// earlier hook's allow says, and with no one to ask it is denied whatever `headless` says.
+#[test]
+fn a_managed_ask_reaches_a_person_in_bypass_mode_and_is_denied_headless() {
+    let managed = HookDecision {
+        managed: true,
+        ..HookDecision::ask("the organisation reviews releases", Risk::Low)
+    };
+    let allowing = Fixed("plain", HookDecision::allow().with_rule("team.policy:1"));
+    let tool = Echo::default();
+    // No one to ask, headless allowing every risk, bypass mode: still denied.
+    let reg = HookRegistry::new(ModeHandle::new(Mode::Bypass))
+        .with_headless([
+            (Risk::High, Action::Allow),
+            (Risk::Medium, Action::Allow),
+            (Risk::Low, Action::Allow),
+        ])
+        .with_hook(Arc::new(Fixed("allows", allowing.1.clone())))
+        .with_hook(Arc::new(Fixed("policy", managed.clone())));
+    let ex = rt().block_on(reg.execute(HookContext::default(), bash("npm publish"), &tool));
+    assert_eq!(ex.record.action, Action::Deny, "{:?}", ex.record);
+    assert!(
+        ex.record.reason.contains("managed policy asks"),
+        "{}",
+        ex.record.reason
+    );
+    assert!(tool.ran.lock().unwrap().is_empty());
+
+    // With a person: the question reaches them in bypass mode, and their yes runs the call.
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let reg = HookRegistry::new(ModeHandle::new(Mode::Bypass))
+        .with_approver(Approver::new(tx))
+        .with_hook(Arc::new(Fixed("policy", managed)));
+    let (ex, asked) = rt().block_on(async {
+        let answer = async {
+            match tokio::time::timeout(Duration::from_secs(5), rx.recv()).await {
+                Ok(Some(RuntimeEvent::Approval(r))) => {
+                    let reason = r.reason.clone();
+                    r.respond(Answer::AllowOnce);
+                    Some(reason)
+                }
+                _ => None,
+            }
+        };
+        tokio::join!(
+            reg.execute(HookContext::default(), bash("npm publish"), &tool),
+            answer
+        )
+    });
+    assert_eq!(asked.as_deref(), Some("the organisation reviews releases"));
+    assert_eq!(ex.record.action, Action::Allow);
+    assert!(
+        matches!(ex.record.decided_by, DecidedBy::Human { .. }),
+        "{:?}",
+        ex.record.decided_by
+    );
+}
+
 #[test]
 fn the_danger_hook_first_does_not_wave_through_what_the_policy_asks_about() {
     let dir = tempfile::tempdir().unwrap();

@@ -443,6 +443,14 @@ pub fn doctor(a: DoctorArgs) -> i32 {
     let project = Project::from_env(cwd.clone());
     match hooks::project_engine(&project, None) {
         Ok((engine, sources)) => {
+            if !sources.managed.is_empty() {
+                let managed: Vec<String> = sources
+                    .managed
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect();
+                println!("ok: the managed policies load: {}", managed.join(", "));
+            }
             let names: Vec<String> = sources
                 .settings
                 .iter()

@@ -46,6 +46,7 @@ pub fn lint(a: LintArgs) -> i32 {
         builtin: !a.no_builtin,
         ctx: PathContext::from_env(),
         strict: a.strict,
+        managed: harness9::hooks::managed_policies().unwrap_or_default(),
     };
     let (mut errors, mut warnings) = (0, 0);
     for f in &a.files {

@@ -135,8 +135,15 @@ impl PolicyArgs {
                 }
             }
         }
-        // The shipped default policy sits under every policy (unless one replaces it).
-        b = b.default_policy();
+        // The managed tier first; the shipped default policy under every policy (unless one
+        // replaces it).
+        b = match harness9::hooks::with_managed(b) {
+            Ok(b) => b.default_policy(),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Err(EXIT_USAGE);
+            }
+        };
         for p in &policies {
             b = b.policy_file(p);
         }

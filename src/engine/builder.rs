@@ -51,6 +51,8 @@ pub struct EngineBuilder {
     /// them says `replace "default.policy";`.
     defaults: bool,
     base: Vec<Origin>,
+    /// The managed tier's files, read first.
+    managed: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -69,6 +71,7 @@ impl Default for EngineBuilder {
             guarded: Vec::new(),
             defaults: false,
             base: Vec::new(),
+            managed: Vec::new(),
         }
     }
 }
@@ -77,6 +80,14 @@ impl EngineBuilder {
     /// Where relative paths start and what `~` is (default: the process's).
     pub fn context(mut self, ctx: PathContext) -> Self {
         self.ctx = ctx;
+        self
+    }
+
+    /// A policy file of the managed tier (`/etc/harness9/*.policy`): read before every other,
+    /// so its `default` comes first; what its rules deny or ask, no other policy, settings
+    /// entry, mode or session answer loosens (an ask still goes to a person, every time).
+    pub fn managed_policy_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.managed.push(path.into());
         self
     }
 
@@ -171,7 +182,12 @@ impl EngineBuilder {
         }
         diags.extend(builtin_loaded.diags);
 
-        for origin in &self.policies {
+        let managed: Vec<Origin> = self.managed.iter().cloned().map(Origin::File).collect();
+        let tiers = managed
+            .iter()
+            .map(|o| (o, true))
+            .chain(self.policies.iter().map(|o| (o, false)));
+        for (origin, is_managed) in tiers {
             let loaded = match policy::load(origin) {
                 Ok(l) => l,
                 Err(e) => {
@@ -225,7 +241,8 @@ impl EngineBuilder {
                     Statement::Include(_) => {}
                 }
             }
-            user.push(Chain::new(origin_name(origin), rules));
+            let chain = Chain::new(origin_name(origin), rules);
+            user.push(if is_managed { chain.managed() } else { chain });
         }
 
         if self.defaults && !replaced {

@@ -3,6 +3,9 @@
 use super::index::{ChainIndex, RuleId};
 use super::rule::{CompiledRule, Subject};
 
+/// How the labels of the managed tier's rules start (`managed:/etc/harness9/org.policy:3`).
+pub const MANAGED_PREFIX: &str = "managed:";
+
 /// An ordered list of rules from one file (with its includes), indexed.
 #[derive(Debug)]
 pub struct Chain {
@@ -14,6 +17,8 @@ pub struct Chain {
     pub from_settings: bool,
     /// The shipped default policy (or rules that come with it) under the policy files.
     pub shipped_default: bool,
+    /// A file of the managed tier: what its rules deny or ask nothing loosens.
+    pub managed: bool,
     index: ChainIndex,
 }
 
@@ -25,6 +30,7 @@ impl Chain {
             rules,
             from_settings: false,
             shipped_default: false,
+            managed: false,
             index,
         }
     }
@@ -38,6 +44,16 @@ impl Chain {
     /// A chain of the shipped default policy (see [`Chain::shipped_default`]).
     pub fn shipped_default(mut self) -> Chain {
         self.shipped_default = true;
+        self
+    }
+
+    /// A chain of the managed tier (see [`Chain::managed`]); its rules are labelled
+    /// `managed:FILE:LINE`.
+    pub fn managed(mut self) -> Chain {
+        for r in &mut self.rules {
+            r.origin.label = format!("{MANAGED_PREFIX}{}", r.origin.label);
+        }
+        self.managed = true;
         self
     }
 

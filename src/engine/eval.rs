@@ -25,6 +25,8 @@ pub(super) struct Opts<'a> {
     pub(super) session: Option<&'a Chain>,
     /// Only the hard protections, the built-in rules and the analysis (the danger hook).
     pub(super) builtin_only: bool,
+    /// Only the managed tier's rules: what no mode or answer may loosen.
+    pub(super) managed_only: bool,
     /// Where a file tool's path leads, when already followed.
     pub(super) followed: Followed<'a>,
 }
@@ -459,6 +461,24 @@ impl Engine {
             }
             return d;
         }
+        if o.managed_only {
+            let mut floor: Option<Decision> = None;
+            for chain in self.user.iter().filter(|c| c.managed) {
+                if let Some(r) = chain.first_match(s, scratch) {
+                    if r.action != Action::Allow {
+                        floor = Some(stricter(floor, rule_decision_on(r, s)));
+                    }
+                }
+            }
+            return floor.unwrap_or_else(|| {
+                Decision::new(
+                    Action::Allow,
+                    Risk::Low,
+                    "no managed rule matched",
+                    "managed",
+                )
+            });
+        }
         let mut user: Option<Decision> = None;
         // Whether every allow that decided may lift a high-risk built-in rule.
         let mut lifts = true;
@@ -470,7 +490,9 @@ impl Engine {
                     .map(|r| r as *const CompiledRule);
                 for r in chain.all_matches(s) {
                     h.push(Hit {
-                        layer: if chain.shipped_default {
+                        layer: if chain.managed {
+                            Layer::Managed
+                        } else if chain.shipped_default {
                             Layer::Shipped
                         } else {
                             Layer::User

@@ -7,6 +7,8 @@ use crate::call::Decision;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layer {
     Protected,
+    /// The managed tier (`/etc/harness9`): its denies and asks hold whatever else says.
+    Managed,
     User,
     /// The shipped default policy, under the policy files.
     Shipped,
@@ -22,6 +24,7 @@ impl Layer {
     pub fn as_str(self) -> &'static str {
         match self {
             Layer::Protected => "hard protection",
+            Layer::Managed => "managed policy",
             Layer::User => "policy",
             Layer::Shipped => "shipped default policy",
             Layer::Builtin => "built-in",

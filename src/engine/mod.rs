@@ -33,7 +33,7 @@ use crate::diag::{Diagnostic, Source};
 use crate::policy::ast::Expect;
 use crate::settings;
 pub use builder::{EngineBuilder, LoadError};
-pub use chain::Chain;
+pub use chain::{Chain, MANAGED_PREFIX};
 use compile::Compiler;
 use eval::Opts;
 pub use explain::{Explanation, Hit, Layer, Part};
@@ -131,7 +131,36 @@ impl Engine {
     /// Decides a call under a permission mode (see [`Mode`]).
     pub fn decide_in_mode(&self, call: &ToolCall, mode: Mode) -> Decision {
         let d = self.decide(call);
-        mode::apply(self, call, d, mode)
+        let d = mode::apply(self, call, d, mode);
+        self.hold_managed(call, d)
+    }
+
+    /// Whether the engine has a managed tier.
+    pub fn has_managed(&self) -> bool {
+        self.user.iter().any(|c| c.managed)
+    }
+
+    /// What the managed tier denies or asks about this call, if anything: the floor no mode,
+    /// session answer or headless setting may go below.
+    pub fn managed_floor(&self, call: &ToolCall) -> Option<Decision> {
+        if !self.has_managed() {
+            return None;
+        }
+        let o = Opts {
+            managed_only: true,
+            ..Opts::default()
+        };
+        let d = self.evaluate(call, o, None);
+        (d.action != Action::Allow && d.rule.starts_with(chain::MANAGED_PREFIX)).then_some(d)
+    }
+
+    /// `d`, or the managed floor when `d` is looser than it (an ask of the managed tier that a
+    /// mode or a session rule would allow stays an ask).
+    pub fn hold_managed(&self, call: &ToolCall, d: Decision) -> Decision {
+        match self.managed_floor(call) {
+            Some(floor) if floor.action > d.action => floor,
+            _ => d,
+        }
     }
 
     /// Decides a call under a mode, letting `session` (allow rules a person approved for the
@@ -148,7 +177,8 @@ impl Engine {
             ..Opts::default()
         };
         let d = self.evaluate(call, o, None);
-        mode::apply(self, call, d, mode)
+        let d = mode::apply(self, call, d, mode);
+        self.hold_managed(call, d)
     }
 
     /// The built-in layer alone: hard protections, the built-in danger rules and what the

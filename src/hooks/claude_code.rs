@@ -27,16 +27,17 @@ pub const EVENT: &str = "PreToolUse";
 /// The event after a call ran: logged (an asked call that ran was approved by the person).
 pub const OUTCOME_EVENT: &str = "PostToolUse";
 
-/// Claude Code's tools that change nothing and have no harness9 counterpart: allowed when no
-/// policy file is found (beside the shipped default policy), as Claude Code itself runs them
+/// Claude Code's tools that change nothing and have no harness9 counterpart: allowed with the
+/// shipped default policy (unless a policy file replaces it), as Claude Code itself runs them
 /// without asking. The hard protections still apply to their `path`; a subagent's (`Agent`,
 /// formerly `Task`) own tool calls come through this hook too, as do the background shells'.
 /// Any tool not listed here (`WebFetch`, `WebSearch`, MCP tools, a tool of a newer release) is
 /// asked about.
-pub const HARMLESS_TOOLS: [&str; 17] = [
-    // Search.
+pub const HARMLESS_TOOLS: [&str; 18] = [
+    // Search; loading the definitions of deferred tools (2.1 offers most tools that way).
     "Grep",
     "Glob",
+    "ToolSearch",
     // The todo list and task tracker (Claude Code 2.1: `TaskCreate` … `TaskStop`).
     "TodoWrite",
     "TodoRead",
@@ -156,7 +157,7 @@ pub fn decide(
 ) -> Decision {
     let mode = forced.unwrap_or_else(|| permission_mode.engine_mode());
     let d = engine.decide_in_mode(call, mode);
-    match permission_mode {
+    let d = match permission_mode {
         PermissionMode::AcceptEdits
             if forced.is_none()
                 && d.action == Action::Ask
@@ -179,7 +180,9 @@ pub fn decide(
             ..d
         },
         _ => d,
-    }
+    };
+    // Claude Code's modes loosen no ask of the managed tier either.
+    engine.hold_managed(call, d)
 }
 
 /// The hook's answer on standard output.

@@ -39,6 +39,8 @@ pub struct HookCall {
 /// Where the policy of a hook call came from.
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
+    /// The managed tier's policy files (`/etc/harness9`, `$HARNESS9_MANAGED_DIR`).
+    pub managed: Vec<PathBuf>,
     /// Policy files, project ones first, then the user's.
     pub policies: Vec<PathBuf>,
     pub settings: Option<PathBuf>,
@@ -99,6 +101,44 @@ fn env_path(name: &str) -> Option<PathBuf> {
         .filter(|p| p.is_absolute())
 }
 
+/// The managed tier's folder on every machine.
+pub const MANAGED_DIR: &str = "/etc/harness9";
+
+/// The environment variable naming one more managed folder (it adds to [`MANAGED_DIR`], never
+/// replaces it).
+pub const MANAGED_DIR_VAR: &str = "HARNESS9_MANAGED_DIR";
+
+/// The managed tier's folders: [`MANAGED_DIR`] and `$HARNESS9_MANAGED_DIR` (absolute).
+pub fn managed_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from(MANAGED_DIR)];
+    if let Some(d) = env_path(MANAGED_DIR_VAR) {
+        if !dirs.contains(&d) {
+            dirs.push(d);
+        }
+    }
+    dirs
+}
+
+/// The managed tier's policy files: every `*.policy` of [`managed_dirs`], by name in each.
+pub fn managed_policies() -> Result<Vec<PathBuf>, SetupError> {
+    let mut files = Vec::new();
+    for dir in managed_dirs() {
+        files.extend(policy_files(&dir)?);
+    }
+    Ok(files)
+}
+
+/// Adds the managed tier to a builder: its policy files, and its folders guarded.
+pub fn with_managed(mut b: EngineBuilder) -> Result<EngineBuilder, SetupError> {
+    for dir in managed_dirs() {
+        b = b.guard(dir);
+    }
+    for f in managed_policies()? {
+        b = b.managed_policy_file(f);
+    }
+    Ok(b)
+}
+
 /// The policy files the hook reads for a project: every `.harness9/*.policy` of its folder (by
 /// name), then the user's `*.policy` files. `harness9 check` and `explain` read the same ones.
 pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError> {
@@ -132,6 +172,7 @@ pub fn project_engine(
         )));
     }
     let mut sources = Sources {
+        managed: managed_policies()?,
         policies: discovered_policies(project)?,
         ..Sources::default()
     };
@@ -153,6 +194,12 @@ pub fn project_engine(
     );
     if let Some(dir) = &project.user_dir {
         b = b.guard(dir.clone());
+    }
+    for dir in managed_dirs() {
+        b = b.guard(dir);
+    }
+    for f in &sources.managed {
+        b = b.managed_policy_file(f);
     }
     b = b.default_policy();
     if let Some((name, text)) = fallback {

@@ -118,6 +118,7 @@ mod tests {
             builtin: true,
             ctx: PathContext::new(dir, None),
             strict: false,
+            managed: Vec::new(),
         }
     }
 

@@ -222,6 +222,7 @@ impl Default for Server {
                 builtin: true,
                 ctx: PathContext::from_env(),
                 strict: false,
+                managed: crate::hooks::managed_policies().unwrap_or_default(),
             },
         }
     }

@@ -384,8 +384,10 @@ fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
             .with_risk(d.risk),
         Action::Ask => {
             let proposal = propose(engine, call, &d);
+            let managed = engine.managed_floor(call).is_some();
             HookDecision {
                 proposal,
+                managed,
                 ..HookDecision::ask(d.reason, d.risk).with_rule(d.rule)
             }
         }
@@ -669,6 +671,8 @@ pub fn standard_registry_with(
     let settings = cwd.join(SETTINGS_PATH);
     let (_, sources) = project_engine(&project, None)?;
     let mut watched = vec![project_dir.clone(), settings.clone()];
+    watched.extend(crate::hooks::managed_dirs());
+    watched.extend(sources.managed.iter().cloned());
     watched.extend(sources.policies.iter().cloned());
     if let Some(user_dir) = &project.user_dir {
         watched.push(user_dir.clone());

@@ -125,6 +125,9 @@ pub struct HookDecision {
     pub modified_args: Option<Map<String, Value>>,
     /// For an ask: the rules "always allow" would write (see [`propose`]).
     pub proposal: Option<Proposal>,
+    /// An ask of the managed tier: only a person answers it, each time (no mode, session
+    /// memory, earlier hook's allow or headless setting approves it).
+    pub managed: bool,
 }
 
 impl HookDecision {
@@ -136,6 +139,7 @@ impl HookDecision {
             rule: None,
             modified_args: None,
             proposal: None,
+            managed: false,
         }
     }
 
@@ -147,6 +151,7 @@ impl HookDecision {
             rule: None,
             modified_args: None,
             proposal: None,
+            managed: false,
         }
     }
 
@@ -158,6 +163,7 @@ impl HookDecision {
             rule: None,
             modified_args: None,
             proposal: None,
+            managed: false,
         }
     }
 
@@ -514,7 +520,9 @@ impl HookRegistry {
                     }
                 }
                 Action::Ask => {
-                    if ctx.approved_by_human.is_some() || ctx.allowed_by_rule.is_some() {
+                    if ctx.approved_by_human.is_some()
+                        || (ctx.allowed_by_rule.is_some() && !d.managed)
+                    {
                         continue;
                     }
                     match self.resolve_ask(&name, &d, &call, &mut ctx, mode).await {
@@ -592,11 +600,12 @@ impl HookRegistry {
         mode: Mode,
     ) -> Result<DecidedBy, (DecidedBy, String)> {
         match mode {
+            _ if d.managed => {}
             Mode::Bypass => return Ok(DecidedBy::Mode { mode }),
             Mode::AutoApprove if d.risk <= Risk::Medium => return Ok(DecidedBy::Mode { mode }),
             _ => {}
         }
-        if self.session.covers_exactly(call) {
+        if !d.managed && self.session.covers_exactly(call) {
             return Ok(DecidedBy::Session {
                 rule: "this exact call".into(),
             });
@@ -606,12 +615,22 @@ impl HookRegistry {
                 Some(live) => live.snapshot().headless(),
                 None => self.headless,
             };
-            let action = headless
-                .iter()
-                .find(|(r, _)| *r == d.risk)
-                .map_or(Action::Deny, |(_, a)| *a);
+            let action = match d.managed {
+                true => Action::Deny,
+                false => headless
+                    .iter()
+                    .find(|(r, _)| *r == d.risk)
+                    .map_or(Action::Deny, |(_, a)| *a),
+            };
             return match action {
                 Action::Allow => Ok(DecidedBy::Headless),
+                _ if d.managed => Err((
+                    DecidedBy::Headless,
+                    format!(
+                        "{} (the managed policy asks, and no one can answer in a non-interactive run)",
+                        d.reason
+                    ),
+                )),
                 _ => Err((
                     DecidedBy::Headless,
                     format!(
