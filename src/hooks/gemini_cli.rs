@@ -31,7 +31,7 @@ pub const EVENT: &str = "BeforeTool";
 /// to the paths they search.
 pub const FALLBACK_POLICY: (&str, &str) = (
     "gemini-cli.policy",
-    "allow glob;\nallow search_file_content;\nallow grep_search;\nallow read_many_files;\n",
+    "allow glob;\nallow search_file_content;\nallow grep_search;\nallow read_many_files;\nallow write_todos;\nallow update_topic;\n",
 );
 
 /// The harness9 call for a Gemini CLI tool call.
@@ -67,18 +67,17 @@ pub enum AskAs {
 
 /// The hook's answer on standard output.
 pub fn response(d: &Decision, ask_as: AskAs) -> Value {
-    let reason = super::explain(d);
-    match (d.action, ask_as) {
-        (Action::Allow, _) => json!({"decision": "allow", "reason": reason}),
-        (Action::Deny, _) => json!({"decision": "deny", "reason": reason}),
-        (Action::Ask, AskAs::Ask) => json!({
+    // An ask answered as a deny says so once: "needs a person's approval, and none can be
+    // asked: …; the call was not run".
+    let d = effective(d.clone(), ask_as);
+    let reason = super::explain(&d);
+    match d.action {
+        Action::Allow => json!({"decision": "allow", "reason": reason}),
+        Action::Deny => json!({"decision": "deny", "reason": reason}),
+        Action::Ask => json!({
             "decision": "ask",
             "reason": reason,
             "systemMessage": format!("harness9 asks: {reason}"),
-        }),
-        (Action::Ask, AskAs::Deny) => json!({
-            "decision": "deny",
-            "reason": format!("needs a person's approval, and none can be asked: {reason}"),
         }),
     }
 }

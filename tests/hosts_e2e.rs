@@ -1,0 +1,1156 @@
+//! End to end with the real hosts: the Claude Code and Gemini CLI releases pinned in
+//! `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`, `@google/gemini-cli`, installed
+//! into `target/hosts` by `tests/hosts/install.sh`), each run non-interactively (`-p`) in a
+//! temporary project with a temporary HOME, against a scripted model server on 127.0.0.1, with
+//! harness9 installed as its hook by `harness9 install claude-code` / `harness9 install
+//! gemini-cli` (nothing else is configured: the hook finds the project's policy itself).
+//!
+//! The model server answers by a script: while the conversation holds fewer tool results than
+//! the script has calls, the next call; then a final text. It records every request, so the
+//! tests read what the model was told: the command's output for an allow, harness9's reason for
+//! a deny or an ask. Claude Code speaks the Messages API (`ANTHROPIC_BASE_URL`, streamed as
+//! server-sent events); Gemini CLI the Gemini API (`GOOGLE_GEMINI_BASE_URL`,
+//! `streamGenerateContent?alt=sse`).
+//!
+//! The project policy (`.harness9/hosts-e2e.policy`) is complete on its own: its own rules and
+//! `default ask;`. It allows `touch` and `echo`, denies `mkdir`, and asks about `cp`, so the
+//! scenarios do not depend on the shipped default policy. The task-tracker scenarios run in a
+//! project without policy files, where the hook's table of each host's harmless tools applies.
+//!
+//! How the hosts are run, and why:
+//! - Claude Code: `claude -p … --output-format json`, `ANTHROPIC_API_KEY=dummy`, telemetry,
+//!   updater and nonessential traffic off. It needs no onboarding state in `-p` mode, and it runs
+//!   the project's hooks without a trust prompt. Its task tracker (`TaskCreate` …) is only
+//!   offered to the model in a non-interactive session with `CLAUDE_CODE_ENABLE_TODO_TOOLS=1`,
+//!   and then as a deferred tool (listed by name; the call works without loading its schema).
+//! - Gemini CLI: `gemini -p … --output-format json --approval-mode yolo -m gemini-2.5-pro` with
+//!   `GEMINI_API_KEY=dummy`, the user settings choosing API-key auth, and
+//!   `GEMINI_CLI_TRUST_WORKSPACE=true` (an untrusted folder's hooks are not run; without it a
+//!   headless run exits 55). Without `yolo` a headless run leaves `run_shell_command`,
+//!   `write_file` and `write_todos` out of the tools it offers, so harness9 is the only gate
+//!   here, as with a guard policy. The model is named because the default (`auto`) first asks
+//!   a routing classifier (`generateContent` on a small model), whose retries on a scripted
+//!   answer take over a minute. `GEMINI_CLI_NO_RELAUNCH=true` keeps it one process.
+//! - Gemini CLI has no hook after a tool for `install` to add, so only Claude Code's audit log
+//!   has outcome lines.
+//! - A hook's `ask` in headless Gemini CLI 0.61 waits for a confirmation that no one can give
+//!   (`waitForConfirmation` on its message bus): as one process the run just ends (exit 0,
+//!   nothing printed, the model never told); relaunched as its own child it waits until
+//!   killed. The test pins that the command does not run, and `--ask-as deny` (the advice for
+//!   headless runs) in a hook command edited by hand, with which the model gets the reason.
+//!
+//! When a CLI is not installed (or not at the pinned version), its tests print why and pass;
+//! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN` and
+//! `HARNESS9_GEMINI_BIN` point the tests at other binaries (any version).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// The longest a host's run may take; it is killed after this.
+const RUN_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The longest a Gemini CLI run that may wait for a confirmation nobody can give is left running.
+const ASK_WAIT: Duration = Duration::from_secs(20);
+
+/// The model's answer once the script is done.
+const FINAL_TEXT: &str = "hosts-e2e: the scripted turn is over";
+
+/// The project policy of the Bash scenarios: complete on its own.
+const POLICY: &str = r#"# The end-to-end test's project policy: it needs nothing from the shipped defaults.
+allow bash(program "touch");
+allow bash(program "echo");
+deny bash(program "mkdir") reason "hosts-e2e: mkdir is denied in this project";
+ask bash(program "cp") reason "hosts-e2e: cp needs a person";
+default ask;
+"#;
+
+/// A policy file that does not parse.
+const BROKEN_POLICY: &str = "allow bash(\n";
+
+const ALLOWED: &str = "touch ran.marker && echo hosts-e2e-allowed-output";
+const ALLOWED_OUTPUT: &str = "hosts-e2e-allowed-output";
+const DENIED: &str = "mkdir denied.marker";
+const DENY_REASON: &str = "hosts-e2e: mkdir is denied in this project";
+const ASKED: &str = "cp /dev/null asked.marker";
+const ASK_REASON: &str = "hosts-e2e: cp needs a person";
+const ASK_PREFIX: &str = "needs a person's approval";
+const BLOCKED_BY_BROKEN: &str = "touch broken.marker";
+
+// ---------------------------------------------------------------------------------------------
+// The host CLIs: where they are, whether the tests run.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Host {
+    Claude,
+    Gemini,
+}
+
+impl Host {
+    fn name(self) -> &'static str {
+        match self {
+            Host::Claude => "Claude Code",
+            Host::Gemini => "Gemini CLI",
+        }
+    }
+
+    fn override_var(self) -> &'static str {
+        match self {
+            Host::Claude => "HARNESS9_CLAUDE_BIN",
+            Host::Gemini => "HARNESS9_GEMINI_BIN",
+        }
+    }
+
+    fn pinned_version(self) -> String {
+        let key = match self {
+            Host::Claude => "CLAUDE_CODE_VERSION",
+            Host::Gemini => "GEMINI_CLI_VERSION",
+        };
+        include_str!("hosts/versions.env")
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .find(|(k, _)| k.trim() == key)
+            .map(|(_, v)| v.trim().to_string())
+            .expect("tests/hosts/versions.env names both versions")
+    }
+
+    fn default_bin(self) -> PathBuf {
+        let name = match self {
+            Host::Claude => "claude",
+            Host::Gemini => "gemini",
+        };
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("target/hosts/node_modules/.bin")
+            .join(name)
+    }
+
+    /// The binary to run, or why there is none.
+    fn find(self) -> Result<PathBuf, String> {
+        let (bin, pinned) = match std::env::var_os(self.override_var()) {
+            Some(b) => (PathBuf::from(b), None),
+            None => (self.default_bin(), Some(self.pinned_version())),
+        };
+        if !bin.is_file() {
+            return Err(format!(
+                "{} is not installed at {} (run tests/hosts/install.sh, or set {})",
+                self.name(),
+                bin.display(),
+                self.override_var()
+            ));
+        }
+        let home = tempfile::tempdir().map_err(|e| format!("a temp dir: {e}"))?;
+        let out = Command::new(&bin)
+            .arg("--version")
+            .env("HOME", home.path())
+            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("{} at {} does not start: {e}", self.name(), bin.display()))?;
+        let version = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if !out.status.success() || version.is_empty() {
+            return Err(format!(
+                "`{} --version` failed ({}): {}",
+                bin.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        if let Some(pinned) = pinned {
+            if version != pinned {
+                return Err(format!(
+                    "{} at {} is {version}, not the pinned {pinned} (run tests/hosts/install.sh)",
+                    self.name(),
+                    bin.display()
+                ));
+            }
+        }
+        eprintln!("{} {version} at {}", self.name(), bin.display());
+        Ok(bin)
+    }
+
+    /// The binary, or `None` when the test is skipped; a failure under
+    /// `HARNESS9_HOST_TESTS=require`.
+    fn bin(self) -> Option<PathBuf> {
+        static FOUND: OnceLock<Mutex<HashMap<&'static str, Result<PathBuf, String>>>> =
+            OnceLock::new();
+        let found = FOUND.get_or_init(Default::default);
+        let result = found
+            .lock()
+            .expect("not poisoned")
+            .entry(self.name())
+            .or_insert_with(|| self.find())
+            .clone();
+        match result {
+            Ok(bin) => Some(bin),
+            Err(why) if std::env::var("HARNESS9_HOST_TESTS").as_deref() == Ok("require") => {
+                panic!("HARNESS9_HOST_TESTS=require, but {why}")
+            }
+            Err(why) => {
+                eprintln!("skipped: {why}");
+                None
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scripted model server.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Api {
+    /// Anthropic's Messages API, streamed.
+    Anthropic,
+    /// The Gemini API (`streamGenerateContent?alt=sse`, `generateContent`, `countTokens`).
+    Gemini,
+}
+
+/// One tool call the model makes.
+#[derive(Clone, Debug)]
+struct ScriptedCall {
+    name: &'static str,
+    input: Value,
+}
+
+fn call(name: &'static str, input: Value) -> ScriptedCall {
+    ScriptedCall { name, input }
+}
+
+/// A request the server received.
+#[derive(Clone, Debug)]
+struct Recorded {
+    path: String,
+    body: Value,
+}
+
+struct ModelServer {
+    addr: SocketAddr,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl ModelServer {
+    fn start(api: Api, script: Vec<ScriptedCall>) -> ModelServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+        let addr = listener.local_addr().expect("the server's address");
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let script = Arc::new(script);
+        {
+            let (requests, stop) = (requests.clone(), stop.clone());
+            thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let (requests, script) = (requests.clone(), script.clone());
+                    thread::spawn(move || serve(stream, api, &script, &requests));
+                }
+            });
+        }
+        ModelServer {
+            addr,
+            requests,
+            stop,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().expect("not poisoned").clone()
+    }
+}
+
+impl Drop for ModelServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop so that it sees the flag.
+        let _ = TcpStream::connect(self.addr);
+    }
+}
+
+/// One HTTP request on `stream`, answered, then the connection is closed.
+fn serve(mut stream: TcpStream, api: Api, script: &[ScriptedCall], log: &Mutex<Vec<Recorded>>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
+    let Some((method, path, body)) = read_request(&mut reader) else {
+        return;
+    };
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    log.lock().expect("not poisoned").push(Recorded {
+        path: path.clone(),
+        body: body.clone(),
+    });
+    let (status, content_type, payload) = if method != "POST" {
+        (
+            "404 Not Found",
+            "application/json",
+            r#"{"error":"not here"}"#.to_string(),
+        )
+    } else {
+        match api {
+            Api::Anthropic => anthropic_answer(&path, &body, script),
+            Api::Gemini => gemini_answer(&path, &body, script),
+        }
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-cache\r\nConnection: close\r\n\r\n",
+        payload.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(payload.as_bytes());
+    let _ = stream.flush();
+}
+
+/// The method, path and body of one request (`Content-Length` or chunked).
+fn read_request(reader: &mut impl BufRead) -> Option<(String, String, Vec<u8>)> {
+    let mut line = String::new();
+    reader.read_line(&mut line).ok()?;
+    let mut parts = line.split_whitespace();
+    let method = parts.next()?.to_string();
+    let path = parts.next()?.to_string();
+    let mut length = 0usize;
+    let mut chunked = false;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).ok()? == 0 {
+            return None;
+        }
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        let (name, value) = header.split_once(':')?;
+        let value = value.trim();
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.parse().ok()?;
+        } else if name.eq_ignore_ascii_case("transfer-encoding") {
+            chunked = value.eq_ignore_ascii_case("chunked");
+        }
+    }
+    let mut body = Vec::new();
+    if chunked {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size).ok()?;
+            let size = usize::from_str_radix(size.trim().split(';').next()?, 16).ok()?;
+            let mut chunk = vec![0; size + 2];
+            reader.read_exact(&mut chunk).ok()?;
+            if size == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..size]);
+        }
+    } else {
+        body.resize(length, 0);
+        reader.read_exact(&mut body).ok()?;
+    }
+    Some((method, path, body))
+}
+
+fn sse(events: &[(&str, Value)]) -> String {
+    events
+        .iter()
+        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
+        .collect()
+}
+
+/// The id of the `n`th scripted call in the Messages API.
+fn tool_use_id(n: usize) -> String {
+    format!("toolu_hosts_e2e_{n}")
+}
+
+/// The Messages API's answer: the next scripted call, or the final text.
+fn anthropic_answer(
+    path: &str,
+    body: &Value,
+    script: &[ScriptedCall],
+) -> (&'static str, &'static str, String) {
+    if path.contains("count_tokens") {
+        return (
+            "200 OK",
+            "application/json",
+            json!({"input_tokens": 10}).to_string(),
+        );
+    }
+    if !path.starts_with("/v1/messages") {
+        return (
+            "404 Not Found",
+            "application/json",
+            json!({"error": "not here"}).to_string(),
+        );
+    }
+    let answered = body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|c| c["type"] == "tool_result")
+        .count();
+    let offers_tools = body["tools"].as_array().is_some_and(|t| !t.is_empty());
+    let model = body["model"].as_str().unwrap_or("scripted");
+    let mut events = vec![(
+        "message_start",
+        json!({"type": "message_start", "message": {
+            "id": format!("msg_hosts_e2e_{answered}"), "type": "message", "role": "assistant",
+            "model": model, "content": [], "stop_reason": null, "stop_sequence": null,
+            "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+    )];
+    let stop_reason = match script.get(answered).filter(|_| offers_tools) {
+        Some(c) => {
+            events.push((
+                "content_block_start",
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "tool_use", "id": tool_use_id(answered), "name": c.name, "input": {}}}),
+            ));
+            events.push((
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": 0, "delta":
+                    {"type": "input_json_delta", "partial_json": c.input.to_string()}}),
+            ));
+            "tool_use"
+        }
+        None => {
+            events.push((
+                "content_block_start",
+                json!({"type": "content_block_start", "index": 0, "content_block":
+                    {"type": "text", "text": ""}}),
+            ));
+            events.push((
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": 0, "delta":
+                    {"type": "text_delta", "text": FINAL_TEXT}}),
+            ));
+            "end_turn"
+        }
+    };
+    events.push((
+        "content_block_stop",
+        json!({"type": "content_block_stop", "index": 0}),
+    ));
+    events.push((
+        "message_delta",
+        json!({"type": "message_delta", "delta": {"stop_reason": stop_reason, "stop_sequence": null},
+               "usage": {"output_tokens": 5}}),
+    ));
+    events.push(("message_stop", json!({"type": "message_stop"})));
+    ("200 OK", "text/event-stream", sse(&events))
+}
+
+/// The Gemini API's answer: the next scripted call, or the final text.
+fn gemini_answer(
+    path: &str,
+    body: &Value,
+    script: &[ScriptedCall],
+) -> (&'static str, &'static str, String) {
+    if path.contains(":countTokens") {
+        return (
+            "200 OK",
+            "application/json",
+            json!({"totalTokens": 10}).to_string(),
+        );
+    }
+    let answered = body["contents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["parts"].as_array())
+        .flatten()
+        .filter(|p| p.get("functionResponse").is_some())
+        .count();
+    let offers_tools = body["tools"].as_array().is_some_and(|t| !t.is_empty());
+    let stream = path.contains(":streamGenerateContent");
+    let part = match script.get(answered).filter(|_| offers_tools && stream) {
+        Some(c) => json!({"functionCall": {"name": c.name, "args": c.input}}),
+        // A side request that wants JSON (the next-speaker check) gets an answer it can read.
+        None if !stream => {
+            json!({"text": json!({"next_speaker": "user", "reasoning": FINAL_TEXT}).to_string()})
+        }
+        None => json!({"text": FINAL_TEXT}),
+    };
+    let answer = json!({
+        "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": "hosts-e2e",
+    });
+    if stream {
+        (
+            "200 OK",
+            "text/event-stream",
+            format!("data: {answer}\r\n\r\n"),
+        )
+    } else {
+        ("200 OK", "application/json", answer.to_string())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A project with the hook installed, and one run of a host in it.
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    /// A project with a home folder of its own, with `policy` (if any) as its only policy file.
+    fn new(policy: Option<&str>) -> Project {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let project = Project { dir };
+        std::fs::create_dir_all(project.home()).expect("the home folder");
+        std::fs::create_dir_all(project.cwd()).expect("the project folder");
+        if let Some(text) = policy {
+            project.write(".harness9/hosts-e2e.policy", text);
+        }
+        project
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn cwd(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.cwd().join(rel);
+        std::fs::create_dir_all(p.parent().expect("a parent")).expect("the folder");
+        std::fs::write(&p, text).expect("the file");
+    }
+
+    fn exists(&self, rel: &str) -> bool {
+        self.cwd().join(rel).symlink_metadata().is_ok()
+    }
+
+    /// `harness9 install AGENT` in the project, as a user runs it; returns the settings file.
+    fn install(&self, agent: &str) -> PathBuf {
+        let out = Command::new(env!("CARGO_BIN_EXE_harness9"))
+            .args(["install", agent])
+            .current_dir(self.cwd())
+            .env("HOME", self.home())
+            .env("XDG_CONFIG_HOME", self.home().join(".config"))
+            .output()
+            .expect("harness9 runs");
+        assert!(
+            out.status.success(),
+            "harness9 install {agent} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let settings = match agent {
+            "claude-code" => self.cwd().join(".claude/settings.json"),
+            _ => self.cwd().join(".gemini/settings.json"),
+        };
+        let text = std::fs::read_to_string(&settings).expect("install wrote the settings");
+        let exe = Path::new(env!("CARGO_BIN_EXE_harness9"))
+            .canonicalize()
+            .expect("the harness9 binary's path");
+        assert!(
+            text.contains(&exe.display().to_string()) && text.contains(&format!(" hook {agent}")),
+            "the hook runs this harness9 by its absolute path: {text}"
+        );
+        settings
+    }
+
+    /// The lines of `.harness9/audit.jsonl`.
+    fn audit(&self) -> Vec<Value> {
+        let text =
+            std::fs::read_to_string(self.cwd().join(".harness9/audit.jsonl")).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("an audit line is JSON"))
+            .collect()
+    }
+}
+
+/// What a host's run left behind.
+struct Run {
+    /// `None`: still running at the deadline, so it was killed.
+    status: Option<ExitStatus>,
+    stdout: String,
+    stderr: String,
+    requests: Vec<Recorded>,
+}
+
+impl Run {
+    fn describe(&self) -> String {
+        format!(
+            "status {:?}\n--- stdout\n{}\n--- stderr\n{}\n--- {} requests: {:?}",
+            self.status,
+            self.stdout,
+            tail(&self.stderr, 4000),
+            self.requests.len(),
+            self.requests
+                .iter()
+                .map(|r| r.path.as_str())
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn assert_finished(&self) {
+        assert!(
+            self.status.is_some_and(|s| s.success()),
+            "the host's run did not finish well: {}",
+            self.describe()
+        );
+    }
+}
+
+fn tail(s: &str, n: usize) -> &str {
+    let mut start = s.len().saturating_sub(n);
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    &s[start..]
+}
+
+/// Runs `command` in its own process group; past `timeout` the group is killed.
+fn run(mut command: Command, dir: &Path, server: &ModelServer, timeout: Duration) -> Run {
+    let out_path = dir.join("host.stdout");
+    let err_path = dir.join("host.stderr");
+    command
+        .stdin(Stdio::null())
+        .stdout(File::create(&out_path).expect("the stdout file"))
+        .stderr(File::create(&err_path).expect("the stderr file"))
+        .process_group(0);
+    let mut child = command.spawn().expect("the host CLI starts");
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("waiting for the host") {
+            break Some(s);
+        }
+        if Instant::now() >= deadline {
+            // The whole group: the host and whatever it started (hooks, shells).
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    Run {
+        status,
+        stdout: std::fs::read_to_string(&out_path).unwrap_or_default(),
+        stderr: std::fs::read_to_string(&err_path).unwrap_or_default(),
+        requests: server.requests(),
+    }
+}
+
+/// The environment both hosts start from: no variable of the caller but `PATH` (node, the
+/// shell's tools) and a temporary folder, and a HOME of the project's own.
+fn base_command(bin: &Path, project: &Project) -> Command {
+    let mut c = Command::new(bin);
+    c.current_dir(project.cwd())
+        .env_clear()
+        .env("HOME", project.home())
+        .env("XDG_CONFIG_HOME", project.home().join(".config"))
+        .env("LANG", "C.UTF-8");
+    for var in ["PATH", "TMPDIR"] {
+        if let Some(v) = std::env::var_os(var) {
+            c.env(var, v);
+        }
+    }
+    c
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claude Code.
+
+/// `claude -p` in `project` (harness9's hook installed) against a server playing `script`.
+fn claude(project: &Project, script: Vec<ScriptedCall>) -> Option<Run> {
+    let bin = Host::Claude.bin()?;
+    project.install("claude-code");
+    let server = ModelServer::start(Api::Anthropic, script);
+    let mut c = base_command(&bin, project);
+    c.args([
+        "-p",
+        "hosts-e2e: do the scripted step",
+        "--output-format",
+        "json",
+    ])
+    .env("ANTHROPIC_BASE_URL", server.url())
+    .env("ANTHROPIC_API_KEY", "dummy")
+    .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    .env("DISABLE_TELEMETRY", "1")
+    .env("DISABLE_AUTOUPDATER", "1")
+    .env("DISABLE_ERROR_REPORTING", "1")
+    // The task tracker is offered in non-interactive sessions only with this.
+    .env("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1");
+    Some(run(c, project.dir.path(), &server, RUN_TIMEOUT))
+}
+
+fn bash(command: &str) -> ScriptedCall {
+    call(
+        "Bash",
+        json!({"command": command, "description": "the scripted step"}),
+    )
+}
+
+/// What the model was told about the `n`th scripted call: the tool result's text and whether
+/// it is an error.
+fn claude_tool_result(run: &Run, n: usize) -> (String, bool) {
+    let id = tool_use_id(n);
+    let found = run
+        .requests
+        .iter()
+        .rev()
+        .flat_map(|r| r.body["messages"].as_array().into_iter().flatten())
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .find(|c| c["type"] == "tool_result" && c["tool_use_id"] == id.as_str());
+    let Some(result) = found else {
+        panic!("the model never got the result of {id}: {}", run.describe());
+    };
+    let text = match &result["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => other.to_string(),
+    };
+    (text, result["is_error"].as_bool().unwrap_or(false))
+}
+
+/// The final result Claude Code printed (`--output-format json`).
+fn claude_result(run: &Run) -> Value {
+    serde_json::from_str(run.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "claude's output is not one JSON object ({e}): {}",
+            run.describe()
+        )
+    })
+}
+
+/// The audit lines about the call with this id.
+fn audit_for(project: &Project, id: &str) -> Vec<Value> {
+    project
+        .audit()
+        .into_iter()
+        .filter(|l| l["call_id"] == id)
+        .collect()
+}
+
+fn decisions(lines: &[Value]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter_map(|l| l["decision"].as_str())
+        .collect()
+}
+
+fn outcomes(lines: &[Value]) -> Vec<&str> {
+    lines.iter().filter_map(|l| l["outcome"].as_str()).collect()
+}
+
+#[test]
+fn claude_code_runs_a_bash_command_the_project_policy_allows_and_logs_that_it_ran() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = claude(&project, vec![bash(ALLOWED)]) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        project.exists("ran.marker"),
+        "the command ran: {}",
+        run.describe()
+    );
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(
+        !is_error && text.contains(ALLOWED_OUTPUT),
+        "the model sees the output: {text}"
+    );
+    assert_eq!(claude_result(&run)["result"], FINAL_TEXT);
+    let lines = audit_for(&project, &tool_use_id(0));
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+    assert_eq!(
+        outcomes(&lines),
+        ["ran"],
+        "the PostToolUse hook logged the outcome: {lines:?}"
+    );
+    let decision = &lines[0];
+    assert_eq!(decision["tool"], "Bash");
+    assert_eq!(decision["input"], ALLOWED);
+    assert_eq!(decision["rule"], ".harness9/hosts-e2e.policy:2");
+}
+
+#[test]
+fn claude_code_does_not_run_a_denied_command_and_the_model_sees_harness9s_reason() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = claude(&project, vec![bash(DENIED)]) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("denied.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(is_error, "a deny is an error result: {text}");
+    assert!(
+        text.contains(DENY_REASON) && text.contains("the call was not run"),
+        "the model sees harness9's reason: {text}"
+    );
+    let lines = audit_for(&project, &tool_use_id(0));
+    assert_eq!(decisions(&lines), ["deny"], "audit: {lines:?}");
+    assert!(
+        outcomes(&lines).is_empty(),
+        "no outcome for a call that did not run: {lines:?}"
+    );
+}
+
+#[test]
+fn claude_code_does_not_run_an_asked_command_in_print_mode_and_the_model_sees_why() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = claude(&project, vec![bash(ASKED)]) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("asked.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(is_error, "an unanswered ask is an error result: {text}");
+    assert!(
+        text.starts_with(ASK_PREFIX) && text.contains(ASK_REASON) && text.contains("was not run"),
+        "the model sees that a person must approve it, and why: {text}"
+    );
+    let lines = audit_for(&project, &tool_use_id(0));
+    assert_eq!(decisions(&lines), ["ask"], "audit: {lines:?}");
+    assert!(
+        outcomes(&lines).is_empty(),
+        "no outcome for a call that did not run: {lines:?}"
+    );
+}
+
+#[test]
+fn claude_code_runs_its_task_tracker_without_a_prompt() {
+    // No policy file: the hook's table of Claude Code's harmless tools applies.
+    let project = Project::new(None);
+    let task = call(
+        "TaskCreate",
+        json!({"subject": "hosts-e2e task", "description": "made by the scripted model"}),
+    );
+    let Some(run) = claude(&project, vec![task]) else {
+        return;
+    };
+    run.assert_finished();
+    let first = run.requests.first().expect("a request").body.to_string();
+    assert!(
+        first.contains("TaskCreate"),
+        "this Claude Code release offers `TaskCreate` (renamed? see the tools it sends): {}",
+        tail(&first, 3000)
+    );
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(
+        !is_error && text.contains("hosts-e2e task"),
+        "the task was created: {text}"
+    );
+    let lines = audit_for(&project, &tool_use_id(0));
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+    assert_eq!(outcomes(&lines), ["ran"], "audit: {lines:?}");
+}
+
+#[test]
+fn claude_code_is_blocked_by_a_project_policy_that_does_not_load() {
+    let project = Project::new(Some(POLICY));
+    project.write(".harness9/broken.policy", BROKEN_POLICY);
+    // The complete policy alone would allow this.
+    let Some(run) = claude(&project, vec![bash(BLOCKED_BY_BROKEN)]) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("broken.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(is_error, "a blocked call is an error result: {text}");
+    assert!(
+        text.contains("broken.policy") && text.contains("the tool call is blocked"),
+        "the model sees which policy failed and that the call was blocked: {text}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemini CLI.
+
+/// The user settings Gemini CLI needs to run headless against an API key, quietly.
+const GEMINI_USER_SETTINGS: &str = r#"{
+  "security": { "auth": { "selectedType": "gemini-api-key" } },
+  "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+  "privacy": { "usageStatisticsEnabled": false },
+  "telemetry": { "enabled": false }
+}
+"#;
+
+/// `gemini -p` in `project` (harness9's hook installed, its command passed through `hook_edit`)
+/// against a server playing `script`.
+fn gemini(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    hook_edit: impl Fn(&str) -> String,
+    timeout: Duration,
+) -> Option<Run> {
+    let bin = Host::Gemini.bin()?;
+    let settings = project.install("gemini-cli");
+    let text = std::fs::read_to_string(&settings).expect("the project's Gemini settings");
+    std::fs::write(&settings, hook_edit(&text)).expect("the project's Gemini settings");
+    let user_settings = project.home().join(".gemini/settings.json");
+    std::fs::create_dir_all(user_settings.parent().expect("a parent")).expect("~/.gemini");
+    std::fs::write(&user_settings, GEMINI_USER_SETTINGS).expect("the user's Gemini settings");
+    let server = ModelServer::start(Api::Gemini, script);
+    let mut c = base_command(&bin, project);
+    c.args([
+        "-p",
+        "hosts-e2e: do the scripted step",
+        "--output-format",
+        "json",
+        "--approval-mode",
+        "yolo",
+        "-m",
+        "gemini-2.5-pro",
+    ])
+    .env("GOOGLE_GEMINI_BASE_URL", server.url())
+    .env("GEMINI_API_KEY", "dummy")
+    .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+    .env("GEMINI_CLI_NO_RELAUNCH", "true");
+    Some(run(c, project.dir.path(), &server, timeout))
+}
+
+fn as_installed(settings: &str) -> String {
+    settings.to_string()
+}
+
+fn shell(command: &str) -> ScriptedCall {
+    call("run_shell_command", json!({"command": command}))
+}
+
+/// What the model was told about its call of `tool`: the function response's `output` or
+/// `error`, and whether it is an error.
+fn gemini_function_response(run: &Run, tool: &str) -> Option<(String, bool)> {
+    let response = run
+        .requests
+        .iter()
+        .rev()
+        .flat_map(|r| r.body["contents"].as_array().into_iter().flatten())
+        .filter_map(|c| c["parts"].as_array())
+        .flatten()
+        .filter_map(|p| p.get("functionResponse"))
+        .find(|f| f["name"] == tool)?;
+    let response = &response["response"];
+    Some(match (response.get("error"), response.get("output")) {
+        (Some(e), _) => (
+            e.as_str().map_or_else(|| e.to_string(), str::to_string),
+            true,
+        ),
+        (None, Some(o)) => (
+            o.as_str().map_or_else(|| o.to_string(), str::to_string),
+            false,
+        ),
+        (None, None) => (response.to_string(), false),
+    })
+}
+
+fn expect_function_response(run: &Run, tool: &str) -> (String, bool) {
+    gemini_function_response(run, tool).unwrap_or_else(|| {
+        panic!(
+            "the model never got the result of its {tool} call: {}",
+            run.describe()
+        )
+    })
+}
+
+/// The audit lines about calls of `tool` (Gemini CLI's events carry no call id).
+fn audit_for_tool(project: &Project, tool: &str) -> Vec<Value> {
+    project
+        .audit()
+        .into_iter()
+        .filter(|l| l["tool"] == tool)
+        .collect()
+}
+
+#[test]
+fn gemini_cli_runs_a_shell_command_the_project_policy_allows() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = gemini(&project, vec![shell(ALLOWED)], as_installed, RUN_TIMEOUT) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        project.exists("ran.marker"),
+        "the command ran: {}",
+        run.describe()
+    );
+    let (text, is_error) = expect_function_response(&run, "run_shell_command");
+    assert!(
+        !is_error && text.contains(ALLOWED_OUTPUT),
+        "the model sees the output: {text}"
+    );
+    let lines = audit_for_tool(&project, "run_shell_command");
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+    assert_eq!(lines[0]["input"], ALLOWED);
+}
+
+#[test]
+fn gemini_cli_does_not_run_a_denied_command_and_the_model_sees_harness9s_reason() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = gemini(&project, vec![shell(DENIED)], as_installed, RUN_TIMEOUT) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("denied.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let (text, is_error) = expect_function_response(&run, "run_shell_command");
+    assert!(
+        is_error && text.contains(DENY_REASON) && text.contains("the call was not run"),
+        "the model sees harness9's reason: {text}"
+    );
+    let lines = audit_for_tool(&project, "run_shell_command");
+    assert_eq!(decisions(&lines), ["deny"], "audit: {lines:?}");
+}
+
+#[test]
+fn gemini_cli_headless_never_runs_an_asked_command() {
+    // As installed, an ask reaches Gemini CLI as `"decision": "ask"`. Headless, 0.61 then
+    // waits for a confirmation that cannot come: as one process it ends at once (exit 0,
+    // nothing printed, the model never hears of the call again); relaunched as its own child,
+    // it waits until killed. Whatever a later release does, the command must not run, and if
+    // the model is told anything, it is harness9's reason.
+    let project = Project::new(Some(POLICY));
+    let Some(run) = gemini(&project, vec![shell(ASKED)], as_installed, ASK_WAIT) else {
+        return;
+    };
+    assert!(
+        !project.exists("asked.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let lines = audit_for_tool(&project, "run_shell_command");
+    assert_eq!(
+        decisions(&lines),
+        ["ask"],
+        "the hook was asked and said ask: {lines:?}"
+    );
+    match gemini_function_response(&run, "run_shell_command") {
+        None => assert_eq!(
+            run.requests.len(),
+            1,
+            "no turn of the model after the call: {}",
+            run.describe()
+        ),
+        Some((text, is_error)) => assert!(
+            is_error && text.contains(ASK_REASON),
+            "the model sees why the call did not run: {text}"
+        ),
+    }
+}
+
+#[test]
+fn gemini_cli_with_ask_as_deny_does_not_run_an_asked_command_and_the_model_sees_why() {
+    let project = Project::new(Some(POLICY));
+    let ask_as_deny = |settings: &str| {
+        assert!(
+            settings.contains(" hook gemini-cli\""),
+            "the installed hook: {settings}"
+        );
+        settings.replace(" hook gemini-cli\"", " hook gemini-cli --ask-as deny\"")
+    };
+    let Some(run) = gemini(&project, vec![shell(ASKED)], ask_as_deny, RUN_TIMEOUT) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("asked.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let (text, is_error) = expect_function_response(&run, "run_shell_command");
+    assert!(
+        is_error && text.contains(ASK_PREFIX) && text.contains(ASK_REASON),
+        "the model sees that a person must approve it, and why: {text}"
+    );
+    let lines = audit_for_tool(&project, "run_shell_command");
+    assert_eq!(decisions(&lines), ["deny"], "audit: {lines:?}");
+}
+
+#[test]
+fn gemini_cli_runs_its_todo_list_without_a_prompt() {
+    // No policy file: the hook's table of Gemini CLI's harmless tools applies. An ask here
+    // would hang the headless run (see above), so the timeout is the short one.
+    let project = Project::new(None);
+    let todos = call(
+        "write_todos",
+        json!({"todos": [{"description": "hosts-e2e todo", "status": "pending"}]}),
+    );
+    let Some(run) = gemini(&project, vec![todos], as_installed, ASK_WAIT) else {
+        return;
+    };
+    let lines = audit_for_tool(&project, "write_todos");
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+    run.assert_finished();
+    let first = run.requests.first().expect("a request").body.to_string();
+    assert!(
+        first.contains("\"write_todos\""),
+        "this Gemini CLI release offers `write_todos`"
+    );
+    let (text, is_error) = expect_function_response(&run, "write_todos");
+    assert!(
+        !is_error && text.contains("hosts-e2e todo"),
+        "the todo list was written: {text}"
+    );
+}
+
+#[test]
+fn gemini_cli_is_blocked_by_a_project_policy_that_does_not_load() {
+    let project = Project::new(Some(POLICY));
+    project.write(".harness9/broken.policy", BROKEN_POLICY);
+    let Some(run) = gemini(
+        &project,
+        vec![shell(BLOCKED_BY_BROKEN)],
+        as_installed,
+        RUN_TIMEOUT,
+    ) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("broken.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let (text, is_error) = expect_function_response(&run, "run_shell_command");
+    assert!(
+        is_error && text.contains("broken.policy") && text.contains("the tool call is blocked"),
+        "the model sees which policy failed and that the call was blocked: {text}"
+    );
+}
