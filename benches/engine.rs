@@ -6,6 +6,9 @@
 //! program/flag rules, a fixed handful of regexes, and, in the middle, the rules the benchmarked
 //! calls hit.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::fmt::Write;
 use std::hint::black_box;
 use std::path::PathBuf;

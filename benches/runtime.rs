@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench runtime`
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use async_trait::async_trait;
 use criterion::{criterion_group, criterion_main, Criterion};
 use harness9::hooks::Project;

@@ -105,58 +105,66 @@ pub enum DecidedBy {
     Error { hook: String },
 }
 
+/// Who asked about a call, as a log line names it.
+#[derive(Debug, Clone, Copy)]
+pub struct Caller<'a> {
+    /// `claude-code`, `gemini-cli`, `harness9`.
+    pub agent: &'a str,
+    pub session_id: Option<&'a str>,
+    /// The agent's id of the tool call.
+    pub call_id: Option<&'a str>,
+    /// The agent's own name for the tool.
+    pub tool: &'a str,
+}
+
+/// The final word on a call, and who said it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub action: Action,
+    pub risk: Risk,
+    pub rule: Option<String>,
+    pub reason: String,
+    pub decided_by: DecidedBy,
+}
+
 impl Record {
     /// A decision line about `call`, stamped now.
-    #[allow(clippy::too_many_arguments)]
-    pub fn decision(
-        agent: &str,
-        session_id: Option<&str>,
-        call_id: Option<&str>,
-        tool: &str,
-        call: &ToolCall,
-        mode: &str,
-        decision: (Action, Risk, Option<String>, String),
-        decided_by: DecidedBy,
-    ) -> Record {
+    pub fn decision(by: Caller<'_>, call: &ToolCall, mode: &str, verdict: Verdict) -> Record {
         let (input, truncated) = input_of(call);
-        let (action, risk, rule, reason) = decision;
-        Record {
-            time: now(),
-            agent: agent.to_string(),
-            session_id: session_id.map(str::to_string),
-            call_id: call_id.map(str::to_string),
-            tool: tool.to_string(),
-            event: Event::Decision(Decided {
+        Record::stamped(
+            by,
+            Event::Decision(Decided {
                 call: call.name.clone(),
                 input,
                 truncated,
                 mode: mode.to_string(),
-                decision: action,
-                risk,
-                rule,
-                reason,
-                decided_by,
+                decision: verdict.action,
+                risk: verdict.risk,
+                rule: verdict.rule,
+                reason: verdict.reason,
+                decided_by: verdict.decided_by,
             }),
-        }
+        )
     }
 
     /// An outcome line (`ran`), stamped now.
-    pub fn outcome(
-        agent: &str,
-        session_id: Option<&str>,
-        call_id: Option<&str>,
-        tool: &str,
-        outcome: &str,
-    ) -> Record {
-        Record {
-            time: now(),
-            agent: agent.to_string(),
-            session_id: session_id.map(str::to_string),
-            call_id: call_id.map(str::to_string),
-            tool: tool.to_string(),
-            event: Event::Outcome {
+    pub fn outcome(by: Caller<'_>, outcome: &str) -> Record {
+        Record::stamped(
+            by,
+            Event::Outcome {
                 outcome: outcome.to_string(),
             },
+        )
+    }
+
+    fn stamped(by: Caller<'_>, event: Event) -> Record {
+        Record {
+            time: now(),
+            agent: by.agent.to_string(),
+            session_id: by.session_id.map(str::to_string),
+            call_id: by.call_id.map(str::to_string),
+            tool: by.tool.to_string(),
+            event,
         }
     }
 
@@ -292,22 +300,25 @@ mod tests {
 
     #[test]
     fn a_decision_line_reads_back_as_the_same_record() {
+        let by = Caller {
+            agent: "claude-code",
+            session_id: Some("s1"),
+            call_id: Some("toolu_1"),
+            tool: "Bash",
+        };
         let r = Record::decision(
-            "claude-code",
-            Some("s1"),
-            Some("toolu_1"),
-            "Bash",
+            by,
             &ToolCall::primary("bash", "npm test"),
             "default",
-            (
-                Action::Ask,
-                Risk::Low,
-                Some("default".into()),
-                "no rule".into(),
-            ),
-            DecidedBy::Rule {
-                hook: "policy".into(),
+            Verdict {
+                action: Action::Ask,
+                risk: Risk::Low,
                 rule: Some("default".into()),
+                reason: "no rule".into(),
+                decided_by: DecidedBy::Rule {
+                    hook: "policy".into(),
+                    rule: Some("default".into()),
+                },
             },
         );
         let line = r.to_line();
@@ -317,7 +328,7 @@ mod tests {
         assert_eq!(v["decided_by"]["by"], "rule");
         assert!(v.get("truncated").is_none(), "{line}");
         assert_eq!(serde_json::from_str::<Record>(&line).unwrap(), r);
-        let o = Record::outcome("claude-code", Some("s1"), Some("toolu_1"), "Bash", "ran");
+        let o = Record::outcome(by, "ran");
         let v: Value = serde_json::from_str(&o.to_line()).unwrap();
         assert_eq!(
             (v["event"].as_str(), v["outcome"].as_str()),
@@ -330,7 +341,13 @@ mod tests {
     fn a_log_with_broken_lines_reads_the_good_ones_and_counts_the_rest() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(AUDIT_FILE);
-        let good = Record::outcome("gemini-cli", None, None, "run_shell_command", "ran");
+        let by = Caller {
+            agent: "gemini-cli",
+            session_id: None,
+            call_id: None,
+            tool: "run_shell_command",
+        };
+        let good = Record::outcome(by, "ran");
         let text = format!(
             "{}\n{{\"time\": \"cut sh\nnot json\n\n{}\n",
             good.to_line(),

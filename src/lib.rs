@@ -1,4 +1,6 @@
-//! harness9: a human-in-the-loop permission engine for AI coding agents.
+//! harness9: a human-in-the-loop permission engine for AI coding agents. The engine itself is
+//! the `harness9-core` crate, re-exported here; this crate adds the agent runtime, the model
+//! clients, the TUI, the hook adapters and the command line.
 //!
 //! An agent's tool calls (`bash`, `read_file`, `write_file`, `edit_file`, MCP tools) are decided
 //! — allow, deny, or ask a human — by one [`Engine`] compiled from policy files written in a small
@@ -23,20 +25,15 @@
 //! assert_eq!((d.action, d.risk), (Action::Ask, harness9::Risk::High));
 //! ```
 
+// The engine lives in `harness9-core` (no async runtime, UI, HTTP or CLI in its dependency
+// tree); its modules are re-exported here under the same names.
+pub use harness9_core::{call, diag, engine, import, knowledge, lint, policy, settings, shell};
+
 pub mod audit;
-pub mod call;
-pub mod diag;
-pub mod engine;
 pub mod hooks;
-pub mod import;
-pub mod knowledge;
-pub mod lint;
 pub mod lsp;
 pub mod model;
-pub mod policy;
 pub mod runtime;
-pub mod settings;
-pub mod shell;
 pub mod tui;
 
 pub use call::{Action, Decision, Risk, ToolCall};

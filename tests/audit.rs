@@ -44,6 +44,9 @@
 //! `HARNESS9_AUDIT_VERBOSE=1 cargo test --test audit -- --nocapture` prints every case's
 //! decision and time.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -5,6 +5,9 @@
 //! hook (as its event, as a project policy, as the project's settings.json). Each time: a clear
 //! error (exit code, a message naming the problem), no panic, and no `allow`.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

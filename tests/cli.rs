@@ -1,5 +1,8 @@
 //! The command line, run as a real process: the contract of SPEC §9.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

@@ -17,6 +17,9 @@
 //! or an argument stands for the fixed home folder the runner uses (`${HOME}`, the shell's own
 //! spelling, is left alone). Every failing case is reported at once, with its file and line.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;

@@ -6,6 +6,9 @@
 //! `PROPTEST_CASES=5000 cargo test --test differential` searches harder; the fuzz target
 //! `differential` runs the same check on inputs the fuzzer grows.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod reference;
 
 use harness9::Engine;

@@ -1,6 +1,9 @@
 //! The engine through its public API: the language's meaning, settings.json semantics, the
 //! precedence of sources, compound commands, the hard protections and the modes.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::json;
 

@@ -5,6 +5,9 @@
 //! line breaks and comments between tokens, comments and blank lines between statements — and
 //! formatted.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::process::{Command, Output, Stdio};
 
 use harness9::diag::Source;

@@ -2,6 +2,9 @@
 //! target makes (`tests/fuzzing/mod.rs`). An input a fuzzer found failing goes into the seeds,
 //! so that this test keeps it fixed.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod fuzzing;
 
 #[path = "../fuzz/checks/knowledge.rs"]

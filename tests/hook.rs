@@ -2,6 +2,9 @@
 //! run them: a process in the project folder, one event on standard input, the decision on
 //! standard output. The events have the shape the agents send.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

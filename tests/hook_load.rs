@@ -7,7 +7,11 @@
 //! This file holds one test on purpose: it reaps its children itself and checks that none is
 //! left, which another test spawning processes in the same binary would disturb.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![cfg(all(target_os = "linux", target_pointer_width = "64"))]
+// `wait4` reports a child's peak memory; std has no safe way to ask for it.
+#![allow(unsafe_code)]
 
 use std::io::{Read, Write};
 use std::path::Path;

@@ -43,6 +43,9 @@
 //! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN` and
 //! `HARNESS9_GEMINI_BIN` point the tests at other binaries (any version).
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};

@@ -1,6 +1,9 @@
 //! `harness9 import claude-code FILE`: Claude Code's permission rules as a policy file that
 //! loads, lints cleanly, is formatted, and decides as Claude Code's rules meant.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 

@@ -1,6 +1,9 @@
 //! The index only narrows which rules are checked: on random policies and random calls, the
 //! indexed first match must be the rule a plain scan over every rule finds.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use harness9::engine::rule::{CommandView, Subject, Target};
 use harness9::{Engine, PathContext};
 use proptest::prelude::*;

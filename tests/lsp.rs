@@ -1,6 +1,9 @@
 //! `harness9 lsp` through its protocol: the built binary, driven over standard input and
 //! output with real framing (`Content-Length` headers), as an editor drives it.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};

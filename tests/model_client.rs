@@ -1,6 +1,9 @@
 //! The OpenAI-compatible client against a real HTTP server on loopback, answering with
 //! hand-written HTTP/1.1 responses.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc as std_mpsc;

@@ -2,6 +2,9 @@
 //! from one that ends the program, so the TUI restores the terminal only for the latter.
 //! Alone in its file: panic hooks are global to the process.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 

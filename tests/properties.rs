@@ -8,6 +8,9 @@
 //! Re-spelling a command is in `tests/respelling.rs`; the approval path (session approvals)
 //! has tests of its own.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod reference;
 
 use harness9::engine::Layer;

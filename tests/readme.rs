@@ -3,6 +3,9 @@
 //! and prints exactly the lines the README shows after it (standard output and error merged, in
 //! order).
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::Command;
 

@@ -3,6 +3,9 @@
 //! policies (for the re-spellings that keep every word as it is: quotes, wrappers), and under
 //! random policies whose rules judge what a command does (for every re-spelling).
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod reference;
 
 use harness9::{Action, Decision, Engine, PathContext, ToolCall};

@@ -2,6 +2,9 @@
 //! gives the same syntax tree back, with no diagnostics. Spans are ignored by the tree's
 //! equality, so the generated trees use `Span::default()` everywhere.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use harness9::diag::Source;
 use harness9::policy::{parse_policy, print_policy};
 use proptest::prelude::*;

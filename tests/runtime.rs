@@ -1,6 +1,9 @@
 //! The runtime through its public API: the onion model of the hook chain, approvals, modes,
 //! session memory, "always allow", and what happens when things go wrong.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -1,6 +1,9 @@
 //! Regression tests for ways the runtime could allow what it should not, lose an answer or a
 //! rule, answer twice, hang, or mislead the person in the dialog. Each test names the attack.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

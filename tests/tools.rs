@@ -1,5 +1,8 @@
 //! The agent's tools through the public API, with real processes and temporary folders.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -7,6 +7,9 @@
 //! Needs tmux: without it the tests fail when `CI` is set, and are skipped with a note
 //! otherwise.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

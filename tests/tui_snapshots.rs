@@ -3,6 +3,9 @@
 //! queue of three; the conversation; and tiny terminals. The buffer is snapshotted as text and
 //! the title's colour is checked from the buffer's cells, so colours are pinned too.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use harness9::call::{Risk, ToolCall};
 use harness9::engine::Mode;
 use harness9::runtime::{Proposal, ResultStatus};

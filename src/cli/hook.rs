@@ -10,7 +10,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::Value;
 
 use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
-use harness9::audit::{self, DecidedBy, Record};
+use harness9::audit::{self, Caller, DecidedBy, Record, Verdict};
 use harness9::hooks::{
     self, claude_code, gemini_cli, parse_tool_event, HookCall, Project, SetupError, ToolEvent,
 };
@@ -230,13 +230,13 @@ fn record_outcome(agent: &str, event: &harness9::hooks::ToolEvent) {
         },
     };
     let call_id = event.raw.get("tool_use_id").and_then(Value::as_str);
-    let record = Record::outcome(
+    let by = Caller {
         agent,
-        event.session_id.as_deref(),
+        session_id: event.session_id.as_deref(),
         call_id,
-        &event.tool_name,
-        "ran",
-    );
+        tool: &event.tool_name,
+    };
+    let record = Record::outcome(by, "ran");
     if let Err(e) = audit::append(&cwd, &record) {
         eprintln!(
             "harness9 hook {agent}: warning: cannot write the audit log `{}`: {e}",
@@ -254,19 +254,23 @@ fn write_audit(
     mode: &str,
     d: &Decision,
 ) {
-    let record = Record::decision(
+    let by = Caller {
         agent,
-        p.event.session_id.as_deref(),
+        session_id: p.event.session_id.as_deref(),
         call_id,
-        &call.agent_tool,
-        &call.call,
-        mode,
-        (d.action, d.risk, Some(d.rule.clone()), d.reason.clone()),
-        DecidedBy::Rule {
+        tool: &call.agent_tool,
+    };
+    let verdict = Verdict {
+        action: d.action,
+        risk: d.risk,
+        rule: Some(d.rule.clone()),
+        reason: d.reason.clone(),
+        decided_by: DecidedBy::Rule {
             hook: "policy".into(),
             rule: Some(d.rule.clone()),
         },
-    );
+    };
+    let record = Record::decision(by, &call.call, mode, verdict);
     if let Err(e) = audit::append(&p.project.cwd, &record) {
         eprintln!(
             "harness9 hook {agent}: warning: cannot append to `{}`: {e}",

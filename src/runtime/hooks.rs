@@ -590,16 +590,20 @@ impl AuditHook {
     }
 
     fn append(&self, r: &DecisionRecord) -> std::io::Result<()> {
-        let record = crate::audit::Record::decision(
-            AGENT,
-            None,
-            None,
-            &r.call.name,
-            &r.call,
-            r.mode.as_str(),
-            (r.action, r.risk, r.rule.clone(), r.reason.clone()),
-            r.decided_by.clone(),
-        );
+        let by = crate::audit::Caller {
+            agent: AGENT,
+            session_id: None,
+            call_id: None,
+            tool: &r.call.name,
+        };
+        let verdict = crate::audit::Verdict {
+            action: r.action,
+            risk: r.risk,
+            rule: r.rule.clone(),
+            reason: r.reason.clone(),
+            decided_by: r.decided_by.clone(),
+        };
+        let record = crate::audit::Record::decision(by, &r.call, r.mode.as_str(), verdict);
         crate::audit::append_line(&self.path, &record.to_line())
     }
 }

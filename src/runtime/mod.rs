@@ -230,6 +230,7 @@ pub trait ToolHook: Send + Sync {
 
 /// Who decided a call (as the audit log records it).
 pub use crate::audit::DecidedBy;
+use crate::audit::Verdict;
 
 /// The final word on one call.
 #[derive(Debug, Clone, Serialize)]
@@ -400,12 +401,14 @@ impl HookRegistry {
         if let Err(why) = validate(tool, &call) {
             let record = self.record(
                 &call,
-                Action::Deny,
-                Risk::High,
-                None,
-                format!("malformed call: {why}"),
-                DecidedBy::Error {
-                    hook: "validate".into(),
+                Verdict {
+                    action: Action::Deny,
+                    risk: Risk::High,
+                    rule: None,
+                    reason: format!("malformed call: {why}"),
+                    decided_by: DecidedBy::Error {
+                        hook: "validate".into(),
+                    },
                 },
                 mode,
                 &ctx,
@@ -421,11 +424,13 @@ impl HookRegistry {
                 Ok(Err(e)) => {
                     let record = self.record(
                         &call,
-                        Action::Deny,
-                        Risk::High,
-                        None,
-                        format!("hook `{name}` failed: {e}"),
-                        DecidedBy::Error { hook: name },
+                        Verdict {
+                            action: Action::Deny,
+                            risk: Risk::High,
+                            rule: None,
+                            reason: format!("hook `{name}` failed: {e}"),
+                            decided_by: DecidedBy::Error { hook: name },
+                        },
                         mode,
                         &ctx,
                     );
@@ -436,11 +441,13 @@ impl HookRegistry {
                 Err(panic) => {
                     let record = self.record(
                         &call,
-                        Action::Deny,
-                        Risk::High,
-                        None,
-                        format!("hook `{name}` panicked: {panic}"),
-                        DecidedBy::Error { hook: name },
+                        Verdict {
+                            action: Action::Deny,
+                            risk: Risk::High,
+                            rule: None,
+                            reason: format!("hook `{name}` panicked: {panic}"),
+                            decided_by: DecidedBy::Error { hook: name },
+                        },
                         mode,
                         &ctx,
                     );
@@ -457,13 +464,15 @@ impl HookRegistry {
                 Action::Deny => {
                     let record = self.record(
                         &call,
-                        Action::Deny,
-                        d.risk,
-                        d.rule.clone(),
-                        d.reason.clone(),
-                        DecidedBy::Rule {
-                            hook: name,
+                        Verdict {
+                            action: Action::Deny,
+                            risk: d.risk,
                             rule: d.rule.clone(),
+                            reason: d.reason.clone(),
+                            decided_by: DecidedBy::Rule {
+                                hook: name,
+                                rule: d.rule.clone(),
+                            },
                         },
                         mode,
                         &ctx,
@@ -476,16 +485,7 @@ impl HookRegistry {
                         let mut changed = call.clone();
                         changed.arguments = args;
                         if let Err(why) = validate(tool, &changed) {
-                            let record = self.record(
-                                &call,
-                                Action::Deny,
-                                Risk::High,
-                                d.rule.clone(),
-                                format!("hook `{name}` modified the arguments into an invalid call: {why}"),
-                                DecidedBy::Error { hook: name },
-                                mode,
-                                &ctx,
-                            );
+                            let record = self.record(&call, Verdict { action: Action::Deny, risk: Risk::High, rule: d.rule.clone(), reason: format!("hook `{name}` modified the arguments into an invalid call: {why}"), decided_by: DecidedBy::Error { hook: name } }, mode, &ctx);
                             return self.finish_denied(&mut pending, call, record);
                         }
                         if changed.arguments != call.arguments {
@@ -530,11 +530,13 @@ impl HookRegistry {
                         Err((by, reason)) => {
                             let record = self.record(
                                 &call,
-                                Action::Deny,
-                                d.risk,
-                                d.rule.clone(),
-                                reason,
-                                by,
+                                Verdict {
+                                    action: Action::Deny,
+                                    risk: d.risk,
+                                    rule: d.rule.clone(),
+                                    reason,
+                                    decided_by: by,
+                                },
                                 mode,
                                 &ctx,
                             );
@@ -558,12 +560,14 @@ impl HookRegistry {
             // record says so.
             let record = self.record(
                 &call,
-                Action::Deny,
-                last_risk,
-                rule,
-                format!("the turn was cancelled before the tool ran ({reason})"),
-                DecidedBy::NoAnswer {
-                    why: NoAnswer::Cancelled.to_string(),
+                Verdict {
+                    action: Action::Deny,
+                    risk: last_risk,
+                    rule,
+                    reason: format!("the turn was cancelled before the tool ran ({reason})"),
+                    decided_by: DecidedBy::NoAnswer {
+                        why: NoAnswer::Cancelled.to_string(),
+                    },
                 },
                 mode,
                 &ctx,
@@ -572,11 +576,13 @@ impl HookRegistry {
         }
         let record = self.record(
             &call,
-            Action::Allow,
-            last_risk,
-            rule,
-            reason,
-            by,
+            Verdict {
+                action: Action::Allow,
+                risk: last_risk,
+                rule,
+                reason,
+                decided_by: by,
+            },
             mode,
             &ctx,
         );
@@ -717,26 +723,21 @@ impl HookRegistry {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn record(
         &self,
         call: &ToolCall,
-        action: Action,
-        risk: Risk,
-        rule: Option<String>,
-        reason: String,
-        decided_by: DecidedBy,
+        verdict: Verdict,
         mode: Mode,
         ctx: &HookContext,
     ) -> DecisionRecord {
         DecisionRecord {
             time: SystemTime::now(),
             call: call.clone(),
-            action,
-            risk,
-            rule,
-            reason,
-            decided_by,
+            action: verdict.action,
+            risk: verdict.risk,
+            rule: verdict.rule,
+            reason: verdict.reason,
+            decided_by: verdict.decided_by,
             mode,
             approved_by_human: ctx.approved_by_human.clone(),
             allowed_by_rule: ctx.allowed_by_rule.clone(),

@@ -152,47 +152,64 @@ pub fn suggest(engine: &Engine, approved: &[Approved], min: usize) -> Vec<Sugges
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::audit::{Caller, Verdict};
     use crate::call::Risk;
     use crate::engine::Mode;
     use crate::PathContext;
 
+    fn claude(call_id: &str) -> Caller<'_> {
+        Caller {
+            agent: "claude-code",
+            session_id: Some("s1"),
+            call_id: Some(call_id),
+            tool: "Bash",
+        }
+    }
+
     fn asked(call_id: &str, command: &str) -> Record {
-        Record::decision(
-            "claude-code",
-            Some("s1"),
-            Some(call_id),
-            "Bash",
-            &ToolCall::primary("bash", command),
-            "default",
-            (
-                Action::Ask,
-                Risk::Low,
-                Some("default".into()),
-                "no rule".into(),
-            ),
-            DecidedBy::Rule {
+        let verdict = Verdict {
+            action: Action::Ask,
+            risk: Risk::Low,
+            rule: Some("default".into()),
+            reason: "no rule".into(),
+            decided_by: DecidedBy::Rule {
                 hook: "policy".into(),
                 rule: Some("default".into()),
             },
+        };
+        Record::decision(
+            claude(call_id),
+            &ToolCall::primary("bash", command),
+            "default",
+            verdict,
         )
     }
 
     fn ran(call_id: &str) -> Record {
-        Record::outcome("claude-code", Some("s1"), Some(call_id), "Bash", "ran")
+        Record::outcome(claude(call_id), "ran")
     }
 
     fn by_person(command: &str, answer: &str, action: Action) -> Record {
-        Record::decision(
-            "harness9",
-            None,
-            None,
-            "bash",
-            &ToolCall::primary("bash", command),
-            Mode::Default.as_str(),
-            (action, Risk::Low, None, "asked".into()),
-            DecidedBy::Human {
+        let by = Caller {
+            agent: "harness9",
+            session_id: None,
+            call_id: None,
+            tool: "bash",
+        };
+        let verdict = Verdict {
+            action,
+            risk: Risk::Low,
+            rule: None,
+            reason: "asked".into(),
+            decided_by: DecidedBy::Human {
                 answer: answer.into(),
             },
+        };
+        Record::decision(
+            by,
+            &ToolCall::primary("bash", command),
+            Mode::Default.as_str(),
+            verdict,
         )
     }
 
@@ -212,7 +229,13 @@ mod tests {
             asked("t2", "npm run build"),
             // t2 never ran: the person said no.
             asked("t3", "npm run lint"),
-            Record::outcome("claude-code", Some("other"), Some("t3"), "Bash", "ran"),
+            Record::outcome(
+                Caller {
+                    session_id: Some("other"),
+                    ..claude("t3")
+                },
+                "ran",
+            ),
         ];
         let got: Vec<String> = approved_calls(&records)
             .into_iter()

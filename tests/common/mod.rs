@@ -1,5 +1,8 @@
 //! Test doubles and a scratch project shared by the runtime's integration tests.
-#![allow(dead_code)] // each test crate uses its own part of this module
+#![allow(dead_code)]
+// each test crate uses its own part of this module
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -5,6 +5,9 @@
 //! read one choice at a time and gives the first choice once it runs out, or a seeded random
 //! stream for the large fixed cases.
 
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use serde_json::{json, Map, Value};
 
 /// Where choices come from.

@@ -7,6 +7,8 @@
 //!
 //! Used by `tests/differential.rs` (a proptest and fixed large cases) and by the fuzz target
 //! `fuzz/fuzz_targets/differential.rs`.
+// Test code: a failed unwrap is a failed test, with the value in the message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
 pub mod gen;

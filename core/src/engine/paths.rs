@@ -317,7 +317,8 @@ fn join_pattern(base: &str, rest: &str) -> String {
     }
 }
 
-pub(crate) fn has_meta(s: &str) -> bool {
+/// Whether a path pattern holds glob syntax (`*`, `?`, `[`, `{`, an escape).
+pub fn has_meta(s: &str) -> bool {
     s.contains(['*', '?', '[', '{', '\\'])
 }
 

@@ -12,22 +12,28 @@ use super::table::{parse_spec, Examples, Operands, Program, Style};
 pub const FILES: [(&str, &str); 6] = [
     (
         "core.toml",
-        include_str!("../../policies/programs/core.toml"),
+        include_str!("../../../policies/programs/core.toml"),
     ),
     (
         "text.toml",
-        include_str!("../../policies/programs/text.toml"),
+        include_str!("../../../policies/programs/text.toml"),
     ),
     (
         "files.toml",
-        include_str!("../../policies/programs/files.toml"),
+        include_str!("../../../policies/programs/files.toml"),
     ),
     (
         "search.toml",
-        include_str!("../../policies/programs/search.toml"),
+        include_str!("../../../policies/programs/search.toml"),
     ),
-    ("git.toml", include_str!("../../policies/programs/git.toml")),
-    ("run.toml", include_str!("../../policies/programs/run.toml")),
+    (
+        "git.toml",
+        include_str!("../../../policies/programs/git.toml"),
+    ),
+    (
+        "run.toml",
+        include_str!("../../../policies/programs/run.toml"),
+    ),
 ];
 
 /// Every program the tables know, by name and alias.

@@ -19,15 +19,15 @@ use ast::Statement;
 pub const EMBEDDED: [(&str, &str); 3] = [
     (
         "builtin.policy",
-        include_str!("../../policies/builtin.policy"),
+        include_str!("../../../policies/builtin.policy"),
     ),
     (
         "default.policy",
-        include_str!("../../policies/default.policy"),
+        include_str!("../../../policies/default.policy"),
     ),
     (
         "readonly.policy",
-        include_str!("../../policies/readonly.policy"),
+        include_str!("../../../policies/readonly.policy"),
     ),
 ];
 

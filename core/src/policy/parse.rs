@@ -11,7 +11,7 @@ use super::ast::*;
 use crate::diag::{did_you_mean, Diagnostic, Source};
 
 #[derive(pest_derive::Parser)]
-#[grammar = "../grammar/policy.pest"]
+#[grammar = "../../grammar/policy.pest"]
 struct PolicyParser;
 
 const STATEMENT_KEYWORDS: [&str; 8] = [

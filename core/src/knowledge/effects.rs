@@ -2298,7 +2298,7 @@ struct Network {
 }
 
 /// The shipped data (`policies/programs/effects.toml`).
-pub const DATA: &str = include_str!("../../policies/programs/effects.toml");
+pub const DATA: &str = include_str!("../../../policies/programs/effects.toml");
 
 /// The data, read once. A mistake in it is a build that fails its tests
 /// (`the_effects_data_loads`); should it happen anyway, the model knows nothing and the
