@@ -29,6 +29,8 @@ pub(super) struct Opts<'a> {
     pub(super) managed_only: bool,
     /// Where a file tool's path leads, when already followed.
     pub(super) followed: Followed<'a>,
+    /// How long deciding a line may take ([`ANALYSIS_BUDGET`] when `None`).
+    pub(super) budget: Option<Duration>,
 }
 
 /// What one evaluation knows of where a file tool's path leads, so that it follows the path
@@ -288,8 +290,15 @@ impl Engine {
         // for the keys.
         let mut repeats: Option<std::collections::HashMap<String, Decision>> =
             (trace.is_none() && parts.len() > 8).then(std::collections::HashMap::new);
-        for cmd in &parts {
-            if started.elapsed() > ANALYSIS_BUDGET {
+        for (i, cmd) in parts.iter().enumerate() {
+            if started.elapsed() > o.budget.unwrap_or(ANALYSIS_BUDGET) {
+                // The hard protections still hold for what was not analysed, however slow
+                // the machine: a cheap look at every remaining word.
+                let rest = parts[i..].iter().find_map(|c| self.protected_word(c));
+                let best = match rest {
+                    Some(p) => Some(stricter(best, self.protected_decision(p, "", None))),
+                    None => best,
+                };
                 return out_of_time(best);
             }
             let changes_context = matches!(
@@ -750,5 +759,28 @@ mod tests {
         let deny = Decision::new(Action::Deny, Risk::High, "protected", "p");
         assert_eq!(out_of_time(Some(deny)).action, Action::Deny);
         assert_eq!(out_of_time(None).action, Action::Ask);
+    }
+
+    #[test]
+    fn out_of_time_the_rest_of_the_line_still_meets_the_hard_protections() {
+        let e = Engine::builder()
+            .context(PathContext::new("/work/p", Some("/home/u".into())))
+            .default_policy()
+            .build()
+            .expect("the default policy loads");
+        let o = Opts {
+            budget: Some(Duration::ZERO),
+            ..Opts::default()
+        };
+        let call = ToolCall::primary("bash", "ls x; cat ~/.ssh/id_rsa");
+        let d = e.evaluate(&call, o, None);
+        assert_eq!(
+            (d.action, d.rule.as_str()),
+            (Action::Deny, "protected:~/.ssh"),
+            "{d:?}"
+        );
+        let d = e.evaluate(&ToolCall::primary("bash", "ls x; cat notes"), o, None);
+        assert_eq!((d.action, d.risk), (Action::Ask, Risk::High), "{d:?}");
+        assert!(d.reason.contains("longer than"), "{}", d.reason);
     }
 }

@@ -11,6 +11,7 @@ use super::paths::{has_meta, wildcard_may_reach};
 use super::rule::{self, CommandView, Subject, Target};
 use super::{Engine, PathContext};
 use crate::call::{Action, Decision, Risk, PATH_ARGUMENTS};
+use crate::shell::SimpleCommand;
 
 /// A hard-protected path.
 #[derive(Debug, Clone)]
@@ -482,6 +483,22 @@ impl Engine {
             Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).find_map(check),
             _ => None,
         })
+    }
+
+    /// The protection one of a command's words or redirection targets falls under, read as a
+    /// path as written (no symlink followed, no `cd` or variable known): the check that still
+    /// runs on the part of a line the analysis had no time for.
+    pub(super) fn protected_word(&self, c: &SimpleCommand) -> Option<&Protection> {
+        if self.protections.is_empty() {
+            return None;
+        }
+        c.argv
+            .iter()
+            .chain(c.redirects.iter().map(|r| &r.target))
+            .filter_map(|w| w.path.as_deref())
+            .find_map(|raw| {
+                self.protected(&self.ctx.resolve(raw), raw, &self.ctx, Followed::Itself)
+            })
     }
 
     /// The protection a path falls under: by its resolved spelling (`lexical`), as a shell
