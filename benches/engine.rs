@@ -165,6 +165,19 @@ fn compile(c: &mut Criterion) {
             b.iter_with_large_drop(|| build(black_box(text)))
         });
     }
+    // A settings.json of 100,000 allow rules on one line, as a tool might write it (target:
+    // under a second, with the built-in rules).
+    let rules: Vec<String> = (0..100_000).map(|i| format!("bash(tool{i} *)")).collect();
+    let settings = serde_json::json!({"permissions": {"allow": rules}}).to_string();
+    g.bench_function("settings_100k_one_line", |b| {
+        b.iter_with_large_drop(|| {
+            Engine::builder()
+                .context(PathContext::new(project(), None))
+                .settings_text("settings.json", black_box(settings.as_str()))
+                .build()
+                .unwrap()
+        })
+    });
     g.finish();
 }
 

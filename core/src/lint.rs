@@ -203,7 +203,7 @@ fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Dia
     }
     let mut out = Vec::new();
     for (src, r) in rules {
-        let (line, _) = src.line_col(r.span.start);
+        let line = src.line(r.span.start);
         let label = format!("{}:{}", src.name, line);
         let Some((_, list)) = silenced.iter().find(|(rule, _)| *rule == label) else {
             continue;
@@ -382,7 +382,7 @@ fn against_earlier(
     if !covers(earlier, r) {
         return None;
     }
-    let (line, _) = esrc.line_col(earlier.span.start);
+    let line = esrc.line(earlier.span.start);
     let where_ = if Arc::ptr_eq(src, esrc) {
         format!("line {line}")
     } else {
@@ -543,7 +543,7 @@ pub fn dead_by_managed(
         else {
             continue;
         };
-        let (line, _) = msrc.line_col(m.span.start);
+        let line = msrc.line(m.span.start);
         let does = match m.action.value {
             Action::Deny => "denies",
             _ => "asks about",

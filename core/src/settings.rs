@@ -499,7 +499,7 @@ mod tests {
         let (_, d) = rules(src);
         assert_eq!(d.len(), 1);
         assert!(d[0].message.starts_with("invalid JSON"), "{}", d[0].message);
-        let (line, _) = d[0].source.line_col(d[0].span().start);
+        let line = d[0].source.line(d[0].span().start);
         assert_eq!(line, 3);
     }
 

@@ -38,7 +38,7 @@ pub fn hover(name: &str, text: &str, offset: usize, ctx: &PathContext) -> Option
             if let Some((span, kind)) = effect_at(r, offset) {
                 return Some((span, describe_effect(kind)));
             }
-            let (line, _) = source.line_col(r.span.start);
+            let line = source.line(r.span.start);
             let label = format!("{name}:{line}");
             let mut out = describe_rule(r);
             out.push_str("\n\n");
@@ -364,7 +364,7 @@ pub fn describe_effect(kind: Kind) -> String {
             .flatten()
             .any(|m| m.kind == MatcherKind::Effect && m.values.iter().any(|v| v.value == name));
         if names_it {
-            let (line, _) = src.line_col(r.span.start);
+            let line = src.line(r.span.start);
             rules.push(format!(
                 "- `{}` ({BUILTIN}:{line})",
                 print_statement(&Statement::Rule(r.clone()))

@@ -328,7 +328,7 @@ impl EngineBuilder {
                     .risk
                     .map(|r| r.value)
                     .unwrap_or(rule::default_risk(d.action.value));
-                let (line, _) = src.line_col(d.span.start);
+                let line = src.line(d.span.start);
                 let reason = d.reason.map(|r| r.value).unwrap_or_else(|| {
                     format!("no rule matched (the default, {}:{line})", src.name)
                 });

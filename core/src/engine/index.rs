@@ -40,6 +40,10 @@ struct Bucket {
     cmd_always: Vec<RuleId>,
     first_word: HashMap<String, Vec<RuleId>>,
     exact: HashMap<String, Vec<RuleId>>,
+    /// Rules whose every match starts with a literal (`git commit *`), by that literal; a
+    /// command's text is looked up by each of `prefix_lens` (sorted, distinct).
+    prefix: HashMap<String, Vec<RuleId>>,
+    prefix_lens: Vec<usize>,
     substr_keys: Vec<String>,
     substr_rules: Vec<Vec<RuleId>>,
     substr_slot: HashMap<String, usize>,
@@ -52,6 +56,7 @@ struct Bucket {
 enum CmdKeys {
     FirstWord(Vec<String>),
     Exact(Vec<String>),
+    Prefix(Vec<String>),
     Substr(Vec<String>),
 }
 
@@ -146,6 +151,14 @@ impl Bucket {
                     self.exact.entry(x).or_default().push(id);
                 }
             }
+            Some(CmdKeys::Prefix(ps)) => {
+                for p in ps {
+                    if !self.prefix_lens.contains(&p.len()) {
+                        self.prefix_lens.push(p.len());
+                    }
+                    self.prefix.entry(p).or_default().push(id);
+                }
+            }
             Some(CmdKeys::Substr(ks)) => {
                 for k in ks {
                     let slot = match self.substr_slot.get(&k) {
@@ -173,6 +186,7 @@ impl Bucket {
     }
 
     fn finish(&mut self) {
+        self.prefix_lens.sort_unstable();
         self.substr_slot = HashMap::new();
         if !self.substr_keys.is_empty() {
             self.substr = AhoCorasickBuilder::new()
@@ -226,6 +240,11 @@ impl Bucket {
             if let Some(ids) = self.exact.get(*t) {
                 out.extend_from_slice(ids);
             }
+            for &n in self.prefix_lens.iter().take_while(|&&n| n <= t.len()) {
+                if let Some(ids) = t.get(..n).and_then(|p| self.prefix.get(p)) {
+                    out.extend_from_slice(ids);
+                }
+            }
             if let Some(ac) = &self.substr {
                 for m in ac.find_overlapping_iter(*t) {
                     out.extend_from_slice(&self.substr_rules[m.pattern().as_usize()]);
@@ -243,23 +262,32 @@ fn cmd_keys(m: &CMatcher) -> Option<CmdKeys> {
     match &m.test {
         Test::Shorthand(vs) | Test::Glob(vs) => {
             let mut exact = Vec::new();
+            let mut prefix = Vec::new();
             let mut substr = Vec::new();
             for v in vs {
                 match v.text.as_ref()? {
                     TextTest::Contains(c) => substr.push(c.clone()),
-                    TextTest::Glob(p) => match (p.exact(), p.required_literal()) {
-                        (Some(x), _) => exact.push(x.to_string()),
-                        (None, Some(lit)) => substr.push(lit.to_string()),
-                        (None, None) => return None,
-                    },
+                    TextTest::Glob(p) => {
+                        match (p.exact(), p.anchored_prefix(), p.required_literal()) {
+                            (Some(x), _, _) => exact.push(x.to_string()),
+                            (None, Some(pre), _) => prefix.push(pre.to_string()),
+                            (None, None, Some(lit)) => substr.push(lit.to_string()),
+                            (None, None, None) => return None,
+                        }
+                    }
                 }
             }
-            if substr.is_empty() {
-                Some(CmdKeys::Exact(exact))
-            } else {
-                // Mixed lists index everything by substring: an exact value contains itself.
+            // A list of several kinds goes to the loosest index: an exact value is its own
+            // prefix, and contains itself, as a prefix does.
+            if !substr.is_empty() {
                 substr.extend(exact);
+                substr.extend(prefix);
                 Some(CmdKeys::Substr(substr))
+            } else if !prefix.is_empty() {
+                prefix.extend(exact);
+                Some(CmdKeys::Prefix(prefix))
+            } else {
+                Some(CmdKeys::Exact(exact))
             }
         }
         Test::Prefix(vs) => {

@@ -101,6 +101,30 @@ impl Pattern {
         }
     }
 
+    /// Literal text every match starts with (for the prefix index), when there is some: the
+    /// prefix of a `git *` glob, an exact value, and for a command glob ending in ` *` what it
+    /// shares with the words alone (`git commit *` matches `git commit` too: `git commit`).
+    pub fn anchored_prefix(&self) -> Option<&str> {
+        let own = match &self.fast {
+            Fast::Exact(x) | Fast::Prefix(x) => x.as_str(),
+            _ => return None,
+        };
+        let shared = match &self.bare {
+            None => own,
+            Some(b) => {
+                let theirs = b.anchored_prefix()?;
+                let n = own
+                    .char_indices()
+                    .zip(theirs.chars())
+                    .take_while(|((_, a), b)| a == b)
+                    .last()
+                    .map_or(0, |((i, a), _)| i + a.len_utf8());
+                &own[..n]
+            }
+        };
+        (!shared.is_empty()).then_some(shared)
+    }
+
     /// Whether this pattern matches a whole string exactly (no wildcards).
     pub fn exact(&self) -> Option<&str> {
         match &self.fast {
@@ -197,6 +221,25 @@ fn longest_literal(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_anchored_prefix_is_what_every_match_starts_with() {
+        let p = |t: &str| Pattern::command(t).unwrap();
+        assert_eq!(p("git commit *").anchored_prefix(), Some("git commit"));
+        assert_eq!(p("git*").anchored_prefix(), Some("git"));
+        assert_eq!(p("make dist").anchored_prefix(), Some("make dist"));
+        assert_eq!(p("*rm*").anchored_prefix(), None);
+        assert_eq!(p("* x").anchored_prefix(), None);
+        assert_eq!(p("é?x *").anchored_prefix(), None);
+        for (glob, text) in [
+            ("git commit *", "git commit"),
+            ("git commit *", "git commit -m x"),
+        ] {
+            let pattern = p(glob);
+            let prefix = pattern.anchored_prefix().unwrap();
+            assert!(pattern.is_match(text) && text.starts_with(prefix));
+        }
+    }
 
     #[test]
     fn command_globs_use_cheap_strategies_with_glob_meaning() {

@@ -26,7 +26,7 @@ pub struct RuleOrigin {
 
 impl RuleOrigin {
     pub fn new(source: &Arc<Source>, span: Span) -> Self {
-        let (line, _) = source.line_col(span.start);
+        let line = source.line(span.start);
         RuleOrigin {
             source: source.clone(),
             span,

@@ -40,7 +40,7 @@ pub fn format_policy(source: &Arc<Source>) -> Result<String, Vec<Diagnostic>> {
     }
     let text: &str = &source.text;
     let lexed = scan(text);
-    let line = |offset: usize| source.line_col(offset).0;
+    let line = |offset: usize| source.line(offset);
 
     let mut blocks: Vec<Block> = Vec::new();
     let mut comments = lexed.comments.iter().peekable();
