@@ -42,9 +42,15 @@ pub fn allow(a: AllowArgs) -> i32 {
             return EXIT_USAGE;
         }
     }
-    match add_allow_rules(&a.settings, &a.rules) {
+    report_added(&a.rules, add_allow_rules(&a.settings, &a.rules))
+}
+
+/// Says of each rule whether it was added or already there; exit 0, or 1 when the settings
+/// file could not be written.
+pub fn report_added(rules: &[String], result: Result<Vec<String>, String>) -> i32 {
+    match result {
         Ok(added) => {
-            for r in &a.rules {
+            for r in rules {
                 let what = if added.contains(r) {
                     "added"
                 } else {

@@ -133,21 +133,5 @@ fn apply(cwd: &std::path::Path, found: &[Suggestion], chosen: &[usize]) -> i32 {
     }
     // The TUI's "always allow" writer: locked, atomic, other content kept, inside the project.
     let writer = SettingsWriter::new(cwd.join(SETTINGS_PATH)).within(cwd);
-    match writer.add(&rules) {
-        Ok(added) => {
-            for r in &rules {
-                let what = if added.contains(r) {
-                    "added"
-                } else {
-                    "already allowed"
-                };
-                println!("{what}: {r}");
-            }
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            1
-        }
-    }
+    super::allow::report_added(&rules, writer.add(&rules))
 }

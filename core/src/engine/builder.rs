@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::chain::Chain;
 use super::compile::Compiler;
 use super::protect::Protection;
-use super::rule;
+use super::rule::{self, CompiledRule};
 use super::{Engine, PathContext, SHIPPED_HEADLESS};
 use crate::call::{Action, Decision, Risk};
 use crate::diag::{Diagnostic, Source};
@@ -155,206 +155,256 @@ impl EngineBuilder {
     }
 
     pub fn build(self) -> Result<Engine, LoadError> {
-        let mut diags = Vec::new();
-        let mut messages = Vec::new();
-        let mut compiler = Compiler::new(&self.ctx);
-        let mut protections = Vec::new();
-        let mut expects = Vec::new();
-        let mut default: Option<(Arc<Source>, DefaultStmt)> = None;
-        let mut headless: Vec<(Risk, Action)> = Vec::new();
-        let mut user = Vec::new();
-        let mut guarded = self.guarded.clone();
-        let mut replaced = false;
-
-        // The built-in policy: its protections always hold; its rules unless switched off.
-        let builtin_loaded = load_embedded("builtin.policy", &mut messages);
-        let mut builtin_rules = Vec::new();
-        for (src, stmt) in &builtin_loaded.statements {
-            match stmt {
-                Statement::Protect(p) => protections.push(protection(
-                    &self.ctx,
-                    &p.path.value,
-                    p.reason.as_ref().map(|r| r.value.clone()),
-                )),
-                Statement::Rule(r) if self.builtin => builtin_rules.extend(compiler.rule(src, r)),
-                _ => {}
-            }
+        let mut l = Loading::new(&self.ctx, self.guarded.clone());
+        let builtin_rules = l.builtin(self.builtin);
+        for origin in self.managed.iter().cloned().map(Origin::File) {
+            l.policy(&origin, Tier::Managed);
         }
-        diags.extend(builtin_loaded.diags);
-
-        let managed: Vec<Origin> = self.managed.iter().cloned().map(Origin::File).collect();
-        let tiers = managed
-            .iter()
-            .map(|o| (o, true))
-            .chain(self.policies.iter().map(|o| (o, false)));
-        for (origin, is_managed) in tiers {
-            let loaded = match policy::load(origin) {
-                Ok(l) => l,
-                Err(e) => {
-                    messages.push(e);
-                    continue;
-                }
-            };
-            diags.extend(loaded.diags);
-            guarded.extend(loaded.files);
-            let mut rules = Vec::new();
-            for (src, stmt) in loaded.statements {
-                match stmt {
-                    Statement::Rule(r) => rules.extend(compiler.rule(&src, &r)),
-                    Statement::Protect(p) => protections.push(protection(
-                        &self.ctx,
-                        &p.path.value,
-                        p.reason.map(|r| r.value),
-                    )),
-                    Statement::Expect(e) => expects.push((src, e)),
-                    Statement::Default(d) => match &default {
-                        None => default = Some((src, d)),
-                        Some((first_src, first)) => diags.push(
-                            Diagnostic::warning(
-                                &src,
-                                "duplicate-default",
-                                d.span,
-                                "a default is already set; this one is ignored",
-                            )
-                            .also(
-                                first.span,
-                                format!("the default in force ({})", first_src.name),
-                            )
-                            .help("keep one `default` statement"),
-                        ),
-                    },
-                    Statement::Headless(d) => {
-                        if let Some(risk) = d.risk {
-                            // Nobody can be asked: `ask` there means deny. Files that disagree
-                            // get the stricter answer.
-                            let action = match d.action.value {
-                                Action::Ask => Action::Deny,
-                                a => a,
-                            };
-                            match headless.iter_mut().find(|(r, _)| *r == risk.value) {
-                                Some(slot) => slot.1 = slot.1.max(action),
-                                None => headless.push((risk.value, action)),
-                            }
-                        }
-                    }
-                    Statement::Replace(_) => replaced = true,
-                    Statement::Include(_) => {}
-                }
-            }
-            let chain = Chain::new(origin_name(origin), rules);
-            user.push(if is_managed { chain.managed() } else { chain });
+        for origin in &self.policies {
+            l.policy(origin, Tier::File);
         }
-
-        if self.defaults && !replaced {
+        if self.defaults && !l.replaced {
             let shipped = Origin::Embedded(policy::DEFAULT_POLICY);
             for origin in std::iter::once(&shipped).chain(&self.base) {
-                let loaded = match policy::load(origin) {
-                    Ok(l) => l,
-                    Err(e) => {
-                        messages.push(e);
-                        continue;
-                    }
-                };
-                diags.extend(loaded.diags);
-                let mut rules = Vec::new();
-                for (src, stmt) in loaded.statements {
-                    match stmt {
-                        Statement::Rule(r) => rules.extend(compiler.rule(&src, &r)),
-                        Statement::Protect(p) => protections.push(protection(
-                            &self.ctx,
-                            &p.path.value,
-                            p.reason.map(|r| r.value),
-                        )),
-                        Statement::Default(d) if default.is_none() => default = Some((src, d)),
-                        // Its expects are its own tests; its headless statements are the
-                        // engine's (SHIPPED_HEADLESS); a file's default outranks its own.
-                        _ => {}
-                    }
-                }
-                user.push(Chain::new(origin_name(origin), rules).shipped_default());
+                l.policy(origin, Tier::Shipped);
             }
         }
-
         for s in &self.settings {
-            if let Settings::File(p) = s {
-                guarded.push(p.clone());
-            }
-            let source = match s {
-                Settings::File(p) => match read_bounded(p) {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => Source::new(p.to_string_lossy(), text),
-                        Err(_) => {
-                            messages.push(format!("`{}` is not UTF-8 text", p.display()));
-                            continue;
-                        }
-                    },
-                    Err(e) => {
-                        messages.push(format!("cannot read `{}`: {e}", p.display()));
-                        continue;
-                    }
-                },
-                Settings::Text(name, text) => Source::new(name.as_str(), text.as_str()),
-            };
-            let (rules, d) = settings::parse_settings(&source);
-            diags.extend(d);
-            let compiled = rules
-                .iter()
-                .filter_map(|r| compiler.rule(&source, r))
-                .collect();
-            user.push(Chain::new(source.name.to_string(), compiled).settings());
+            l.settings(s);
         }
-
-        let readonly_loaded = load_embedded("readonly.policy", &mut messages);
-        let readonly_rules = readonly_loaded
-            .statements
-            .iter()
-            .filter_map(|(src, s)| match s {
-                Statement::Rule(r) => compiler.rule(src, r),
-                _ => None,
-            })
-            .collect();
-        diags.extend(readonly_loaded.diags);
-        diags.append(&mut compiler.diags);
-
-        if !messages.is_empty() || diags.iter().any(Diagnostic::is_error) {
+        let readonly_rules = l.readonly();
+        let mut diags = l.diags;
+        diags.append(&mut l.compiler.diags);
+        if !l.messages.is_empty() || diags.iter().any(Diagnostic::is_error) {
             return Err(LoadError {
                 diagnostics: diags,
-                messages,
+                messages: l.messages,
             });
         }
-        let default = match default {
-            Some((src, d)) => {
-                let risk = d
-                    .risk
-                    .map(|r| r.value)
-                    .unwrap_or(rule::default_risk(d.action.value));
-                let line = src.line(d.span.start);
-                let reason = d.reason.map(|r| r.value).unwrap_or_else(|| {
-                    format!("no rule matched (the default, {}:{line})", src.name)
-                });
-                Decision::new(d.action.value, risk, reason, "default")
-            }
-            None => Decision::new(Action::Ask, Risk::Low, "no rule matched", "default"),
-        };
-        let guarded = guarded_paths(&self.ctx, guarded);
+        let headless = l.headless;
         Ok(Engine {
-            ctx: self.ctx,
-            protections,
-            user,
+            protections: l.protections,
+            user: l.user,
             builtin: self
                 .builtin
                 .then(|| Chain::new("builtin.policy", builtin_rules)),
             readonly: Chain::new("readonly.policy", readonly_rules),
-            default,
+            default: default_decision(l.default),
             headless: SHIPPED_HEADLESS.map(|(risk, shipped)| {
                 let set = headless.iter().find(|(r, _)| *r == risk);
                 (risk, set.map_or(shipped, |(_, a)| *a))
             }),
-            guarded,
-            expects,
+            guarded: guarded_paths(&self.ctx, l.guarded),
+            expects: l.expects,
             warnings: diags,
+            ctx: self.ctx,
         })
     }
+}
+
+/// Where a policy file sits among the engine's sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    /// `/etc/harness9`: read first; what it denies or asks nothing loosens.
+    Managed,
+    /// The project's and the user's files, and `--policy`.
+    File,
+    /// The shipped default policy (and its companions) under the files: its expects are its
+    /// own tests, its headless statements the engine's own, and a file's default outranks its.
+    Shipped,
+}
+
+/// What an engine is being built from, gathered source by source.
+struct Loading<'c> {
+    ctx: &'c PathContext,
+    compiler: Compiler<'c>,
+    diags: Vec<Diagnostic>,
+    /// Problems without a place in a file (a file that cannot be read).
+    messages: Vec<String>,
+    protections: Vec<Protection>,
+    expects: Vec<(Arc<Source>, crate::policy::ast::Expect)>,
+    default: Option<(Arc<Source>, DefaultStmt)>,
+    headless: Vec<(Risk, Action)>,
+    user: Vec<Chain>,
+    guarded: Vec<PathBuf>,
+    /// A file said `replace "default.policy";`.
+    replaced: bool,
+}
+
+impl<'c> Loading<'c> {
+    fn new(ctx: &'c PathContext, guarded: Vec<PathBuf>) -> Self {
+        Loading {
+            ctx,
+            compiler: Compiler::new(ctx),
+            diags: Vec::new(),
+            messages: Vec::new(),
+            protections: Vec::new(),
+            expects: Vec::new(),
+            default: None,
+            headless: Vec::new(),
+            user: Vec::new(),
+            guarded,
+            replaced: false,
+        }
+    }
+
+    /// The built-in policy: its protections always hold; its rules (returned) unless switched
+    /// off.
+    fn builtin(&mut self, rules_on: bool) -> Vec<CompiledRule> {
+        let loaded = load_embedded("builtin.policy", &mut self.messages);
+        let mut rules = Vec::new();
+        for (src, stmt) in &loaded.statements {
+            match stmt {
+                Statement::Protect(p) => self.protections.push(protection(
+                    self.ctx,
+                    &p.path.value,
+                    p.reason.as_ref().map(|r| r.value.clone()),
+                )),
+                Statement::Rule(r) if rules_on => rules.extend(self.compiler.rule(src, r)),
+                _ => {}
+            }
+        }
+        self.diags.extend(loaded.diags);
+        rules
+    }
+
+    /// One policy file (with its includes) as one chain of its tier.
+    fn policy(&mut self, origin: &Origin, tier: Tier) {
+        let loaded = match policy::load(origin) {
+            Ok(l) => l,
+            Err(e) => {
+                self.messages.push(e);
+                return;
+            }
+        };
+        self.diags.extend(loaded.diags);
+        self.guarded.extend(loaded.files);
+        let mut rules = Vec::new();
+        for (src, stmt) in loaded.statements {
+            match stmt {
+                Statement::Rule(r) => rules.extend(self.compiler.rule(&src, &r)),
+                Statement::Protect(p) => self.protections.push(protection(
+                    self.ctx,
+                    &p.path.value,
+                    p.reason.map(|r| r.value),
+                )),
+                Statement::Expect(e) if tier != Tier::Shipped => self.expects.push((src, e)),
+                Statement::Default(d) => self.set_default(src, d, tier),
+                Statement::Headless(d) if tier != Tier::Shipped => self.add_headless(&d),
+                Statement::Replace(_) => self.replaced = true,
+                Statement::Expect(_) | Statement::Headless(_) | Statement::Include(_) => {}
+            }
+        }
+        let chain = Chain::new(origin_name(origin), rules);
+        self.user.push(match tier {
+            Tier::Managed => chain.managed(),
+            Tier::File => chain,
+            Tier::Shipped => chain.shipped_default(),
+        });
+    }
+
+    /// The first default read counts; a later one of a file is a warning, the shipped
+    /// policy's is quietly outranked.
+    fn set_default(&mut self, src: Arc<Source>, d: DefaultStmt, tier: Tier) {
+        match &self.default {
+            None => self.default = Some((src, d)),
+            Some(_) if tier == Tier::Shipped => {}
+            Some((first_src, first)) => self.diags.push(
+                Diagnostic::warning(
+                    &src,
+                    "duplicate-default",
+                    d.span,
+                    "a default is already set; this one is ignored",
+                )
+                .also(
+                    first.span,
+                    format!("the default in force ({})", first_src.name),
+                )
+                .help("keep one `default` statement"),
+            ),
+        }
+    }
+
+    /// `headless deny risk high;`: nobody can be asked, so `ask` there means deny; files that
+    /// disagree get the stricter answer.
+    fn add_headless(&mut self, d: &DefaultStmt) {
+        let Some(risk) = &d.risk else {
+            return;
+        };
+        let action = match d.action.value {
+            Action::Ask => Action::Deny,
+            a => a,
+        };
+        match self.headless.iter_mut().find(|(r, _)| *r == risk.value) {
+            Some(slot) => slot.1 = slot.1.max(action),
+            None => self.headless.push((risk.value, action)),
+        }
+    }
+
+    /// A settings.json as one chain.
+    fn settings(&mut self, s: &Settings) {
+        let source = match s {
+            Settings::File(p) => {
+                self.guarded.push(p.clone());
+                match read_bounded(p) {
+                    Ok(bytes) => match String::from_utf8(bytes) {
+                        Ok(text) => Source::new(p.to_string_lossy(), text),
+                        Err(_) => {
+                            self.messages
+                                .push(format!("`{}` is not UTF-8 text", p.display()));
+                            return;
+                        }
+                    },
+                    Err(e) => {
+                        self.messages
+                            .push(format!("cannot read `{}`: {e}", p.display()));
+                        return;
+                    }
+                }
+            }
+            Settings::Text(name, text) => Source::new(name.as_str(), text.as_str()),
+        };
+        let (rules, d) = settings::parse_settings(&source);
+        self.diags.extend(d);
+        let compiled = rules
+            .iter()
+            .filter_map(|r| self.compiler.rule(&source, r))
+            .collect();
+        self.user
+            .push(Chain::new(source.name.to_string(), compiled).settings());
+    }
+
+    /// The rules of `readonly.policy`, which read-only mode consults.
+    fn readonly(&mut self) -> Vec<CompiledRule> {
+        let loaded = load_embedded("readonly.policy", &mut self.messages);
+        let rules = loaded
+            .statements
+            .iter()
+            .filter_map(|(src, s)| match s {
+                Statement::Rule(r) => self.compiler.rule(src, r),
+                _ => None,
+            })
+            .collect();
+        self.diags.extend(loaded.diags);
+        rules
+    }
+}
+
+/// The decision for calls no rule matches: the default statement in force, or ask, low risk.
+fn default_decision(default: Option<(Arc<Source>, DefaultStmt)>) -> Decision {
+    let Some((src, d)) = default else {
+        return Decision::new(Action::Ask, Risk::Low, "no rule matched", "default");
+    };
+    let risk = d
+        .risk
+        .map(|r| r.value)
+        .unwrap_or(rule::default_risk(d.action.value));
+    let line = src.line(d.span.start);
+    let reason = d
+        .reason
+        .map(|r| r.value)
+        .unwrap_or_else(|| format!("no rule matched (the default, {}:{line})", src.name));
+    Decision::new(d.action.value, risk, reason, "default")
 }
 
 /// Guarded paths as the engine compares them: resolved against the working folder, and

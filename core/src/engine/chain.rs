@@ -1,5 +1,6 @@
 //! One file's rules in order, indexed: the first matching rule decides.
 
+use super::explain::Layer;
 use super::index::{ChainIndex, RuleId};
 use super::rule::{CompiledRule, Subject};
 
@@ -55,6 +56,17 @@ impl Chain {
         }
         self.managed = true;
         self
+    }
+
+    /// The layer `explain` names this chain's rules by.
+    pub fn layer(&self) -> Layer {
+        if self.managed {
+            Layer::Managed
+        } else if self.shipped_default {
+            Layer::Shipped
+        } else {
+            Layer::User
+        }
     }
 
     /// The first rule, in file order, that matches.

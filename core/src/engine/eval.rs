@@ -446,6 +446,8 @@ impl Engine {
         d
     }
 
+    /// Decides one subject through the layers: hard protections, the managed and policy
+    /// chains (strictest wins), the built-in rules and what the analysis refuses, the default.
     pub(super) fn layers(
         &self,
         s: &Subject,
@@ -471,119 +473,14 @@ impl Engine {
             return d;
         }
         if o.managed_only {
-            let mut floor: Option<Decision> = None;
-            for chain in self.user.iter().filter(|c| c.managed) {
-                if let Some(r) = chain.first_match(s, scratch) {
-                    if r.action != Action::Allow {
-                        floor = Some(stricter(floor, rule_decision_on(r, s)));
-                    }
-                }
-            }
-            return floor.unwrap_or_else(|| {
-                Decision::new(
-                    Action::Allow,
-                    Risk::Low,
-                    "no managed rule matched",
-                    "managed",
-                )
-            });
+            return self.managed_layer(s, scratch);
         }
-        let mut user: Option<Decision> = None;
-        // Whether every allow that decided may lift a high-risk built-in rule.
-        let mut lifts = true;
-        let user_chains: &[Chain] = if o.builtin_only { &[] } else { &self.user };
-        for chain in user_chains {
-            if let Some(h) = hits.as_deref_mut() {
-                let first = chain
-                    .first_match(s, scratch)
-                    .map(|r| r as *const CompiledRule);
-                for r in chain.all_matches(s) {
-                    h.push(Hit {
-                        layer: if chain.managed {
-                            Layer::Managed
-                        } else if chain.shipped_default {
-                            Layer::Shipped
-                        } else {
-                            Layer::User
-                        },
-                        decision: rule_decision(r),
-                        text: r.text(),
-                        deciding: Some(r as *const CompiledRule) == first,
-                    });
-                }
-            }
-            if let Some(r) = chain.first_match(s, scratch) {
-                if r.action == Action::Allow && chain.from_settings && !r.is_exact() {
-                    lifts = false;
-                }
-                user = Some(stricter(user, rule_decision_on(r, s)));
-            }
-        }
-        if let Some(d) = user {
-            // A person's "always allow" of this very command (an `exact` entry) still lifts it.
-            let exact = || {
-                user_chains.iter().filter(|c| c.from_settings).any(|c| {
-                    c.all_matches(s)
-                        .iter()
-                        .any(|r| r.action == Action::Allow && r.is_exact())
-                })
-            };
-            if lifts || d.action != Action::Allow || exact() {
+        if !o.builtin_only {
+            if let Some(d) = self.policy_layer(s, scratch, hits.as_deref_mut()) {
                 return d;
             }
-            if let Some(b) = self.builtin_high(s, scratch) {
-                return Decision::new(
-                    b.action,
-                    b.risk,
-                    format!(
-                        "{} (an allow in settings.json does not lift a high-risk built-in rule; \
-                         a policy file's allow does)",
-                        b.reason
-                    ),
-                    b.rule,
-                );
-            }
-            return d;
         }
-        let mut found: Option<Decision> = None;
-        if let Some(chain) = &self.builtin {
-            if let Some(h) = hits.as_deref_mut() {
-                let first = chain
-                    .first_match(s, scratch)
-                    .map(|r| r as *const CompiledRule);
-                for r in chain.all_matches(s) {
-                    h.push(Hit {
-                        layer: Layer::Builtin,
-                        decision: rule_decision(r),
-                        text: r.text(),
-                        deciding: Some(r as *const CompiledRule) == first,
-                    });
-                }
-            }
-            found = chain
-                .first_match(s, scratch)
-                .map(|r| rule_decision_on(r, s));
-        }
-        if let Target::Command(c) = &s.target {
-            if c.cmd.computed_program() {
-                let d = Decision::new(
-                    Action::Ask,
-                    Risk::High,
-                    "the program's name is computed when the command runs, so it cannot be judged",
-                    "analysis",
-                );
-                if let Some(h) = hits.as_deref_mut() {
-                    h.push(Hit {
-                        layer: Layer::Analysis,
-                        decision: d.clone(),
-                        text: "computed program name".into(),
-                        deciding: true,
-                    });
-                }
-                found = Some(stricter(found, d));
-            }
-        }
-        if let Some(d) = found {
+        if let Some(d) = self.builtin_layer(s, scratch, hits.as_deref_mut()) {
             return d;
         }
         if o.builtin_only {
@@ -603,6 +500,115 @@ impl Engine {
             });
         }
         self.default.clone()
+    }
+
+    /// What the managed tier alone denies or asks about (an allow when nothing).
+    fn managed_layer(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Decision {
+        let mut floor: Option<Decision> = None;
+        for chain in self.user.iter().filter(|c| c.managed) {
+            if let Some(r) = chain.first_match(s, scratch) {
+                if r.action != Action::Allow {
+                    floor = Some(stricter(floor, rule_decision_on(r, s)));
+                }
+            }
+        }
+        floor.unwrap_or_else(|| {
+            Decision::new(
+                Action::Allow,
+                Risk::Low,
+                "no managed rule matched",
+                "managed",
+            )
+        })
+    }
+
+    /// The policy files' and settings' chains: the first match of each, the strictest of
+    /// them; `None` when no chain matches. A settings.json allow (but an `exact` one) does not
+    /// lift a high-risk built-in rule.
+    fn policy_layer(
+        &self,
+        s: &Subject,
+        scratch: &mut Vec<RuleId>,
+        mut hits: Option<&mut Vec<Hit>>,
+    ) -> Option<Decision> {
+        let mut user: Option<Decision> = None;
+        // Whether every allow that decided may lift a high-risk built-in rule.
+        let mut lifts = true;
+        for chain in &self.user {
+            if let Some(h) = hits.as_deref_mut() {
+                trace_chain(chain, chain.layer(), s, scratch, h);
+            }
+            if let Some(r) = chain.first_match(s, scratch) {
+                if r.action == Action::Allow && chain.from_settings && !r.is_exact() {
+                    lifts = false;
+                }
+                user = Some(stricter(user, rule_decision_on(r, s)));
+            }
+        }
+        let d = user?;
+        // A person's "always allow" of this very command (an `exact` entry) still lifts it.
+        let exact = || {
+            self.user.iter().filter(|c| c.from_settings).any(|c| {
+                c.all_matches(s)
+                    .iter()
+                    .any(|r| r.action == Action::Allow && r.is_exact())
+            })
+        };
+        if lifts || d.action != Action::Allow || exact() {
+            return Some(d);
+        }
+        if let Some(b) = self.builtin_high(s, scratch) {
+            return Some(Decision::new(
+                b.action,
+                b.risk,
+                format!(
+                    "{} (an allow in settings.json does not lift a high-risk built-in rule; \
+                     a policy file's allow does)",
+                    b.reason
+                ),
+                b.rule,
+            ));
+        }
+        Some(d)
+    }
+
+    /// The built-in rules, and a program whose name is computed at run time; `None` when
+    /// neither has anything to say.
+    fn builtin_layer(
+        &self,
+        s: &Subject,
+        scratch: &mut Vec<RuleId>,
+        mut hits: Option<&mut Vec<Hit>>,
+    ) -> Option<Decision> {
+        let mut found: Option<Decision> = None;
+        if let Some(chain) = &self.builtin {
+            if let Some(h) = hits.as_deref_mut() {
+                trace_chain(chain, Layer::Builtin, s, scratch, h);
+            }
+            found = chain
+                .first_match(s, scratch)
+                .map(|r| rule_decision_on(r, s));
+        }
+        if let Target::Command(c) = &s.target {
+            if c.cmd.computed_program() {
+                let d = Decision::new(
+                    Action::Ask,
+                    Risk::High,
+                    "the program's name is computed when the command runs, so it cannot be judged",
+                    "analysis",
+                );
+                if let Some(h) = hits {
+                    h.push(Hit {
+                        layer: Layer::Analysis,
+                        decision: d.clone(),
+                        text: "computed program name".into(),
+                        deciding: true,
+                    });
+                }
+                found = Some(stricter(found, d));
+            }
+        }
+        found
     }
 
     /// The built-in rule's decision on `s`, when it is a high-risk ask or deny.
@@ -720,6 +726,27 @@ fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
 }
 
 /// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.
+/// Every rule of `chain` that matches `s`, for `explain`, the first one marked deciding.
+fn trace_chain(
+    chain: &Chain,
+    layer: Layer,
+    s: &Subject,
+    scratch: &mut Vec<RuleId>,
+    hits: &mut Vec<Hit>,
+) {
+    let first = chain
+        .first_match(s, scratch)
+        .map(|r| r as *const CompiledRule);
+    for r in chain.all_matches(s) {
+        hits.push(Hit {
+            layer,
+            decision: rule_decision(r),
+            text: r.text(),
+            deciding: Some(r as *const CompiledRule) == first,
+        });
+    }
+}
+
 pub fn stricter(a: Option<Decision>, b: Decision) -> Decision {
     match a {
         Some(a) if a.strictness() >= b.strictness() => a,
