@@ -6,7 +6,7 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use serde_json::Value;
 
 use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
@@ -50,17 +50,12 @@ struct GeminiArgs {
     /// What an ask becomes: `ask` (Gemini CLI prompts its user; versions before the hooks'
     /// `ask` decision let their own settings decide) or `deny`.
     #[arg(long, value_enum, default_value = "ask")]
-    ask_as: AskAs,
+    ask_as: gemini_cli::AskAs,
     /// Write no audit line.
     #[arg(long)]
     no_audit: bool,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum AskAs {
-    Ask,
-    Deny,
-}
 
 pub fn hook(a: HookArgs) -> i32 {
     let agent = match &a.agent {
@@ -207,10 +202,7 @@ fn gemini(a: GeminiArgs) -> i32 {
         Err(code) => return code,
     };
     let call = gemini_cli::tool_call(&p.event);
-    let ask_as = match a.ask_as {
-        AskAs::Ask => gemini_cli::AskAs::Ask,
-        AskAs::Deny => gemini_cli::AskAs::Deny,
-    };
+    let ask_as = a.ask_as;
     let d = p.engine.decide_in_mode(&call.call, a.mode);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {

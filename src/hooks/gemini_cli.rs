@@ -56,7 +56,7 @@ pub fn tool_call(event: &ToolEvent) -> HookCall {
 }
 
 /// What an ask becomes in the answer to Gemini CLI.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum AskAs {
     /// `"decision": "ask"`: Gemini CLI asks its user.
     #[default]

@@ -605,11 +605,8 @@ impl HookRegistry {
         ctx: &mut HookContext,
         mode: Mode,
     ) -> Result<DecidedBy, (DecidedBy, String)> {
-        match mode {
-            _ if d.managed => {}
-            Mode::Bypass => return Ok(DecidedBy::Mode { mode }),
-            Mode::AutoApprove if d.risk <= Risk::Medium => return Ok(DecidedBy::Mode { mode }),
-            _ => {}
+        if !d.managed && mode.approves_ask(d.risk) {
+            return Ok(DecidedBy::Mode { mode });
         }
         if !d.managed && self.session.covers_exactly(call) {
             return Ok(DecidedBy::Session {

@@ -35,6 +35,7 @@ use serde_json::Value;
 use super::Proposal;
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
+use crate::policy::print::quote_raw;
 use crate::engine::{Engine, Mode};
 use crate::shell::{self, SimpleCommand, View};
 
@@ -443,7 +444,7 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
 
 /// The rule for one simple command.
 pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
-    if cmd.redirects.iter().any(|r| r.writes() && !harmless(r)) {
+    if cmd.redirects.iter().any(|r| r.writes() && !r.writes_no_file()) {
         return None;
     }
     let text = cmd.text(View::Literal);
@@ -458,7 +459,7 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
         && cmd.assignments.iter().all(|a| unambiguous(a))
         && words.iter().all(|w| unambiguous(w))
         && !words.first().is_some_and(|p| p.contains('='));
-    let exact = || exact_ok.then(|| format!("bash(exact {})", quote(&text)));
+    let exact = || exact_ok.then(|| format!("bash(exact {})", quote_raw(&text)));
     let Some(&program) = words.first() else {
         return exact();
     };
@@ -585,12 +586,6 @@ fn unambiguous(w: &str) -> bool {
         })
 }
 
-fn harmless(r: &shell::Redirect) -> bool {
-    let target = r.target.value.as_str();
-    // `>&2` duplicates a descriptor; `>& file` writes a file.
-    let dup = r.op.ends_with('&') && (target == "-" || target.chars().all(|c| c.is_ascii_digit()));
-    dup || matches!(target, "/dev/null" | "/dev/stdout" | "/dev/stderr")
-}
 
 /// A file tool's rule: the folder (`edit_file(src/**)`) inside the working folder, else the
 /// exact path; high risk gets the exact path.
@@ -630,11 +625,4 @@ fn valid_tool_name(tool: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// A policy-language string: raw `'…'` when it can be, else a JSON string.
-fn quote(s: &str) -> String {
-    if s.contains('\'') {
-        Value::String(s.to_string()).to_string()
-    } else {
-        format!("'{s}'")
-    }
-}
+

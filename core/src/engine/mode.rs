@@ -31,6 +31,17 @@ impl Mode {
         Mode::Bypass,
     ];
 
+    /// Whether this mode approves an ask of `risk` without a person: bypass every one,
+    /// auto-approve those of low and medium risk. (The runtime and the engine both ask this;
+    /// the managed tier's asks are never put to it.)
+    pub fn approves_ask(self, risk: Risk) -> bool {
+        match self {
+            Mode::Bypass => true,
+            Mode::AutoApprove => risk <= Risk::Medium,
+            Mode::Default | Mode::ReadOnly => false,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Default => "default",
@@ -62,9 +73,10 @@ impl FromStr for Mode {
 
 /// Adjusts a decision for a mode.
 pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decision {
+    let approved = d.action == Action::Ask && mode.approves_ask(d.risk);
     match mode {
         Mode::Default => d,
-        Mode::AutoApprove if d.action == Action::Ask && d.risk <= Risk::Medium => Decision {
+        Mode::AutoApprove if approved => Decision {
             action: Action::Allow,
             reason: format!(
                 "auto-approved ({} risk, auto-approve mode): {}",
@@ -72,13 +84,12 @@ pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decis
             ),
             ..d
         },
-        Mode::AutoApprove => d,
-        Mode::Bypass if d.action == Action::Ask => Decision {
+        Mode::Bypass if approved => Decision {
             action: Action::Allow,
             reason: format!("approved by bypass mode: {}", d.reason),
             ..d
         },
-        Mode::Bypass => d,
+        Mode::AutoApprove | Mode::Bypass => d,
         Mode::ReadOnly if d.action == Action::Deny => d,
         Mode::ReadOnly if engine.is_read_only(call) => d,
         Mode::ReadOnly => Decision::new(

@@ -335,7 +335,7 @@ fn quoted_paths(code: &str) -> Vec<String> {
 
 /// Devices that only discard or show output: writing to them changes nothing.
 fn harmless_device(p: &Path) -> bool {
-    ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]
+    crate::shell::HARMLESS_DEVICES
         .iter()
         .any(|d| p == Path::new(d))
         || p.starts_with("/dev/fd")

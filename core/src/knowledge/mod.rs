@@ -85,16 +85,14 @@ fn redirect_reads_only(r: &Redirect) -> bool {
     if r.op.starts_with("<<") {
         return true;
     }
-    let fd_dup =
-        r.op.ends_with('&') && (target == "-" || target.bytes().all(|b| b.is_ascii_digit()));
-    if fd_dup && !r.target.dynamic {
+    if r.duplicates_fd() {
         return true;
     }
     if r.target.dynamic || r.op == "<>" {
         return false;
     }
     if r.writes() {
-        return ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"].contains(&target);
+        return r.writes_no_file();
     }
     plain_path(target)
 }

@@ -128,6 +128,16 @@ pub fn print_matcher(m: &Matcher) -> String {
     out.trim_end().to_string()
 }
 
+/// A string literal that reads well inside JSON (a settings.json rule): single-quoted raw text
+/// unless it holds a single quote or a line break (which raw text cannot), then a JSON string.
+pub fn quote_raw(s: &str) -> String {
+    if s.contains(['\'', '\n']) {
+        serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+    } else {
+        format!("'{s}'")
+    }
+}
+
 /// A string literal: single-quoted raw text when that avoids escaping backslashes, else JSON.
 pub fn quote(s: &str) -> String {
     if s.contains('\\') && !s.contains(['\'', '\n', '\r']) {

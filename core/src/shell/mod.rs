@@ -111,10 +111,30 @@ pub struct Redirect {
     pub target: Word,
 }
 
+/// Devices an output redirection may name without writing a file: the bit bucket and the
+/// terminal's streams (`2>/dev/null`, `>/dev/tty`).
+pub const HARMLESS_DEVICES: [&str; 4] = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
+
 impl Redirect {
     /// Whether the redirection writes to its target.
     pub fn writes(&self) -> bool {
         self.op.contains('>')
+    }
+
+    /// A copy or close of a file descriptor (`>&2`, `2>&1`, `<&-`), which names no file; a
+    /// target only known at run time is not one (`>& $F` may be a file).
+    pub fn duplicates_fd(&self) -> bool {
+        let t = self.target.value.as_str();
+        self.op.ends_with('&')
+            && !self.target.dynamic
+            && !t.is_empty()
+            && (t == "-" || t.bytes().all(|b| b.is_ascii_digit()))
+    }
+
+    /// The redirection writes no file: a descriptor copy, or a harmless device.
+    pub fn writes_no_file(&self) -> bool {
+        self.duplicates_fd()
+            || (!self.target.dynamic && HARMLESS_DEVICES.contains(&self.target.value.as_str()))
     }
 }
 
