@@ -84,6 +84,11 @@ impl Meta {
     }
 }
 
+/// The stamps of watched paths, now.
+fn stamps_of(watched: &[PathBuf]) -> Vec<(PathBuf, Option<Stamp>)> {
+    watched.iter().map(|p| (p.clone(), stamp(p))).collect()
+}
+
 /// A quick look at a watched path: a file's [`Meta`]; for a folder, the `*.policy` files in it
 /// with theirs (so that a policy file added after the start and edited later is seen, and the
 /// audit log or an offloaded output appearing beside them changes nothing). `None`: missing.
@@ -185,21 +190,32 @@ impl LiveEngine {
         watched: Vec<PathBuf>,
         events: Option<UnboundedSender<RuntimeEvent>>,
     ) -> Result<Self, SetupError> {
-        let stamps: Vec<(PathBuf, Option<Stamp>)> =
-            watched.iter().map(|p| (p.clone(), stamp(p))).collect();
-        let engine = Arc::new(factory()?);
-        Ok(LiveEngine {
+        let stamps = stamps_of(&watched);
+        let engine = factory()?;
+        Ok(LiveEngine::built(engine, stamps, factory, watched, events))
+    }
+
+    /// An engine built already, with the stamps of `watched` taken before it was built (a
+    /// change during the build then shows as a change later).
+    fn built(
+        engine: Engine,
+        stamps: Vec<(PathBuf, Option<Stamp>)>,
+        factory: EngineFactory,
+        watched: Vec<PathBuf>,
+        events: Option<UnboundedSender<RuntimeEvent>>,
+    ) -> Self {
+        LiveEngine {
             factory,
             watched,
             state: RwLock::new(State {
-                engine,
+                engine: Arc::new(engine),
                 good: stamps.clone(),
                 stamps,
                 generation: 0,
             }),
             events,
             reloads: AtomicU64::new(0),
-        })
+        }
     }
 
     /// The engine as it is now, without looking at the files.
@@ -673,21 +689,26 @@ pub fn standard_registry_with(
     let cwd = project.cwd.clone();
     let project_dir = cwd.join(PROJECT_DIR);
     let settings = cwd.join(SETTINGS_PATH);
-    let (_, sources) = project_engine(&project, None)?;
+    // What to watch is known before the engine is built (folder listings); the engine is
+    // built once, after the stamps are taken.
     let mut watched = vec![project_dir.clone(), settings.clone()];
     watched.extend(crate::hooks::managed_dirs());
-    watched.extend(sources.managed.iter().cloned());
-    watched.extend(sources.policies.iter().cloned());
+    watched.extend(crate::hooks::managed_policies()?);
+    watched.extend(crate::hooks::discovered_policies(&project)?);
     if let Some(user_dir) = &project.user_dir {
         watched.push(user_dir.clone());
     }
+    let stamps = stamps_of(&watched);
+    let (first, _) = project_engine(&project, None)?;
     let events = approver.as_ref().map(|a| a.events().clone());
     let factory_project = project.clone();
-    let engine = Arc::new(LiveEngine::new(
+    let engine = Arc::new(LiveEngine::built(
+        first,
+        stamps,
         Box::new(move || project_engine(&factory_project, None).map(|(e, _)| e)),
         watched,
         events.clone(),
-    )?);
+    ));
     let session = SessionMemory::default();
     let audit = project_dir.join(crate::audit::AUDIT_FILE);
     let headless = engine.snapshot().headless();
