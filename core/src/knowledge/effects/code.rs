@@ -1,0 +1,278 @@
+//! Code a command runs that the analysis cannot read: a file written or downloaded earlier in
+//! the line, a package fetched from a registry and run, text handed to a shell or an editor as
+//! commands; and containers given the host's privileges.
+
+use std::path::Path;
+
+use super::data::data;
+use super::model::{is, FETCH_RUN};
+use super::verbs::verb_match;
+use super::words::{option_value, positional, short};
+use super::{Effects, Kind, Line, Places};
+use crate::shell::{SimpleCommand, Word};
+
+impl Effects<'_, '_> {
+    /// Running a file written or downloaded earlier in the line; fetch-and-run tools.
+    /// Running a file written or downloaded earlier in the line.
+    pub(super) fn runs_earlier_file(&mut self, cmd: &SimpleCommand, line: &Line) {
+        if line.written.is_empty() && !line.unnamed_download {
+            return;
+        }
+        if let Some(w) = run_target(cmd) {
+            if let Some(p) = &w.path {
+                let resolved = (self.places.resolve)(p);
+                let fetched = line
+                    .written
+                    .iter()
+                    .find(|(q, _)| *q == resolved)
+                    .map(|(_, f)| *f);
+                let relative = !p.starts_with('/') && !p.starts_with('~');
+                match fetched {
+                    Some(true) => self.push(
+                        Kind::RunRemoteCode,
+                        format!("runs {}, downloaded earlier in the line", w.value),
+                        None,
+                    ),
+                    Some(false) => self.push(
+                        Kind::RunCode,
+                        format!("runs {}, written earlier in the line", w.value),
+                        None,
+                    ),
+                    None if line.unnamed_download && relative => self.push(
+                        Kind::RunRemoteCode,
+                        format!(
+                            "runs {}, which a download earlier in the line may have written",
+                            w.value
+                        ),
+                        None,
+                    ),
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// Fetch-and-run tools, privileged containers, text run as commands.
+    pub(super) fn code(&mut self, cmd: &SimpleCommand) {
+        let pos = positional(cmd);
+        if self.fetch_and_run(cmd, &pos) {
+            return;
+        }
+        if let Some(pkg) = runs_fetched_package(cmd, &pos) {
+            self.push(
+                Kind::RunRemoteCode,
+                format!("fetches {pkg} and runs it"),
+                None,
+            );
+        }
+        if let Some(d) = docker_privilege(cmd, self.places) {
+            self.push(Kind::Privilege, d, None);
+        }
+        if let Some(d) = runs_text_as_code(cmd) {
+            self.push(Kind::RunCode, d, None);
+        }
+    }
+
+    /// A tool the data lists as fetching a package and running it (`npx x`, `npm exec x`),
+    /// unless an option keeps it to what is installed; whether it was one.
+    fn fetch_and_run(&mut self, cmd: &SimpleCommand, pos: &[&str]) -> bool {
+        let remote = &data().remote;
+        let program = cmd.program();
+        let local_only = cmd
+            .argv
+            .iter()
+            .any(|w| remote.local_only.contains(&w.value));
+        if is(program, FETCH_RUN) && !local_only {
+            let pkg = pos.first().copied().unwrap_or("a package");
+            self.push(
+                Kind::RunRemoteCode,
+                format!("fetches {pkg} from the registry and runs it"),
+                None,
+            );
+            return true;
+        }
+        let verbs = fetch_and_run_verbs(program);
+        if let Some(v) = verb_match(pos, &verbs).filter(|_| !local_only) {
+            let pkg = pos.get(v.split_whitespace().count()).copied();
+            self.push(
+                Kind::RunRemoteCode,
+                format!("fetches {} and runs it", pkg.unwrap_or("a package")),
+                None,
+            );
+            return true;
+        }
+        false
+    }
+}
+
+/// The data's fetch-and-run verbs of `program` (`exec` of `npm exec`).
+fn fetch_and_run_verbs(program: &str) -> Vec<String> {
+    let verbs = &data().remote.fetch_and_run_verbs;
+    if !verbs.iter().any(|v| v.starts_with(program)) {
+        return Vec::new();
+    }
+    verbs
+        .iter()
+        .filter_map(|v| {
+            v.strip_prefix(program)?
+                .strip_prefix(' ')
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The package a toolchain fetches to run it: `go run x@v1`, `deno run https://…`, `uv run
+/// --with x`, `nix-shell -p x`.
+fn runs_fetched_package<'c>(cmd: &'c SimpleCommand, pos: &[&'c str]) -> Option<&'c str> {
+    match (cmd.program(), pos) {
+        ("go", ["run", rest @ ..]) => rest.iter().find(|w| w.contains('@')).copied(),
+        ("deno", ["run", rest @ ..]) => rest.iter().find(|w| w.contains("://")).copied(),
+        ("uv", ["run", ..]) => option_value(
+            &cmd.argv
+                .iter()
+                .map(|w| w.value.as_str())
+                .collect::<Vec<_>>(),
+            &["--with"],
+        ),
+        ("nix-shell", _) if cmd.argv.iter().any(|w| w.value == "-p") => pos.first().copied(),
+        _ => None,
+    }
+}
+
+/// The file a command runs as a program or script: `./x.sh`, `sh x.sh`, `source x.sh`,
+/// `python3 x.py`.
+fn run_target(cmd: &SimpleCommand) -> Option<&Word> {
+    let first = cmd.argv.first()?;
+    if first.value.contains('/') {
+        return Some(first);
+    }
+    let program = cmd.program();
+    let runners = [
+        "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "source", ".", "python", "python3",
+        "perl", "ruby", "node", "php", "deno", "bun", "make",
+    ];
+    if !runners.contains(&program) && !program.starts_with("python") {
+        return None;
+    }
+    if program == "make" {
+        let argv: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
+        let file = option_value(&argv, &["-f", "--file", "--makefile"])?;
+        return cmd.argv.iter().find(|w| w.value == file);
+    }
+    cmd.argv.iter().skip(1).find(|w| !w.value.starts_with('-'))
+}
+
+/// Programs that run text they are given as commands the analysis does not read: `xargs sh
+/// -c` (the code is the piped text), `parallel ::: CMD`, an editor's `-c '!cmd'`.
+fn runs_text_as_code(cmd: &SimpleCommand) -> Option<String> {
+    let program = cmd.program();
+    let editor = matches!(
+        program,
+        "vim" | "vi" | "nvim" | "ex" | "view" | "gvim" | "vimdiff" | "rvim"
+    );
+    if !editor && program != "xargs" && program != "parallel" {
+        return None;
+    }
+    let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
+    const SHELLS: [&str; 7] = ["sh", "bash", "zsh", "dash", "ksh", "ash", "fish"];
+    if program == "xargs" && words.last() == Some(&"-c") {
+        let shell = words
+            .iter()
+            .rev()
+            .nth(1)
+            .map(|w| w.rsplit('/').next().unwrap_or(w));
+        if shell.is_some_and(|s| SHELLS.contains(&s)) {
+            return Some("xargs hands its input to a shell as code".into());
+        }
+    }
+    if program == "parallel" {
+        let first = words
+            .iter()
+            .find(|w| !w.starts_with('-') || w.starts_with(":::"));
+        if first.is_some_and(|w| w.starts_with(":::")) {
+            return Some("parallel runs its arguments as commands".into());
+        }
+    }
+    if editor {
+        const RUNS: [&str; 12] = [
+            "!", "system", "call", "source", "so ", "py", "lua", "perl", "ruby", "exe", "terminal",
+            "term",
+        ];
+        for (i, w) in words.iter().enumerate() {
+            let command = match *w {
+                "-c" | "--cmd" | "-S" => words.get(i + 1).copied(),
+                w if w.starts_with('+') && !w[1..].chars().all(|c| c.is_ascii_digit()) => {
+                    Some(&w[1..])
+                }
+                _ => None,
+            };
+            if let Some(c) = command {
+                if *w == "-S" || RUNS.iter().any(|r| c.trim_start_matches(':').contains(r)) {
+                    return Some(format!("{program} runs the command `{}`", short(c)));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `docker run --privileged`, host namespaces, capabilities, `/` or home mounted.
+fn docker_privilege(cmd: &SimpleCommand, places: &Places) -> Option<String> {
+    if !matches!(cmd.program(), "docker" | "podman" | "nerdctl") {
+        return None;
+    }
+    let pos = positional(cmd);
+    if !matches!(pos.first(), Some(&"run" | &"create" | &"exec"))
+        && pos.get(..2) != Some(&["container", "run"])
+    {
+        return None;
+    }
+    let argv: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
+    for (i, w) in argv.iter().enumerate() {
+        if *w == "--privileged" || w.starts_with("--cap-add") || w.starts_with("--security-opt") {
+            return Some(format!("runs a container with `{w}`"));
+        }
+        for ns in ["--pid", "--net", "--network", "--userns", "--ipc", "--uts"] {
+            if w.strip_prefix(ns).is_some_and(|r| r == "=host")
+                || (*w == ns && argv.get(i + 1) == Some(&"host"))
+            {
+                return Some(format!(
+                    "runs a container in the host's {} namespace",
+                    &ns[2..]
+                ));
+            }
+        }
+        let mount = match *w {
+            "-v" | "--volume" | "--mount" => argv.get(i + 1).copied(),
+            _ => w
+                .strip_prefix("--volume=")
+                .or_else(|| w.strip_prefix("--mount="))
+                .or_else(|| w.strip_prefix("-v").filter(|r| !r.is_empty())),
+        };
+        let Some(mount) = mount else { continue };
+        let source = if mount.contains("source=") || mount.contains("src=") {
+            mount
+                .split(',')
+                .find_map(|kv| {
+                    kv.strip_prefix("source=")
+                        .or_else(|| kv.strip_prefix("src="))
+                })
+                .unwrap_or("")
+        } else {
+            mount.split(':').next().unwrap_or("")
+        };
+        if source.is_empty() {
+            continue;
+        }
+        let resolved = (places.resolve)(source);
+        let wide = resolved == Path::new("/")
+            || places.home.is_some_and(|h| h.starts_with(&resolved))
+            || resolved.starts_with("/etc")
+            || resolved.starts_with("/var/run/docker.sock")
+            || resolved.starts_with("/run/docker.sock");
+        if wide {
+            return Some(format!("gives a container the host's {source}"));
+        }
+    }
+    None
+}

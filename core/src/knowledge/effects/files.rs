@@ -1,0 +1,178 @@
+//! Effects on files: what writing or deleting a path means by where it is, output
+//! redirections, and the files a program writes, deletes or reads by its operands and options.
+
+use std::path::Path;
+
+use super::opts::Val;
+use super::places::Place;
+use super::targets::{deletes_of, writes_of};
+use super::words::positional;
+use super::{Effects, Kind};
+use crate::knowledge::{Reading, Role};
+use crate::shell::{SimpleCommand, Word};
+
+impl Effects<'_, '_> {
+    /// Writing `p` (shown as `shown`), by where it is: nothing in a temporary folder.
+    pub(super) fn write(&mut self, p: &Path, shown: &str) {
+        match self.place(p) {
+            Place::Persist => self.push(Kind::Persist, format!("writes {shown}"), None),
+            Place::Privilege => self.push(Kind::Privilege, format!("writes {shown}"), None),
+            Place::Project => self.push(Kind::WriteProject, format!("writes {shown}"), None),
+            Place::Temp => {}
+            Place::Outside => self.push(Kind::WriteOutside, format!("writes {shown}"), None),
+        }
+    }
+
+    /// Writing the path a word names, or a path computed when the command runs.
+    pub(super) fn write_word(&mut self, w: &Word) {
+        // `>(…)`: a process substitution, whose commands are judged on their own.
+        if w.value.starts_with(">(") || w.value.starts_with("<(") {
+            return;
+        }
+        match &w.path {
+            Some(p) if !w.dynamic || !p.contains('$') => self.write_text(p),
+            _ => self.push(
+                Kind::WriteOutside,
+                format!("writes `{}`, a path computed when it runs", w.value),
+                None,
+            ),
+        }
+    }
+
+    /// A path an option names (`-o out.html`, `--output=out.html`).
+    pub(super) fn write_value(&mut self, v: Val) {
+        if v.text == "-" {
+            return;
+        }
+        if v.word.value == v.text {
+            self.write_word(v.word);
+        } else if v.word.dynamic {
+            self.push(
+                Kind::WriteOutside,
+                format!("writes `{}`, a path computed when it runs", v.text),
+                None,
+            );
+        } else {
+            self.write_text(v.text);
+        }
+    }
+
+    /// Writing a path as written, resolved the way the engine resolves it.
+    pub(super) fn write_text(&mut self, p: &str) {
+        let resolved = (self.places.resolve)(p);
+        let shown = self.show(&resolved);
+        self.write(&resolved, &shown);
+    }
+
+    /// Deleting the path a word names, by where it is.
+    fn delete_word(&mut self, w: &Word) {
+        let Some(p) = w.path.as_ref().filter(|p| !w.dynamic || !p.contains('$')) else {
+            self.push(
+                Kind::DeleteOutside,
+                format!("deletes `{}`, a path computed when it runs", w.value),
+                None,
+            );
+            return;
+        };
+        let resolved = (self.places.resolve)(p);
+        let shown = self.show(&resolved);
+        match self.place(&resolved) {
+            Place::Project => self.push(Kind::Delete, format!("deletes {shown}"), None),
+            Place::Temp => {}
+            _ => self.push(Kind::DeleteOutside, format!("deletes {shown}"), None),
+        }
+    }
+
+    /// Output redirections write their targets; `/dev/tcp/HOST/PORT` talks to a host.
+    pub(super) fn redirects(&mut self, cmd: &SimpleCommand) {
+        for r in &cmd.redirects {
+            if r.op.starts_with("<<") {
+                continue;
+            }
+            let t = &r.target.value;
+            if let Some(rest) = t
+                .strip_prefix("/dev/tcp/")
+                .or_else(|| t.strip_prefix("/dev/udp/"))
+            {
+                let host = rest.split('/').next().unwrap_or(rest).to_ascii_lowercase();
+                if r.writes() {
+                    self.push(
+                        Kind::NetworkUpload,
+                        format!("sends output to {host} through {t}"),
+                        Some(host),
+                    );
+                } else {
+                    self.push(Kind::NetworkFetch, format!("reads from {host}"), Some(host));
+                }
+                continue;
+            }
+            let fd_dup = r.op.ends_with('&') && (t == "-" || t.chars().all(|c| c.is_ascii_digit()));
+            if !r.writes() || fd_dup || HARMLESS_DEVICES.contains(&t.as_str()) {
+                continue;
+            }
+            self.write_word(&r.target);
+        }
+    }
+
+    /// Files the program writes, deletes or reads by its operands and options.
+    pub(super) fn files(&mut self, cmd: &SimpleCommand, reading: &Reading) {
+        for w in writes_of(cmd, reading) {
+            self.write_word(w);
+        }
+        for w in deletes_of(cmd) {
+            self.delete_word(w);
+        }
+        if let Some(op) = reading
+            .operands
+            .iter()
+            .find(|o| o.role == Some(Role::Read) && o.word.path.is_some())
+        {
+            if let Some(p) = &op.word.path {
+                let resolved = (self.places.resolve)(p);
+                let shown = self.show(&resolved);
+                self.push(Kind::Read, format!("reads {shown}"), None);
+            }
+        }
+        if cmd.program() == "chmod" {
+            let setuid = positional(cmd)
+                .first()
+                .is_some_and(|mode| setuid_mode(mode));
+            if setuid {
+                let target = cmd.argv.last().map_or("", |w| w.value.as_str());
+                self.push(
+                    Kind::Privilege,
+                    format!("sets the setuid or setgid bit on {target}"),
+                    None,
+                );
+            }
+        }
+    }
+}
+
+/// Devices an output redirection may write without writing a file.
+const HARMLESS_DEVICES: [&str; 7] = [
+    "/dev/null",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "/dev/zero",
+    "/dev/fd/1",
+    "/dev/fd/2",
+];
+
+/// Whether a chmod mode sets the setuid or setgid bit (`u+s`, `+s`, `4755`, `g=s`).
+fn setuid_mode(mode: &str) -> bool {
+    if mode.chars().all(|c| c.is_ascii_digit()) {
+        // The digit before the last three holds setuid (4) and setgid (2): `4755`, `04755`.
+        let special = mode
+            .len()
+            .checked_sub(4)
+            .and_then(|i| mode.as_bytes().get(i));
+        return special.is_some_and(|d| (d - b'0') & 6 != 0);
+    }
+    mode.split(',').any(|clause| {
+        clause
+            .split_once(['+', '='])
+            .is_some_and(|(_, perms)| perms.contains('s'))
+    })
+}

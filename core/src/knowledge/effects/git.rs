@@ -1,0 +1,251 @@
+//! git: history destroyed, uncommitted work thrown away, pushes to a new place, fetches, and
+//! settings that git runs as code later (hooks, aliases, filters, helpers).
+
+use super::network::{remote_host, url_host};
+use super::words::option_value;
+use super::{Effects, Kind, Line};
+use crate::knowledge::{config_code, Reading};
+use crate::shell::SimpleCommand;
+
+/// A git command as read: its subcommand and the operands after it.
+struct Git<'a> {
+    cmd: &'a SimpleCommand,
+    reading: &'a Reading<'a>,
+    sub: &'a str,
+    ops: Vec<&'a str>,
+}
+
+impl Git<'_> {
+    /// Whether one of `names` is given, as the program knowledge reads it or written whole.
+    fn flag(&self, names: &[&str]) -> bool {
+        names
+            .iter()
+            .any(|n| self.reading.has_flag(n, true) || self.cmd.gives_flag(n, false))
+    }
+}
+
+impl Effects<'_, '_> {
+    /// git: history destroyed, uncommitted work thrown away, pushes to a new place, hooks.
+    pub(super) fn git(&mut self, cmd: &SimpleCommand, reading: &Reading, line: &Line) {
+        if cmd.program() != "git" {
+            return;
+        }
+        let sub = reading
+            .path
+            .first()
+            .copied()
+            .or_else(|| positional_after_globals(cmd));
+        let Some(sub) = sub else { return };
+        let git = Git {
+            cmd,
+            reading,
+            sub,
+            ops: git_operands(cmd, sub),
+        };
+        self.git_history(&git);
+        match sub {
+            "push" => self.git_push(&git, line),
+            "fetch" | "pull" | "clone" | "ls-remote" | "submodule" => {
+                let host = git
+                    .ops
+                    .iter()
+                    .find_map(|o| url_host(o).or_else(|| remote_host(o)));
+                let from = host.clone().unwrap_or_else(|| "a remote".into());
+                self.push(Kind::NetworkFetch, format!("fetches from {from}"), host);
+            }
+            "config" => self.git_config(&git),
+            _ => {}
+        }
+    }
+
+    /// History destroyed or uncommitted work thrown away, by subcommand.
+    fn git_history(&mut self, git: &Git) {
+        let (sub, ops) = (git.sub, &git.ops);
+        let flag = |names: &[&str]| git.flag(names);
+        let mut history = |what: String| self.push(Kind::DeleteHistory, what, None);
+        match sub {
+            "push" => {
+                if flag(&[
+                    "-f",
+                    "--force",
+                    "--mirror",
+                    "--delete",
+                    "-d",
+                    "--prune",
+                    "--force-with-lease",
+                    "--force-if-includes",
+                ]) {
+                    history("force-pushes or deletes remote branches".into());
+                }
+                if let Some(r) = ops
+                    .iter()
+                    .skip(1)
+                    .find(|o| o.starts_with(':') || o.starts_with('+'))
+                {
+                    history(format!("rewrites or deletes the remote branch `{r}`"));
+                }
+            }
+            "reset" if flag(&["--hard", "--merge", "--keep"]) => {
+                history("throws away uncommitted changes".into())
+            }
+            "clean" if flag(&["-f", "--force"]) => history("deletes untracked files".into()),
+            "checkout"
+                if flag(&["-f", "--force"])
+                    || ops_after_dashdash(git.cmd)
+                    || ops.contains(&".") =>
+            {
+                history("overwrites files with uncommitted changes".into())
+            }
+            "restore" if !flag(&["--staged", "-S"]) || flag(&["--worktree", "-W"]) => {
+                history("throws away uncommitted changes".into())
+            }
+            "stash" if matches!(ops.first(), Some(&"clear" | &"drop")) => {
+                history("deletes stashed changes".into())
+            }
+            "branch"
+                if flag(&["-D"]) || (flag(&["-d", "--delete"]) && flag(&["-f", "--force"])) =>
+            {
+                history("deletes a branch that may not be merged".into())
+            }
+            "reflog" if matches!(ops.first(), Some(&"expire" | &"delete")) => {
+                history("deletes reflog entries".into())
+            }
+            "gc" if git.cmd.argv.iter().any(|w| w.value.starts_with("--prune")) => {
+                history("prunes unreachable commits".into())
+            }
+            "prune" | "filter-branch" | "filter-repo" => {
+                history(format!("git {sub} rewrites or deletes history"))
+            }
+            "update-ref" if flag(&["-d"]) => history("deletes a ref".into()),
+            "worktree" if ops.first() == Some(&"remove") && flag(&["-f", "--force"]) => {
+                history("deletes a worktree with its changes".into())
+            }
+            _ => {}
+        }
+    }
+
+    /// `git push` to a host, or to a remote an earlier command of the line set.
+    fn git_push(&mut self, git: &Git, line: &Line) {
+        let repo = option_value(
+            &git.cmd
+                .argv
+                .iter()
+                .map(|w| w.value.as_str())
+                .collect::<Vec<_>>(),
+            &["--repo"],
+        )
+        .or_else(|| git.ops.first().copied());
+        let Some(repo) = repo else { return };
+        let host = remote_host(repo).or_else(|| url_host(repo));
+        if let Some(h) = host {
+            self.push(
+                Kind::NetworkUpload,
+                format!("pushes the repository to {repo}"),
+                Some(h),
+            );
+        } else if line.remotes.iter().any(|r| r == repo) {
+            self.push(
+                Kind::NetworkUpload,
+                format!("pushes the repository to `{repo}`, a remote set earlier in the line"),
+                None,
+            );
+        }
+    }
+
+    /// `git config` setting a key git runs as code later, or a global setting.
+    fn git_config(&mut self, git: &Git) {
+        let global = git.flag(&["--global", "--system"])
+            || git.cmd.argv.iter().any(|w| w.value.starts_with("--file"));
+        let reads = git.flag(&[
+            "--get",
+            "--get-all",
+            "--get-regexp",
+            "-l",
+            "--list",
+            "--show-origin",
+            "--get-urlmatch",
+        ]) || git.ops.len() < 2
+            && !git.flag(&[
+                "--unset",
+                "--unset-all",
+                "--add",
+                "--replace-all",
+                "--edit",
+                "-e",
+                "--remove-section",
+                "--rename-section",
+            ]);
+        if reads {
+            return;
+        }
+        let key = git
+            .ops
+            .iter()
+            .find(|o| !o.starts_with('-'))
+            .copied()
+            .unwrap_or("");
+        if runs_as_code(key) {
+            self.push(
+                Kind::Persist,
+                format!("sets `{key}`, which git runs as code later"),
+                None,
+            );
+        } else if global {
+            self.push(
+                Kind::WriteOutside,
+                format!("changes the global git setting `{key}`"),
+                None,
+            );
+        }
+    }
+}
+
+/// Whether git runs the value of the setting `key` as code: hooks, aliases, filters, helpers,
+/// and what the carried-settings knowledge knows to run.
+fn runs_as_code(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    config_code(&format!("{lower}=x"), false).is_some()
+        || lower.starts_with("alias.")
+        || lower.contains("hookspath")
+        || lower.ends_with(".textconv")
+        || lower.starts_with("filter.")
+        || lower.contains("helper")
+}
+
+/// The first word after git's global options (`-C DIR`, `--git-dir DIR`): its subcommand.
+pub(super) fn positional_after_globals(cmd: &SimpleCommand) -> Option<&str> {
+    let mut i = 1;
+    while let Some(w) = cmd.argv.get(i) {
+        let v = w.value.as_str();
+        if matches!(v, "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace") {
+            i += 2;
+        } else if v.starts_with('-') {
+            i += 1;
+        } else {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// The operands of a git subcommand: the non-option words after it.
+fn git_operands<'c>(cmd: &'c SimpleCommand, sub: &str) -> Vec<&'c str> {
+    let words: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
+    let Some(at) = words.iter().position(|w| *w == sub) else {
+        return Vec::new();
+    };
+    words[at + 1..]
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect()
+}
+
+/// Whether words follow `--` (`git checkout -- file`).
+fn ops_after_dashdash(cmd: &SimpleCommand) -> bool {
+    let words: Vec<&str> = cmd.argv.iter().map(|w| w.value.as_str()).collect();
+    words
+        .iter()
+        .position(|w| *w == "--")
+        .is_some_and(|i| i + 1 < words.len())
+}

@@ -1,0 +1,158 @@
+//! The effects data compiled for use: which programs the model reads at all, the lists each
+//! program is in, the path globs and the interpreter-code patterns.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::OnceLock;
+
+use globset::GlobSet;
+use regex::Regex;
+
+use super::data::{data, globs, Data};
+use super::interpreter::{INTERP_DYNAMIC, INTERP_NET, INTERP_SEND, INTERP_WRITES};
+
+/// Programs the code reads on its own (besides every program the data names).
+const CODE_PROGRAMS: [&str; 22] = [
+    "git",
+    "chmod",
+    "gh",
+    "glab",
+    "docker",
+    "podman",
+    "nerdctl",
+    "xargs",
+    "parallel",
+    "vim",
+    "vi",
+    "nvim",
+    "ex",
+    "view",
+    "gvim",
+    "vimdiff",
+    "rvim",
+    "go",
+    "deno",
+    "uv",
+    "nix-shell",
+    "systemctl",
+];
+
+// The lists of the data a program can be in, as bits of [`Model::roles`].
+pub(super) const FETCHER: u16 = 1;
+pub(super) const RAW: u16 = 1 << 1;
+pub(super) const COPIER: u16 = 1 << 2;
+pub(super) const LOOKUP: u16 = 1 << 3;
+pub(super) const SCHEDULER: u16 = 1 << 4;
+pub(super) const PRIVILEGED: u16 = 1 << 5;
+pub(super) const PROCESS: u16 = 1 << 6;
+pub(super) const MACHINE: u16 = 1 << 7;
+pub(super) const DATABASE: u16 = 1 << 8;
+pub(super) const FETCH_RUN: u16 = 1 << 9;
+
+/// Whether the data lists `program` in one of the `roles` (one hash lookup, not a scan of
+/// every list).
+pub(super) fn is(program: &str, roles: u16) -> bool {
+    model().roles.get(program).is_some_and(|r| r & roles != 0)
+}
+
+/// Compiled forms of the data and the interpreter-code patterns.
+pub(super) struct Model {
+    /// Every program the data or the code knows something about.
+    pub(super) programs: HashSet<String>,
+    /// The lists each program is in (`FETCHER`, `RAW`, …).
+    pub(super) roles: HashMap<String, u16>,
+    pub(super) persist: GlobSet,
+    pub(super) privilege: GlobSet,
+    pub(super) url: Option<Regex>,
+    pub(super) net: BTreeMap<&'static str, Regex>,
+    pub(super) send: BTreeMap<&'static str, Regex>,
+    pub(super) dynamic: BTreeMap<&'static str, Regex>,
+    pub(super) writes: BTreeMap<&'static str, Regex>,
+}
+
+/// The model, compiled once from [`data`].
+pub(super) fn model() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let d = data();
+        Model {
+            programs: known_programs(d),
+            roles: program_roles(d),
+            persist: globs(&d.persist.paths).unwrap_or_else(|_| GlobSet::empty()),
+            privilege: globs(&d.privilege.paths).unwrap_or_else(|_| GlobSet::empty()),
+            url: regex(r#"(?:https?|ftp|wss?)://(?:[^@/\s"']*@)?([A-Za-z0-9.\-]+)"#),
+            net: patterns(INTERP_NET),
+            send: patterns(INTERP_SEND),
+            dynamic: patterns(INTERP_DYNAMIC),
+            writes: patterns(INTERP_WRITES),
+        }
+    })
+}
+
+fn regex(s: &str) -> Option<Regex> {
+    Regex::new(s).ok()
+}
+
+/// One compiled pattern per language (a pattern that does not compile is left out).
+fn patterns(items: &[(&'static str, &str)]) -> BTreeMap<&'static str, Regex> {
+    items
+        .iter()
+        .filter_map(|(lang, s)| Some((*lang, regex(s)?)))
+        .collect()
+}
+
+/// Every program the data names, and the ones the code reads on its own.
+fn known_programs(d: &Data) -> HashSet<String> {
+    let mut programs: HashSet<String> = CODE_PROGRAMS.iter().map(|p| p.to_string()).collect();
+    let net = &d.network;
+    for list in [
+        &d.persist.schedulers,
+        &d.privilege.programs,
+        &d.process.programs,
+        &d.infra.databases,
+        &d.remote.fetch_and_run,
+        &net.fetchers,
+        &net.raw,
+        &net.copiers,
+        &net.lookups,
+    ] {
+        programs.extend(list.iter().cloned());
+    }
+    for map in [
+        &d.process.verbs,
+        &d.infra.verbs,
+        &d.install.verbs,
+        &d.remote.extra_sources,
+    ] {
+        programs.extend(map.keys().cloned());
+    }
+    programs.extend(
+        d.remote
+            .fetch_and_run_verbs
+            .iter()
+            .filter_map(|v| v.split_whitespace().next().map(str::to_string)),
+    );
+    programs
+}
+
+/// The lists each program is in, as role bits.
+fn program_roles(d: &Data) -> HashMap<String, u16> {
+    let net = &d.network;
+    let mut roles: HashMap<String, u16> = HashMap::new();
+    for (list, role) in [
+        (&net.fetchers, FETCHER),
+        (&net.raw, RAW),
+        (&net.copiers, COPIER),
+        (&net.lookups, LOOKUP),
+        (&d.persist.schedulers, SCHEDULER),
+        (&d.privilege.programs, PRIVILEGED),
+        (&d.process.programs, PROCESS),
+        (&d.process.machine, MACHINE),
+        (&d.infra.databases, DATABASE),
+        (&d.remote.fetch_and_run, FETCH_RUN),
+    ] {
+        for p in list {
+            *roles.entry(p.clone()).or_default() |= role;
+        }
+    }
+    roles
+}
