@@ -57,6 +57,20 @@ impl SessionMemory {
         (inner.rules.clone(), inner.generation)
     }
 
+    /// Forgets a remembered rule, and the calls approved exactly (which it may have covered),
+    /// so that they are asked about again; whether the rule was remembered.
+    pub fn forget(&self, rule: &str) -> bool {
+        let mut inner = self.lock();
+        let before = inner.rules.len();
+        inner.rules.retain(|r| r != rule);
+        if inner.rules.len() == before {
+            return false;
+        }
+        inner.exact.clear();
+        inner.generation += 1;
+        true
+    }
+
     pub fn is_empty(&self) -> bool {
         let inner = self.lock();
         inner.rules.is_empty() && inner.exact.is_empty()
