@@ -17,6 +17,7 @@ pub mod state;
 pub mod text;
 pub mod update;
 pub mod view;
+pub mod zh;
 
 pub use agent::{Agent, AgentEvent};
 pub use dialog::risk_color;

@@ -128,6 +128,15 @@ pub fn pad(s: &str, width: usize) -> String {
     out
 }
 
+/// A reason as the person's language has it: the built-in reasons (the engine's and the shipped
+/// policies') are translated; a reason a project's policy wrote is shown as written.
+pub fn localize(lang: super::i18n::Lang, reason: &str) -> String {
+    match lang {
+        super::i18n::Lang::En => reason.to_string(),
+        super::i18n::Lang::Zh => super::zh::reason(reason),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,11 @@ fn areas(state: &State, area: Rect) -> (Areas, Option<DialogLayout>) {
         None
     } else {
         // Keep a few rows of conversation on screens that can spare them.
-        let keep = if h >= 16 { 3 } else { 0 };
+        let keep = if h >= 24 {
+            3
+        } else {
+            usize::from(h >= 16)
+        };
         let max = h.saturating_sub(status_h + keep);
         dialog::layout(state, area.width, max)
     };
