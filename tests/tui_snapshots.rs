@@ -444,7 +444,10 @@ fn edit_view(id: u64) -> ApprovalView {
     let mut args = serde_json::Map::new();
     args.insert("path".into(), "src/lib.rs".into());
     args.insert("old_string".into(), "fn two() -> u32 { 2 }".into());
-    args.insert("new_string".into(), "fn two() -> u32 {\n    1 + 1\n}".into());
+    args.insert(
+        "new_string".into(),
+        "fn two() -> u32 {\n    1 + 1\n}".into(),
+    );
     let call = ToolCall {
         id: None,
         name: "edit_file".into(),
@@ -469,7 +472,13 @@ fn edit_view(id: u64) -> ApprovalView {
 #[test]
 fn tui_dialog_of_an_edit_shows_its_coloured_diff_with_the_line_counts() {
     let s = dialog(Lang::En, edit_view(1));
-    check("tui_dialog_edit_diff_en_80x30", &s, 80, 30, Some(Color::Indexed(208)));
+    check(
+        "tui_dialog_edit_diff_en_80x30",
+        &s,
+        80,
+        30,
+        Some(Color::Indexed(208)),
+    );
     let buf = draw(&s, 80, 30);
     let t = text(&buf);
     assert!(t.contains("Changes: +3 −1"), "{t}");
@@ -494,7 +503,9 @@ fn tui_dialog_of_an_edit_shows_its_coloured_diff_with_the_line_counts() {
 #[test]
 fn tui_a_long_diff_scrolls_inside_the_dialog() {
     let old: String = (0..60).map(|i| format!("line {i}\n")).collect();
-    let new = old.replace("line 5\n", "line five\n").replace("line 50\n", "line fifty\n");
+    let new = old
+        .replace("line 5\n", "line five\n")
+        .replace("line 50\n", "line fifty\n");
     let mut v = edit_view(1);
     v.diff = Some(Diff::between(&old, &new));
     let mut s = dialog(Lang::En, v);
@@ -513,7 +524,13 @@ fn tui_a_long_diff_scrolls_inside_the_dialog() {
 fn tui_dialog_ignores_keys_while_arming_and_says_so() {
     let mut s = base(Lang::En);
     update(&mut s, Event::Approval(high(1)));
-    check("tui_dialog_arming_en_80x24", &s, 80, 24, Some(Color::Indexed(160)));
+    check(
+        "tui_dialog_arming_en_80x24",
+        &s,
+        80,
+        24,
+        Some(Color::Indexed(160)),
+    );
     assert!(text(&draw(&s, 80, 24)).contains("keys active in a moment"));
     arm(&mut s);
     assert!(text(&draw(&s, 80, 24)).contains("Enter/1-5 confirm"));
@@ -541,7 +558,13 @@ fn tui_dialog_at_50_columns_keeps_the_reason_and_the_rule_of_option_3() {
         assert!(flat.contains("bash(git commit *)"), "{h} rows:\n{t}");
         assert!(flat.contains("reviews every commit"), "{h} rows:\n{t}");
     }
-    check("tui_dialog_medium_en_50x16", &s, 50, 16, Some(Color::Indexed(208)));
+    check(
+        "tui_dialog_medium_en_50x16",
+        &s,
+        50,
+        16,
+        Some(Color::Indexed(208)),
+    );
 }
 
 #[test]
@@ -558,8 +581,12 @@ fn tui_the_status_bar_drops_whole_parts_never_cuts_a_word() {
             let part = part.trim();
             assert!(
                 part.is_empty()
-                    || ["mode: default", "default", "~/work/a-rather-long-project-folder-name"]
-                        .contains(&part)
+                    || [
+                        "mode: default",
+                        "default",
+                        "~/work/a-rather-long-project-folder-name"
+                    ]
+                    .contains(&part)
                     || part.starts_with("model: qwen2.5-coder:7b @ localhost:11434")
                     || part.starts_with("~/work/a-rather-long-project-folder-name"),
                 "at {w} columns a part was cut: {part:?} in {bar:?}"
@@ -580,22 +607,37 @@ fn tui_input_shows_many_lines_the_spinner_and_the_queue() {
         },
     );
     update(&mut s, Event::Paste("queued one".into()));
-    update(&mut s, Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    update(
+        &mut s,
+        Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
     update(&mut s, Event::Paste("first line\nsecond line".into()));
     let later = s.now + std::time::Duration::from_secs(3);
     update(&mut s, Event::Tick(later));
     let t = text(&draw(&s, 80, 24));
-    check("tui_input_multiline_spinner_queue_en_80x24", &s, 80, 24, None);
+    check(
+        "tui_input_multiline_spinner_queue_en_80x24",
+        &s,
+        80,
+        24,
+        None,
+    );
     assert!(t.contains("working… 3s"), "{t}");
     assert!(t.contains("⏳ queued: queued one"), "{t}");
-    assert!(t.contains("› first line") && t.contains("  second line"), "{t}");
+    assert!(
+        t.contains("› first line") && t.contains("  second line"),
+        "{t}"
+    );
 }
 
 #[test]
 fn tui_one_ctrl_c_on_an_empty_prompt_shows_how_to_quit() {
     let mut s = base(Lang::En);
     s.turn_running = false;
-    update(&mut s, Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+    update(
+        &mut s,
+        Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
     assert!(!s.quit);
     assert!(text(&draw(&s, 80, 24)).contains("Press Ctrl+C again to quit"));
 }
@@ -635,7 +677,13 @@ fn tui_results_name_their_call_show_the_applied_diff_and_expand_with_ctrl_o() {
     assert!(t.contains("⎿ edit_file src/lib.rs"), "{t}");
     assert!(t.contains("… +8 (Ctrl+O shows all)"), "{t}");
     assert!(t.contains("+c") && t.contains("-b"), "{t}");
-    update(&mut s, Event::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL)));
+    update(
+        &mut s,
+        Event::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::CONTROL)),
+    );
     let t = text(&draw(&s, 80, 60));
-    assert!(t.contains("M file20.rs") && t.contains("Ctrl+O shows less"), "{t}");
+    assert!(
+        t.contains("M file20.rs") && t.contains("Ctrl+O shows less"),
+        "{t}"
+    );
 }

@@ -589,11 +589,16 @@ mod tests {
             let r = demo.script(&h);
             if r.tool_calls.is_empty() {
                 assert!(
-                    r.content.contains("bash `git init demo-repo`: allowed, but failed"),
+                    r.content
+                        .contains("bash `git init demo-repo`: allowed, but failed"),
                     "{}",
                     r.content
                 );
-                assert!(!r.content.contains("git init demo-repo`: ran"), "{}", r.content);
+                assert!(
+                    !r.content.contains("git init demo-repo`: ran"),
+                    "{}",
+                    r.content
+                );
                 break;
             }
             h = answer(h, &r, "error: it failed");

@@ -84,7 +84,9 @@ pub fn remove_allow_rule(path: &Path, root: Option<&Path>, rule: &str) -> Result
         serde_json::from_str::<serde_json::Value>(text)
             .map_err(|e| format!("`{shown}` is not valid JSON ({e}); it was left as it was"))?;
         if let Some(key) = duplicate_key(text) {
-            return Err(format!("`{key}` appears twice in `{shown}`; it was left as it was"));
+            return Err(format!(
+                "`{key}` appears twice in `{shown}`; it was left as it was"
+            ));
         }
         let root = CstRootNode::parse(text, &ParseOptions::default())
             .map_err(|e| format!("`{shown}` does not parse ({e})"))?;

@@ -111,8 +111,7 @@ impl Agent {
 
     /// Forgets the conversation (`/clear`); the system message stays.
     pub fn clear(&mut self) {
-        self.history
-            .retain(|m| matches!(m, Message::System { .. }));
+        self.history.retain(|m| matches!(m, Message::System { .. }));
     }
 
     /// The conversation so far, as the model sees it.

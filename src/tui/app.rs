@@ -242,7 +242,10 @@ pub enum RuleSource {
 
 /// The rules `/permissions` lists, numbered from 1 in this order: the session's, then the
 /// allowlist's.
-pub fn listed_rules(session: &[String], settings: Option<(&Path, Vec<String>)>) -> Vec<(String, RuleSource)> {
+pub fn listed_rules(
+    session: &[String],
+    settings: Option<(&Path, Vec<String>)>,
+) -> Vec<(String, RuleSource)> {
     let mut out: Vec<(String, RuleSource)> = session
         .iter()
         .map(|r| (r.clone(), RuleSource::Session))
@@ -258,7 +261,11 @@ pub fn listed_rules(session: &[String], settings: Option<(&Path, Vec<String>)>) 
 }
 
 /// `/permissions`'s listing.
-pub fn permissions_text(lang: Lang, rules: &[(String, RuleSource)], settings: Option<&Path>) -> String {
+pub fn permissions_text(
+    lang: Lang,
+    rules: &[(String, RuleSource)],
+    settings: Option<&Path>,
+) -> String {
     let t = texts(lang);
     let mut s = String::from(t.perms_title);
     let mut n = 0;
@@ -276,7 +283,11 @@ pub fn permissions_text(lang: Lang, rules: &[(String, RuleSource)], settings: Op
             s.push_str(&format!("\n    {}", t.perms_none));
         }
     };
-    section(t.perms_session.to_string(), &|s| *s == RuleSource::Session, &mut s);
+    section(
+        t.perms_session.to_string(),
+        &|s| *s == RuleSource::Session,
+        &mut s,
+    );
     if let Some(path) = settings {
         section(
             path.display().to_string(),
@@ -367,9 +378,9 @@ impl Runner {
             PermissionsCommand::Remove(n) => {
                 let rules = self.rules();
                 let Some((rule, src)) = n.checked_sub(1).and_then(|i| rules.get(i)) else {
-                    state.entries.push(Entry::Error(
-                        t.perms_no_such.replace("{n}", &n.to_string()),
-                    ));
+                    state
+                        .entries
+                        .push(Entry::Error(t.perms_no_such.replace("{n}", &n.to_string())));
                     return;
                 };
                 let done = match src {
@@ -384,7 +395,9 @@ impl Runner {
                 };
                 state.entries.push(match done {
                     Ok(from) => Entry::Notice(
-                        t.perms_removed.replace("{rule}", rule).replace("{from}", &from),
+                        t.perms_removed
+                            .replace("{rule}", rule)
+                            .replace("{from}", &from),
                     ),
                     Err(e) => Entry::Error(e),
                 });

@@ -362,7 +362,10 @@ fn build(
         } else {
             Span::styled(label, dim)
         };
-        lines.push(Line::from(vec![label_span, Span::styled(d.clone(), *style)]));
+        lines.push(Line::from(vec![
+            label_span,
+            Span::styled(d.clone(), *style),
+        ]));
     }
     let cursor = cursor.map(|(c, r)| (c, r + lines.len() as u16));
     // Hint: the scroll keys only when the command does not fit.

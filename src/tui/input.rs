@@ -146,9 +146,9 @@ impl InputLine {
     pub fn kill_word(&mut self) {
         let before = &self.text[..self.cursor];
         let trimmed = before.trim_end_matches([' ', '\t']);
-        let from = trimmed
-            .rfind(|c: char| c.is_whitespace())
-            .map_or(0, |i| i + trimmed[i..].chars().next().map_or(1, char::len_utf8));
+        let from = trimmed.rfind(|c: char| c.is_whitespace()).map_or(0, |i| {
+            i + trimmed[i..].chars().next().map_or(1, char::len_utf8)
+        });
         self.text.replace_range(from..self.cursor, "");
         self.cursor = from;
     }

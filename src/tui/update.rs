@@ -189,8 +189,10 @@ fn tick(state: &mut State, now: Instant) -> Vec<Action> {
     let silent = state
         .last_activity
         .map(|t| now.saturating_duration_since(t));
-    let waiting_for_model =
-        state.turn_running && !state.cancelling && state.approvals.is_empty() && state.running_tools == 0;
+    let waiting_for_model = state.turn_running
+        && !state.cancelling
+        && state.approvals.is_empty()
+        && state.running_tools == 0;
     if let (true, Some(limit), Some(silent)) = (waiting_for_model, state.inactivity_timeout, silent)
     {
         if silent >= limit {
@@ -403,15 +405,13 @@ fn input_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
         KeyCode::Right => state.input.right(),
         KeyCode::Home => state.input.home(),
         KeyCode::End => state.input.end(),
+        // In a message of several lines ↑/↓ move between them; past the first or last line
+        // they walk the history.
         KeyCode::Up => {
-            if !state.input.vertical(-1) {
-                state.input.history_prev();
-            }
+            let _ = state.input.vertical(-1) || state.input.history_prev();
         }
         KeyCode::Down => {
-            if !state.input.vertical(1) {
-                state.input.history_next();
-            }
+            let _ = state.input.vertical(1) || state.input.history_next();
         }
         KeyCode::Esc => {
             if state.turn_running {

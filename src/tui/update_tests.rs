@@ -6,11 +6,11 @@ use ratatui::crossterm::event::{
 };
 
 use super::*;
-use std::time::Duration;
 use crate::call::{Risk, ToolCall};
 use crate::runtime::{Proposal, ResultStatus};
 use crate::tui::i18n::Lang;
 use crate::tui::state::ApprovalView;
+use std::time::Duration;
 
 fn key(code: KeyCode) -> Event {
     Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
@@ -282,7 +282,11 @@ fn requests_are_answered_in_arrival_order_and_the_next_comes_up() {
     assert_eq!(update(&mut s, chr('4')), respond(1, Answer::Deny));
     assert_eq!(s.current_approval().map(|a| a.id), Some(2));
     assert_eq!(s.dialog.selected, 0, "the cursor starts over for the next");
-    assert_eq!(update(&mut s, chr('1')), vec![], "the next dialog arms first");
+    assert_eq!(
+        update(&mut s, chr('1')),
+        vec![],
+        "the next dialog arms first"
+    );
     arm(&mut s);
     assert_eq!(update(&mut s, chr('1')), respond(2, Answer::AllowOnce));
     arm(&mut s);
@@ -501,7 +505,11 @@ fn ctrl_c_interrupts_a_turn_then_clears_the_input_then_quits() {
     s.input = "draft".into();
     assert_eq!(update(&mut s, ctrl('c')), vec![]);
     assert!(s.input.is_empty());
-    assert_eq!(update(&mut s, ctrl('c')), vec![], "the first press only warns");
+    assert_eq!(
+        update(&mut s, ctrl('c')),
+        vec![],
+        "the first press only warns"
+    );
     assert!(s.quit_armed_until.is_some());
     assert_eq!(update(&mut s, ctrl('c')), vec![Action::Quit]);
     assert!(s.quit);
@@ -711,7 +719,10 @@ fn an_enter_typed_as_the_dialog_opens_answers_nothing() {
     let later = s.now + ARM_DELAY;
     update(&mut s, Event::Tick(later));
     assert!(s.dialog.armed(s.now));
-    assert_eq!(update(&mut s, key(KeyCode::Enter)), respond(1, Answer::AllowOnce));
+    assert_eq!(
+        update(&mut s, key(KeyCode::Enter)),
+        respond(1, Answer::AllowOnce)
+    );
 }
 
 #[test]
@@ -777,7 +788,10 @@ fn up_and_down_walk_the_history_of_sent_messages() {
     let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
     s.input.set_history(vec!["first".into()]);
     typed(&mut s, "second");
-    update(&mut s, Event::Agent(AgentEvent::TurnEnded { cancelled: false }));
+    update(
+        &mut s,
+        Event::Agent(AgentEvent::TurnEnded { cancelled: false }),
+    );
     update(&mut s, key(KeyCode::Up));
     assert_eq!(s.input, "second");
     update(&mut s, key(KeyCode::Up));
@@ -827,7 +841,10 @@ fn an_unknown_slash_command_is_an_error_and_is_never_sent() {
         s.entries
     );
     let a = typed(&mut s, "//etc is a folder");
-    assert!(a.contains(&Action::Submit("/etc is a folder".into())), "{a:?}");
+    assert!(
+        a.contains(&Action::Submit("/etc is a folder".into())),
+        "{a:?}"
+    );
 }
 
 #[test]
@@ -958,7 +975,10 @@ fn an_empty_reply_is_said_as_such() {
     let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
     typed(&mut s, "hello");
     update(&mut s, Event::Agent(AgentEvent::Assistant(String::new())));
-    update(&mut s, Event::Agent(AgentEvent::TurnEnded { cancelled: false }));
+    update(
+        &mut s,
+        Event::Agent(AgentEvent::TurnEnded { cancelled: false }),
+    );
     assert_eq!(
         s.entries.last(),
         Some(&Entry::Notice("the model sent an empty reply".into()))
@@ -976,7 +996,10 @@ fn the_spinner_line_shows_the_elapsed_time_and_the_tokens() {
     assert!(line.contains("working… 1m 15s"), "{line}");
     assert!(line.contains("1234 tokens"), "{line}");
     assert!(line.contains("Esc interrupts"), "{line}");
-    update(&mut s, Event::Agent(AgentEvent::TurnEnded { cancelled: false }));
+    update(
+        &mut s,
+        Event::Agent(AgentEvent::TurnEnded { cancelled: false }),
+    );
     assert_eq!(crate::tui::view::activity_line(&s), None);
 }
 

@@ -36,18 +36,17 @@ fn areas(state: &State, area: Rect) -> (Areas, Option<DialogLayout>) {
         None
     } else {
         // Keep a few rows of conversation on screens that can spare them.
-        let keep = if h >= 24 {
-            3
-        } else {
-            usize::from(h >= 16)
-        };
+        let keep = if h >= 24 { 3 } else { usize::from(h >= 16) };
         let max = h.saturating_sub(status_h + keep);
         dialog::layout(state, area.width, max)
     };
     let bottom_h = match &dialog {
         Some(d) => d.height().min(h.saturating_sub(status_h)),
         None if h >= 6 => {
-            let rows = state.input.lines().min(if h >= 16 { INPUT_ROWS } else { 2 });
+            let rows = state
+                .input
+                .lines()
+                .min(if h >= 16 { INPUT_ROWS } else { 2 });
             (1 + rows).min(h.saturating_sub(status_h + 2))
         }
         None => 1.min(h.saturating_sub(status_h)),
@@ -182,7 +181,6 @@ fn render_input(state: &State, frame: &mut Frame, area: Rect) {
     if area.height == 0 {
         return;
     }
-    let t = texts(state.lang);
     let mut y = area.y;
     let w = area.width as usize;
     if area.height >= 2 {
@@ -206,7 +204,6 @@ fn render_input(state: &State, frame: &mut Frame, area: Rect) {
     if rows == 0 {
         return;
     }
-    let _ = t;
     let prompt = "› ";
     let pw = width(prompt);
     let room = w.saturating_sub(pw + 1);
@@ -228,12 +225,13 @@ fn render_input(state: &State, frame: &mut Frame, area: Rect) {
     }
     let text = state.input.text();
     let (cur_row, _) = state.input.position();
-    let line_start = text[..state.input.cursor()].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = text[..state.input.cursor()]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
     let before_cursor = &text[line_start..state.input.cursor()];
     let first = (cur_row + 1).saturating_sub(rows);
     let mut cursor = (0usize, 0usize);
-    for (k, (i, line)) in text.split('\n').enumerate().skip(first).take(rows).enumerate() {
-        let _ = k;
+    for (i, line) in text.split('\n').enumerate().skip(first).take(rows) {
         let shown = if i == cur_row {
             if width(before_cursor) >= room {
                 let t = tail(before_cursor, room);
@@ -297,7 +295,13 @@ pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
     let mode_short = vec![Span::styled(" ", bar), mode_value];
     // (priority, part); lower numbers are kept first.
     let mut parts: Vec<(u8, Vec<Span<'static>>)> = Vec::new();
-    parts.push((3, vec![Span::styled(format!("{}: {}", t.status_model, state.model), bar)]));
+    parts.push((
+        3,
+        vec![Span::styled(
+            format!("{}: {}", t.status_model, state.model),
+            bar,
+        )],
+    ));
     parts.push((4, vec![Span::styled(state.cwd.clone(), bar)]));
     if !state.approvals.is_empty() {
         let risk = state
@@ -310,12 +314,19 @@ pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
             1,
             vec![Span::styled(
                 format!("{} {}", state.approvals.len(), t.status_pending),
-                bar.fg(dialog::risk_color(risk)).add_modifier(Modifier::BOLD),
+                bar.fg(dialog::risk_color(risk))
+                    .add_modifier(Modifier::BOLD),
             )],
         ));
     }
     if state.scroll > 0 {
-        parts.push((2, vec![Span::styled(format!("{} ↑{}", t.scrolled, state.scroll), bar)]));
+        parts.push((
+            2,
+            vec![Span::styled(
+                format!("{} ↑{}", t.scrolled, state.scroll),
+                bar,
+            )],
+        ));
     }
     let w = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
     let mode = if w(&mode_full) <= total {
@@ -459,7 +470,10 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
                     out.push(Line::from(vec![
                         Span::styled("  ⎿ ", dim),
                         Span::styled(
-                            truncate(&super::text::sanitize(&head).replace('\n', " "), width.saturating_sub(4)),
+                            truncate(
+                                &super::text::sanitize(&head).replace('\n', " "),
+                                width.saturating_sub(4),
+                            ),
                             Style::default().add_modifier(Modifier::BOLD),
                         ),
                     ]));
@@ -472,9 +486,18 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
                     ResultStatus::Denied => (red, format!("{}: ", t.denied)),
                 };
                 let text = format!("{label}{}", content.trim_end());
-                let limit = if state.expand_results { usize::MAX } else { RESULT_LINES };
+                let limit = if state.expand_results {
+                    usize::MAX
+                } else {
+                    RESULT_LINES
+                };
                 let all: Vec<&str> = text.lines().collect();
-                let mut shown = all.iter().take(limit).copied().collect::<Vec<_>>().join("\n");
+                let mut shown = all
+                    .iter()
+                    .take(limit)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 if all.len() > limit {
                     shown.push_str(&format!("\n… +{} ({})", all.len() - limit, t.expand_hint));
                 } else if all.len() > RESULT_LINES {
