@@ -223,3 +223,34 @@ pub fn tui(args: TuiArgs) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(base_url: Option<&str>, model: Option<&str>) -> ModelConfig {
+        ModelConfig {
+            base_url: base_url.map(String::from),
+            model: model.map(String::from),
+            ..ModelConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_server_without_a_model_or_a_model_without_a_server_is_an_error() {
+        let e = half_configured(&model(Some("http://127.0.0.1:8080/v1"), None));
+        assert!(e.is_some_and(|e| e.contains("but no model") && e.contains("--demo")));
+        let e = half_configured(&model(None, Some("qwen")));
+        assert!(e.is_some_and(|e| e.contains("but no server")));
+        assert_eq!(
+            half_configured(&model(Some("http://x/v1"), Some("m"))),
+            None
+        );
+        assert_eq!(
+            half_configured(&model(None, None)),
+            None,
+            "nothing set: the demo"
+        );
+        assert_eq!(half_configured(&model(Some("  "), None)), None);
+    }
+}

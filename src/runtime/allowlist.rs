@@ -339,6 +339,33 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_is_removed_from_the_allow_list_and_the_rest_is_kept() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("settings.json");
+        std::fs::write(
+            &path,
+            "{\n  \"mine\": 1,\n  \"permissions\": {\n    \"allow\": [\"bash(git status)\", \"bash(npm test *)\"],\n    \"deny\": [\"bash(sudo *)\"]\n  }\n}\n",
+        )
+        .expect("written");
+        assert_eq!(
+            allow_rules(&path),
+            rules(&["bash(git status)", "bash(npm test *)"])
+        );
+        assert_eq!(remove_allow_rule(&path, None, "bash(git status)"), Ok(true));
+        assert_eq!(allow_rules(&path), rules(&["bash(npm test *)"]));
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            text.contains("\"mine\": 1") && text.contains("bash(sudo *)"),
+            "{text}"
+        );
+        assert_eq!(
+            remove_allow_rule(&path, None, "bash(git status)"),
+            Ok(false),
+            "a rule that is not there changes nothing"
+        );
+    }
+
+    #[test]
     fn other_keys_rules_and_formatting_are_kept() {
         let text = "{\n  \"model\": \"x\",\n  \"permissions\": {\n    \"deny\": [\"bash(sudo *)\"],\n    \"allow\": [\"bash(git status)\"]\n  },\n  \"z\": 1\n}\n";
         let (out, added) = with_rules(text, &rules(&["bash(git commit *)"])).unwrap();

@@ -84,3 +84,30 @@ fn call_key(call: &ToolCall) -> String {
         Value::Object(call.arguments.clone())
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forgotten_rule_no_longer_covers_and_the_generation_moves() {
+        let m = SessionMemory::default();
+        let call = ToolCall::primary("bash", "git init x");
+        m.remember(
+            &call,
+            Some(&Proposal {
+                rules: vec!["bash(git init *)".into()],
+                exact: false,
+            }),
+        );
+        let (rules, generation) = m.rules();
+        assert_eq!(rules, ["bash(git init *)"]);
+        assert!(m.covers_exactly(&call));
+        assert!(m.forget("bash(git init *)"));
+        let (rules, after) = m.rules();
+        assert!(rules.is_empty());
+        assert!(after > generation, "compiled copies see the change");
+        assert!(!m.covers_exactly(&call), "the call is asked about again");
+        assert!(!m.forget("bash(git init *)"));
+    }
+}

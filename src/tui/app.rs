@@ -517,6 +517,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_history_file_keeps_messages_of_several_lines_one_a_line() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join(".harness9").join(HISTORY_FILE);
+        assert!(read_history(&path).is_empty(), "no file: no history");
+        append_history(&path, "first").expect("written");
+        append_history(&path, "two\nlines").expect("written");
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(text.lines().count(), 2);
+        text.push_str("not json\n");
+        std::fs::write(&path, text).expect("written");
+        assert_eq!(read_history(&path), ["first", "two\nlines"]);
+    }
+
+    #[test]
+    fn permissions_lists_the_sessions_rules_then_the_allowlists_numbered() {
+        let path = Path::new(".harness9/settings.json");
+        let rules = listed_rules(
+            &["bash(git init *)".to_string()],
+            Some((path, vec!["bash(npm test *)".to_string()])),
+        );
+        assert_eq!(
+            rules[1],
+            ("bash(npm test *)".into(), RuleSource::Settings(path.into()))
+        );
+        let text = permissions_text(Lang::En, &rules, Some(path));
+        assert_eq!(
+            text,
+            "Rules that allow without asking:\n  this session (in memory)\n    1. bash(git init *)\n  \
+             .harness9/settings.json\n    2. bash(npm test *)\nRemove one with /permissions rm N."
+        );
+        let none = permissions_text(Lang::En, &[], Some(path));
+        assert!(none.contains("(none)") && !none.contains("rm N"), "{none}");
+    }
+
+    #[test]
     fn the_working_folder_under_home_reads_with_a_tilde() {
         let home = Path::new("/home/ann");
         assert_eq!(
