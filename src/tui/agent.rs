@@ -214,8 +214,11 @@ impl Agent {
         let (dtx, mut drx) = mpsc::unbounded_channel::<Delta>();
         let events = self.events.clone();
         let forward = tokio::spawn(async move {
-            while let Some(Delta::Text(t)) = drx.recv().await {
-                let _ = events.send(AgentEvent::Delta(t));
+            while let Some(d) = drx.recv().await {
+                let _ = events.send(match d {
+                    Delta::Text(t) => AgentEvent::Delta(t),
+                    Delta::Usage(n) => AgentEvent::Usage(n),
+                });
             }
         });
         let reply = tokio::select! {
