@@ -687,3 +687,74 @@ fn tui_results_name_their_call_show_the_applied_diff_and_expand_with_ctrl_o() {
         "{t}"
     );
 }
+
+#[test]
+fn tui_chinese_translates_built_in_reasons_and_notices_but_not_a_policys_own_reason() {
+    let mut s = base(Lang::Zh);
+    s.entries.push(Entry::ToolCall {
+        id: "c2".into(),
+        name: "bash".into(),
+        arguments: "rm -rf build".into(),
+    });
+    s.entries.push(Entry::ToolResult {
+        id: "c2".into(),
+        name: "bash".into(),
+        status: ResultStatus::Denied,
+        content: "denied by the user (forced recursive delete of files and folders). The user says: keep it".into(),
+        diff: None,
+    });
+    s.entries.push(Entry::Notice(
+        "added to the allowlist: bash(git commit *)".into(),
+    ));
+    let mut v = high(1);
+    v.reason = "forced recursive delete of files and folders (in `rm -rf build`)".into();
+    ask(&mut s, v);
+    check(
+        "tui_dialog_builtin_reason_zh_80x30",
+        &s,
+        80,
+        30,
+        Some(Color::Indexed(160)),
+    );
+    let t = text(&draw(&s, 80, 30));
+    for zh in [
+        "强制递归删除文件和文件夹（见 `rm -rf build`）",
+        "已被用户拒绝（强制递归删除文件和文件夹）。用户说：keep it",
+        "已加入白名单：bash(git commit *)",
+    ] {
+        assert!(t.contains(zh), "missing {zh:?}:\n{t}");
+    }
+    let mut own = base(Lang::Zh);
+    let mut v = medium(1);
+    v.reason = "our team reviews commits".into();
+    ask(&mut own, v);
+    let t = text(&draw(&own, 80, 24));
+    assert!(
+        t.contains("our team reviews commits"),
+        "left as written:\n{t}"
+    );
+}
+
+#[test]
+fn tui_chinese_input_hints_use_full_width_punctuation() {
+    let mut s = base(Lang::Zh);
+    s.turn_running = false;
+    update(
+        &mut s,
+        Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    let t = text(&draw(&s, 80, 24));
+    assert!(t.contains("再按一次 Ctrl+C 退出"), "{t}");
+    for field in [
+        harness9::tui::texts(Lang::Zh).working,
+        harness9::tui::texts(Lang::Zh).cleared,
+        harness9::tui::texts(Lang::Zh).unknown_command,
+        harness9::tui::texts(Lang::Zh).demo_scratch,
+        harness9::tui::texts(Lang::Zh).denied_in,
+        harness9::tui::texts(Lang::Zh).perms_title,
+    ] {
+        for half in [": ", ", ", "; ", "(", ")"] {
+            assert!(!field.contains(half), "{field:?} has a half-width {half:?}");
+        }
+    }
+}

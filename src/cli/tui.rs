@@ -141,10 +141,11 @@ pub fn tui(args: TuiArgs) -> i32 {
     };
     let cwd = match &scratch {
         Some(dir) => {
-            notes.push(format!(
-                "the demo works in a scratch folder it made, {}, removed when you quit; your folder is not touched",
-                dir.path().display()
-            ));
+            notes.push(
+                harness9::tui::texts(lang)
+                    .demo_scratch
+                    .replace("{dir}", &dir.path().display().to_string()),
+            );
             dir.path().to_path_buf()
         }
         None => cwd,
@@ -153,11 +154,7 @@ pub fn tui(args: TuiArgs) -> i32 {
         Some(m) => Arc::new(m),
         None => {
             if !args.demo {
-                notes.push(
-                    "no model is configured, so the demo model runs: set HARNESS9_BASE_URL and \
-                     HARNESS9_MODEL (or [model] in ~/.config/harness9/config.toml) to use your own"
-                        .into(),
-                );
+                notes.push(harness9::tui::texts(lang).no_model.into());
             }
             Arc::new(DemoModel::new().with_language(lang))
         }

@@ -308,9 +308,11 @@ impl Runner {
             Action::Respond { id, answer } => {
                 if let Some(req) = self.pending.remove(&id) {
                     if !req.respond(answer) && !state.cancelling {
-                        state.entries.push(Entry::Notice(format!(
-                            "request {id} had already ended (timed out or cancelled): it was denied"
-                        )));
+                        state.entries.push(Entry::Notice(
+                            texts(state.lang)
+                                .request_ended
+                                .replace("{id}", &id.to_string()),
+                        ));
                     }
                 }
             }
@@ -324,7 +326,7 @@ impl Runner {
                     state.turn_running = false;
                     state
                         .entries
-                        .push(Entry::Error("the agent is not running".into()));
+                        .push(Entry::Error(texts(state.lang).agent_gone.into()));
                 }
             }
             Action::CancelTurn => self.turn.cancel(),
@@ -332,10 +334,12 @@ impl Runner {
             Action::SaveHistory(text) => {
                 if let Some(path) = &self.history_file {
                     if let Err(e) = append_history(path, &text) {
-                        state.entries.push(Entry::Error(format!(
-                            "cannot add to the history file {}: {e}",
-                            path.display()
-                        )));
+                        state.entries.push(Entry::Error(
+                            texts(state.lang)
+                                .history_failed
+                                .replace("{path}", &path.display().to_string())
+                                .replace("{error}", &e.to_string()),
+                        ));
                         // Once is enough: the history stays in memory from now on.
                         self.history_file = None;
                     }

@@ -97,6 +97,14 @@ pub struct Texts {
     /// `{n}`.
     pub perms_no_such: &'static str,
     pub no_output: &'static str,
+    /// `{dir}`.
+    pub demo_scratch: &'static str,
+    pub no_model: &'static str,
+    /// `{id}`.
+    pub request_ended: &'static str,
+    pub agent_gone: &'static str,
+    /// `{path}`, `{error}`.
+    pub history_failed: &'static str,
 }
 
 impl Texts {
@@ -190,6 +198,11 @@ static EN: Texts = Texts {
     perms_removed: "removed {rule} from {from}",
     perms_no_such: "there is no rule {n}: /permissions lists them",
     no_output: "(no output)",
+    demo_scratch: "the demo works in a scratch folder it made, {dir}, removed when you quit; your folder is not touched",
+    no_model: "no model is configured, so the demo model runs: set HARNESS9_BASE_URL and HARNESS9_MODEL (or [model] in ~/.config/harness9/config.toml) to use your own",
+    request_ended: "request {id} had already ended (timed out or cancelled): it was denied",
+    agent_gone: "the agent is not running",
+    history_failed: "cannot add to the history file {path}: {error}",
 };
 
 static ZH: Texts = Texts {
@@ -266,6 +279,11 @@ static ZH: Texts = Texts {
     perms_removed: "已从 {from} 删除 {rule}",
     perms_no_such: "没有第 {n} 条规则：/permissions 会列出它们",
     no_output: "（无输出）",
+    demo_scratch: "演示在它自己建的临时文件夹 {dir} 中运行，退出时删除；你的文件夹不会被改动",
+    no_model: "未配置模型，因此运行演示模型：设置 HARNESS9_BASE_URL 和 HARNESS9_MODEL（或 ~/.config/harness9/config.toml 中的 [model]）即可使用你自己的模型",
+    request_ended: "请求 {id} 已结束（超时或已取消）：已拒绝",
+    agent_gone: "智能体未在运行",
+    history_failed: "无法写入历史文件 {path}：{error}",
 };
 
 #[cfg(test)]

@@ -288,8 +288,13 @@ pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
         state.mode.as_str(),
         mode_style(state.mode).bg(Color::Indexed(236)),
     );
+    // Full-width in Chinese.
+    let colon = match state.lang {
+        crate::tui::Lang::Zh => "：",
+        crate::tui::Lang::En => ": ",
+    };
     let mode_full = vec![
-        Span::styled(format!(" {}: ", t.status_mode), bar),
+        Span::styled(format!(" {}{colon}", t.status_mode), bar),
         mode_value.clone(),
     ];
     let mode_short = vec![Span::styled(" ", bar), mode_value];
@@ -298,7 +303,7 @@ pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
     parts.push((
         3,
         vec![Span::styled(
-            format!("{}: {}", t.status_model, state.model),
+            format!("{}{colon}{}", t.status_model, state.model),
             bar,
         )],
     ));
@@ -485,6 +490,11 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
                     ResultStatus::Denied if content.starts_with("denied") => (red, String::new()),
                     ResultStatus::Denied => (red, format!("{}: ", t.denied)),
                 };
+                let content = match (state.lang, status) {
+                    // The runtime's own words (a denial); a tool's output stays as it is.
+                    (crate::tui::Lang::Zh, ResultStatus::Denied) => super::zh::message(content),
+                    _ => content.clone(),
+                };
                 let text = format!("{label}{}", content.trim_end());
                 let limit = if state.expand_results {
                     usize::MAX
@@ -513,11 +523,15 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
                 }
             }
             Entry::Notice(text) => {
+                let text = match state.lang {
+                    crate::tui::Lang::Zh => super::zh::message(text),
+                    crate::tui::Lang::En => text.clone(),
+                };
                 prefixed(
                     &mut out,
                     "ℹ ",
                     Style::default().fg(Color::Indexed(75)),
-                    text,
+                    &text,
                     Style::default().fg(Color::Gray),
                     width,
                 );
