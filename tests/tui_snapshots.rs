@@ -339,11 +339,11 @@ fn tui_dialog_queue_of_three_shows_its_position() {
         Some(Color::Indexed(208)),
     );
     assert!(text(&draw(&s, 80, 24)).contains("1 of 3"));
-    // Answering the first brings the second up: red now, "1 of 2".
+    // Answering the first brings the second up: red now, "2 of 3".
     key(&mut s, KeyCode::Char('1'));
     arm(&mut s);
     let buf = draw(&s, 80, 24);
-    assert!(text(&buf).contains("1 of 2"), "{}", text(&buf));
+    assert!(text(&buf).contains("2 of 3"), "{}", text(&buf));
     assert_eq!(title_color(&buf), Some(Color::Indexed(160)));
     let mut zh = base(Lang::Zh);
     ask(&mut zh, medium(1));

@@ -193,7 +193,15 @@ fn build(
     let dim = Style::default().fg(Color::DarkGray);
 
     let mut head: Vec<Line<'static>> = Vec::new();
-    head.push(title_line(state, t, view, color, inner));
+    let mut title = title_line(state, t, view, color, inner);
+    if !p.hint && !state.dialog.armed(state.now) && title.width() + 2 <= inner {
+        // No hint row to say it: the title says that keys are not taken yet.
+        title.spans.push(Span::styled(
+            " ⏳",
+            Style::default().fg(Color::Indexed(220)),
+        ));
+    }
+    head.push(title);
     if p.blanks {
         head.push(Line::default());
     }
@@ -411,9 +419,11 @@ fn title_line(
 ) -> Line<'static> {
     let title = format!("⚠  {} [{}]", t.dialog_title, t.risk(view.risk));
     let title_style = Style::default().fg(color).add_modifier(Modifier::BOLD);
-    let n = state.approvals.len();
+    // The position in the batch: after one of three is answered, "2 of 3".
+    let done = state.dialog_answered;
+    let n = state.approvals.len() + done;
     if n > 1 {
-        let pos = t.queue(1, n);
+        let pos = t.queue(done + 1, n);
         let gap = inner.saturating_sub(width(&title) + width(&pos));
         if gap >= 2 {
             return Line::from(vec![

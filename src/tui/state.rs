@@ -180,6 +180,9 @@ pub struct State {
     /// Approvals waiting, in arrival order; the first is in the dialog.
     pub approvals: VecDeque<ApprovalView>,
     pub dialog: Dialog,
+    /// Requests of the present batch already answered (the queue's position: "2 of 3");
+    /// back to 0 when the queue empties.
+    pub dialog_answered: usize,
     /// The terminal's size, for scrolling by pages.
     pub size: (u16, u16),
     pub quit: bool,
@@ -222,6 +225,7 @@ impl State {
             cancelling: false,
             approvals: VecDeque::new(),
             dialog: Dialog::default(),
+            dialog_answered: 0,
             size: (80, 24),
             quit: false,
             now: Instant::now(),

@@ -717,6 +717,11 @@ fn answer(state: &mut State, answer: Answer) -> Vec<Action> {
     };
     // The next request, if any, is a dialog of its own: armed after a moment again.
     state.dialog = Dialog::opened(state.now);
+    state.dialog_answered = if state.approvals.is_empty() {
+        0
+    } else {
+        state.dialog_answered + 1
+    };
     // The time a person took does not count as the model's silence.
     state.last_activity = Some(state.now);
     vec![Action::Respond { id: req.id, answer }]
@@ -725,6 +730,7 @@ fn answer(state: &mut State, answer: Answer) -> Vec<Action> {
 /// Denies every request in the queue.
 fn deny_all(state: &mut State) -> Vec<Action> {
     state.dialog = Dialog::default();
+    state.dialog_answered = 0;
     state
         .approvals
         .drain(..)

@@ -1024,3 +1024,16 @@ fn ctrl_o_expands_and_collapses_long_outputs() {
     update(&mut s, ctrl('o'));
     assert!(!s.expand_results);
 }
+
+#[test]
+fn the_queue_position_counts_the_answered_requests_of_the_batch() {
+    let mut s = waiting(3);
+    update(&mut s, chr('1'));
+    assert_eq!(s.dialog_answered, 1);
+    arm(&mut s);
+    update(&mut s, chr('4'));
+    assert_eq!(s.dialog_answered, 2, "the third is shown as 3 of 3");
+    arm(&mut s);
+    update(&mut s, chr('1'));
+    assert_eq!(s.dialog_answered, 0, "an empty queue starts a new batch");
+}
