@@ -359,6 +359,13 @@ impl Runner {
         true
     }
 
+    /// A path under the project as the person reads it: relative to the project.
+    fn shown_path(&self, path: &Path) -> PathBuf {
+        path.strip_prefix(&self.cwd)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| path.to_path_buf())
+    }
+
     fn rules(&self) -> Vec<(String, RuleSource)> {
         let (session, _) = self.registry.session().rules();
         let settings = self
@@ -373,10 +380,11 @@ impl Runner {
         match cmd {
             PermissionsCommand::List => {
                 let rules = self.rules();
+                let shown = self.settings_file.as_deref().map(|p| self.shown_path(p));
                 state.entries.push(Entry::Notice(permissions_text(
                     state.lang,
                     &rules,
-                    self.settings_file.as_deref(),
+                    shown.as_deref(),
                 )));
             }
             PermissionsCommand::Remove(n) => {
@@ -394,7 +402,7 @@ impl Runner {
                     }
                     RuleSource::Settings(path) => {
                         crate::runtime::allowlist::remove_allow_rule(path, Some(&self.cwd), rule)
-                            .map(|_| path.display().to_string())
+                            .map(|_| self.shown_path(path).display().to_string())
                     }
                 };
                 state.entries.push(match done {

@@ -58,7 +58,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
                     continue;
                 }
                 match last_space {
-                    Some((at, w_before)) if at > 0 => {
+                    // Not at the indentation: that would leave a row of blanks.
+                    Some((at, w_before)) if !line[..at].trim().is_empty() => {
                         let rest = line[at + 1..].to_string();
                         line.truncate(at);
                         lines.push(std::mem::take(&mut line));
@@ -148,6 +149,11 @@ mod tests {
         assert_eq!(wrap("a\nb", 10), ["a", "b"]);
         assert_eq!(wrap("", 10), [""]);
         assert_eq!(wrap("abc", 0), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn an_indented_long_word_does_not_leave_a_row_of_blanks() {
+        assert_eq!(wrap("  abcdefgh", 6), ["  abcd", "efgh"]);
     }
 
     #[test]
