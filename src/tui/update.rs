@@ -186,6 +186,14 @@ fn tick(state: &mut State, now: Instant) -> Vec<Action> {
     if state.quit_armed_until.is_some_and(|t| now >= t) {
         state.quit_armed_until = None;
     }
+    if state
+        .current_approval()
+        .and_then(|a| a.deadline)
+        .is_some_and(|d| now >= d)
+    {
+        // The approval timeout denied it already: the dialog goes, the next comes up.
+        return answer(state, Answer::Deny);
+    }
     let silent = state
         .last_activity
         .map(|t| now.saturating_duration_since(t));

@@ -1037,3 +1037,22 @@ fn the_queue_position_counts_the_answered_requests_of_the_batch() {
     update(&mut s, chr('1'));
     assert_eq!(s.dialog_answered, 0, "an empty queue starts a new batch");
 }
+
+#[test]
+fn a_request_whose_approval_timeout_passed_leaves_the_dialog_denied() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    s.turn_running = true;
+    s.approval_timeout = Some(Duration::from_secs(60));
+    update(&mut s, Event::Approval(view(1, true)));
+    update(&mut s, Event::Approval(view(2, true)));
+    let t0 = s.now;
+    assert_eq!(
+        update(&mut s, Event::Tick(t0 + Duration::from_secs(59))),
+        vec![]
+    );
+    assert_eq!(
+        update(&mut s, Event::Tick(t0 + Duration::from_secs(60))),
+        respond(1, Answer::Deny)
+    );
+    assert_eq!(s.current_approval().map(|a| a.id), Some(2));
+}
