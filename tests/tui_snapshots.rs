@@ -425,6 +425,13 @@ fn render_never_panics_at_any_small_size() {
         states.push(s);
         let mut plain = base(lang);
         plain.input = "输入 a long input line that is longer than the screen".into();
+        states.push(plain.clone());
+        plain.input = "第一行\nsecond line that is rather long\n\n工具审批请求 third".into();
+        update(
+            &mut plain,
+            Event::Key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE)),
+        );
+        plain.queued.push_back("a queued message".into());
         states.push(plain);
     }
     for s in &states {
