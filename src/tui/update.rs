@@ -280,9 +280,14 @@ fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
         AgentEvent::ModelError(text) => {
             state.turn_output = true;
             keep_streamed(state);
+            let t = texts(state.lang);
+            let (text, colon) = match state.lang {
+                super::i18n::Lang::Zh => (super::zh::message(&text), "："),
+                super::i18n::Lang::En => (text, ": "),
+            };
             push(
                 state,
-                Entry::Error(format!("{}: {text}", texts(state.lang).model_error)),
+                Entry::Error(format!("{}{colon}{text}", t.model_error)),
             );
             Vec::new()
         }

@@ -1056,3 +1056,19 @@ fn a_request_whose_approval_timeout_passed_leaves_the_dialog_denied() {
     );
     assert_eq!(s.current_approval().map(|a| a.id), Some(2));
 }
+
+#[test]
+fn a_model_error_reads_in_chinese_with_a_full_width_colon() {
+    let mut s = State::new(Lang::Zh, Mode::Default, "demo", "~/w");
+    s.turn_running = true;
+    update(
+        &mut s,
+        Event::Agent(AgentEvent::ModelError(
+            "the model server sent an empty response".into(),
+        )),
+    );
+    assert_eq!(
+        s.entries,
+        vec![Entry::Error("模型错误：模型服务器返回了空响应".into())]
+    );
+}

@@ -238,6 +238,26 @@ pub fn message(text: &str) -> String {
         }
         return out;
     }
+    // The model client's usual errors (after "模型错误：").
+    if let Some(rest) = text.strip_prefix("could not connect to ") {
+        if let Some(url) = rest.strip_suffix(": connection refused (is the server running?)") {
+            return format!("无法连接 {url}：连接被拒绝（服务器在运行吗？）");
+        }
+        if let Some(url) = rest.strip_suffix(": host not found (check base_url)") {
+            return format!("无法连接 {url}：找不到主机（请检查 base_url）");
+        }
+        if let Some(url) = rest.strip_suffix(" (is the server running?)") {
+            return format!("无法连接 {url}（服务器在运行吗？）");
+        }
+    }
+    if let Some(rest) = text.strip_prefix("the connection to ") {
+        if let Some((url, why)) = rest.split_once(" dropped in the middle of the reply: ") {
+            return format!("与 {url} 的连接在回复途中断开：{why}");
+        }
+    }
+    if text == "the model server sent an empty response" {
+        return "模型服务器返回了空响应".into();
+    }
     if let Some(rest) = text.strip_prefix("could not write the rule (") {
         if let Some(e) = rest.strip_suffix("); the call is allowed for this session only") {
             return format!("无法写入规则（{e}）；仅在本会话内允许此调用");
