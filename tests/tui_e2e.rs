@@ -1,8 +1,12 @@
 //! End to end: the real binary's TUI in a tmux pane (120×40), driven with `send-keys` and read
 //! with `capture-pane`. In a temporary working folder with a temporary HOME, `harness9 tui
-//! --demo` shows the approval dialog of the demo's first call without a key press; `3` writes
-//! the rule the dialog showed to `.harness9/settings.json`; `Esc` denies and writes nothing;
-//! Ctrl+C interrupts, quits, and leaves the terminal restored.
+//! --demo` shows the approval dialog of the demo's first call without a key press, working in
+//! a scratch folder of its own; an Enter typed as the dialog opens approves nothing; `3` writes
+//! the rule the dialog showed to `.harness9/settings.json`, and `/permissions` lists and
+//! removes it; `Esc` denies and writes nothing; Ctrl+C interrupts, shows how to quit, quits on
+//! the second press, and leaves the terminal restored. Against a scripted OpenAI-compatible
+//! server on 127.0.0.1: Esc interrupts a slow stream (what arrived stays), and an edit's dialog
+//! shows its diff.
 //!
 //! Needs tmux: without it the tests fail when `CI` is set, and are skipped with a note
 //! otherwise.
@@ -38,6 +42,8 @@ struct Pane {
     _tmp: tempfile::TempDir,
     socket: PathBuf,
     work: PathBuf,
+    /// Where the demo makes its scratch folder (the TUI's TMPDIR).
+    scratch_parent: PathBuf,
 }
 
 fn quote(p: &Path) -> String {
@@ -46,26 +52,36 @@ fn quote(p: &Path) -> String {
 
 impl Pane {
     fn start(args: &str) -> Pane {
+        Pane::start_with(args, "")
+    }
+
+    /// `env` is put before the binary (`HARNESS9_BASE_URL=… HARNESS9_MODEL=…`).
+    fn start_with(args: &str, env: &str) -> Pane {
         let tmp = tempfile::tempdir().expect("a temp dir");
         let work = tmp.path().join("work");
         let home = tmp.path().join("home");
+        let scratch_parent = tmp.path().join("tmp");
         std::fs::create_dir_all(&work).expect("work folder");
         std::fs::create_dir_all(&home).expect("home folder");
+        std::fs::create_dir_all(&scratch_parent).expect("tmp folder");
         let socket = tmp.path().join("tmux.sock");
         let bin = PathBuf::from(env!("CARGO_BIN_EXE_harness9"));
         // After the TUI ends, the marker and its exit code show on the restored screen.
         let script = format!(
             "cd {work} && env -u HARNESS9_BASE_URL -u HARNESS9_MODEL -u OPENAI_BASE_URL \
+             -u OPENAI_API_KEY -u HARNESS9_API_KEY \
              HOME={home} XDG_CONFIG_HOME={home}/.config LANG=C.UTF-8 LC_ALL=C.UTF-8 \
-             {bin} {args}; echo {EXITED} $?; sleep 600",
+             TMPDIR={tmpdir} {env} {bin} {args}; echo {EXITED} $?; sleep 600",
             work = quote(&work),
             home = quote(&home),
+            tmpdir = quote(&scratch_parent),
             bin = quote(&bin),
         );
         let pane = Pane {
             _tmp: tmp,
             socket,
             work,
+            scratch_parent,
         };
         let out = pane.tmux(&[
             "new-session",
@@ -123,17 +139,49 @@ impl Pane {
         }
     }
 
-    fn settings(&self) -> PathBuf {
-        self.work.join(".harness9").join("settings.json")
+    /// The demo's scratch folder (it makes one under TMPDIR).
+    fn scratch(&self) -> PathBuf {
+        let found = std::fs::read_dir(&self.scratch_parent)
+            .expect("the tmp folder")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("harness9-demo-"))
+            });
+        found.unwrap_or_else(|| panic!("no scratch folder in {}", self.scratch_parent.display()))
     }
 
-    /// Ctrl+C interrupts the turn (denying what waits), a second Ctrl+C quits; the terminal is
-    /// back to the shell's screen, with the exit code 0.
-    fn quit(&self) {
+    /// The demo's settings file, in its scratch folder.
+    fn settings(&self) -> PathBuf {
+        self.scratch().join(".harness9").join("settings.json")
+    }
+
+    /// Waits until the dialog is on the screen and takes keys (the hint replaces "keys active
+    /// in a moment").
+    fn wait_armed(&self, what: &str) -> String {
+        self.wait_for(what, |s| {
+            s.contains(DIALOG) && s.contains("Enter/1-5 confirm")
+        })
+    }
+
+    /// Types a line and sends it.
+    fn send_line(&self, text: &str) {
+        self.keys(&["-l", text]);
+        self.keys(&["Enter"]);
+    }
+
+    /// On an empty prompt with no turn running: one Ctrl+C shows how to quit, the second quits;
+    /// the terminal is back to the shell's screen, with the exit code 0.
+    fn quit_from_prompt(&self) {
         self.keys(&["C-c"]);
-        self.wait_for("the turn to end as interrupted after Ctrl+C", |s| {
-            s.contains("interrupted") && s.contains("Type a message") && !s.contains(DIALOG)
+        self.wait_for("the hint after one Ctrl+C", |s| {
+            s.contains("Press Ctrl+C again to quit")
         });
+        assert!(
+            !self.screen().contains(EXITED),
+            "one Ctrl+C on an empty prompt does not quit"
+        );
         self.keys(&["C-c"]);
         let s = self.wait_for("the TUI to exit", |s| s.contains(EXITED));
         assert!(s.contains(&format!("{EXITED} 0")), "exit code:\n{s}");
@@ -141,6 +189,15 @@ impl Pane {
             !s.contains("mode: default") && !s.contains(DIALOG),
             "the alternate screen was left, so the TUI is gone from the terminal:\n{s}"
         );
+    }
+
+    /// Ctrl+C interrupts the turn (denying what waits), then Ctrl+C twice quits.
+    fn quit(&self) {
+        self.keys(&["C-c"]);
+        self.wait_for("the turn to end as interrupted after Ctrl+C", |s| {
+            s.contains("interrupted") && s.contains("Type a message") && !s.contains(DIALOG)
+        });
+        self.quit_from_prompt();
     }
 }
 
@@ -164,14 +221,12 @@ fn shown_rule(screen: &str) -> String {
 }
 
 #[test]
-fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_to_settings_json() {
+fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_permissions_removes() {
     if tmux_missing() {
         return;
     }
     let pane = Pane::start("tui --demo");
-    let screen = pane.wait_for("the demo's first approval dialog", |s| {
-        s.contains(DIALOG) && s.contains("[3] Always allow")
-    });
+    let screen = pane.wait_armed("the demo's first approval dialog");
     assert!(
         screen.contains(harness9::model::demo::FIRST_COMMAND),
         "the dialog shows the command itself:\n{screen}"
@@ -199,9 +254,67 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_to_settings_jso
         "exactly the rule the dialog showed:\n{text}"
     );
     assert!(
-        pane.work.join("demo-repo").is_dir(),
-        "the approved call ran"
+        pane.scratch().join("demo-repo").is_dir(),
+        "the approved call ran, in the demo's scratch folder"
     );
+    assert!(
+        !pane.work.join("demo-repo").exists() && !pane.work.join(".harness9").exists(),
+        "the person's folder is not touched by the demo"
+    );
+
+    // The tour goes on: deny the forced delete, and wait for the end of the turn.
+    pane.wait_armed("the forced delete's dialog");
+    pane.keys(&["Escape"]);
+    pane.wait_for("the end of the tour", |s| {
+        s.contains("That's the tour") && s.contains("Type a message")
+    });
+
+    pane.send_line("/permissions");
+    let listed = pane.wait_for("the rules listed", |s| {
+        s.contains("Rules that allow without asking") && s.contains("1. bash(git init")
+    });
+    // "Always allow" also holds for the rest of the session: the session's copy is 1, the
+    // allowlist's (the file's) is 2.
+    let file_section = listed
+        .split("settings.json")
+        .nth(1)
+        .unwrap_or_else(|| panic!("the allowlist's section is listed:\n{listed}"));
+    assert!(file_section.contains("2. bash(git init"), "{listed}");
+    pane.send_line("/permissions rm 2");
+    pane.wait_for("the rule removed", |s| s.contains("removed bash(git init"));
+    let text = std::fs::read_to_string(pane.settings()).expect("settings.json is still there");
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("settings.json is not valid JSON ({e}):\n{text}"));
+    assert_eq!(
+        json["permissions"]["allow"],
+        serde_json::json!([]),
+        "the rule is gone from the file:\n{text}"
+    );
+    pane.quit_from_prompt();
+}
+
+#[test]
+fn an_enter_typed_as_the_dialog_opens_approves_nothing() {
+    if tmux_missing() {
+        return;
+    }
+    let pane = Pane::start("tui --demo");
+    // As soon as the dialog is there (well within the moment it ignores keys), Enter.
+    pane.wait_for("the demo's first approval dialog", |s| s.contains(DIALOG));
+    pane.keys(&["Enter"]);
+    pane.keys(&["1"]);
+    let screen = pane.wait_armed("the dialog to take keys");
+    assert!(
+        screen.contains(harness9::model::demo::FIRST_COMMAND),
+        "still the first request:\n{screen}"
+    );
+    assert!(
+        !pane.scratch().join("demo-repo").exists(),
+        "the Enter typed as the dialog opened ran nothing"
+    );
+    pane.keys(&["Escape"]);
+    pane.wait_for("the denial", |s| s.contains("denied by the user"));
+    assert!(!pane.scratch().join("demo-repo").exists());
     pane.quit();
 }
 
@@ -211,7 +324,7 @@ fn demo_dialog_esc_denies_and_writes_no_settings_json() {
         return;
     }
     let pane = Pane::start("tui --demo");
-    pane.wait_for("the demo's first approval dialog", |s| s.contains(DIALOG));
+    pane.wait_armed("the demo's first approval dialog");
     pane.keys(&["Escape"]);
     let screen = pane.wait_for("the denial in the conversation", |s| {
         s.contains("denied by the user")
@@ -224,9 +337,184 @@ fn demo_dialog_esc_denies_and_writes_no_settings_json() {
     pane.wait_for("the next dialog", |s| s.contains("High risk"));
     assert!(!pane.settings().exists(), "a denial writes no rule");
     assert!(
-        !pane.work.join("demo-repo").exists(),
+        !pane.scratch().join("demo-repo").exists(),
         "the denied call did not run"
     );
     pane.quit();
-    assert!(!pane.settings().exists());
+    assert!(!pane.work.join(".harness9").join("settings.json").exists());
+}
+
+/// What the scripted server answers, in order (then a short text reply).
+#[derive(Clone)]
+enum Reply {
+    /// Streams this text and then holds the connection open without a word.
+    Stall(&'static str),
+    /// A tool call, streamed whole.
+    Call {
+        name: &'static str,
+        arguments: String,
+    },
+}
+
+/// An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script.
+fn scripted_server(script: Vec<Reply>) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
+    let url = format!("http://{}/v1", listener.local_addr().expect("its address"));
+    let script = std::sync::Arc::new(std::sync::Mutex::new(std::collections::VecDeque::from(
+        script,
+    )));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let script = script.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().expect("a clone"));
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let lower = line.to_ascii_lowercase();
+                    if let Some(v) = lower.strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                    if line == "\r\n" {
+                        break;
+                    }
+                }
+                let mut body = vec![0u8; length];
+                let _ = reader.read_exact(&mut body);
+                let next = script.lock().ok().and_then(|mut s| s.pop_front());
+                let chunk = |delta: serde_json::Value, finish: Option<&str>| {
+                    let v = serde_json::json!({
+                        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]
+                    });
+                    format!("data: {v}\n\n")
+                };
+                let _ = stream.write_all(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n",
+                );
+                match next {
+                    Some(Reply::Stall(text)) => {
+                        let _ = stream.write_all(
+                            chunk(serde_json::json!({"content": text}), None).as_bytes(),
+                        );
+                        let _ = stream.flush();
+                        std::thread::sleep(Duration::from_secs(120));
+                    }
+                    Some(Reply::Call { name, arguments }) => {
+                        let call = serde_json::json!({"tool_calls": [{
+                            "index": 0, "id": "call_1", "type": "function",
+                            "function": {"name": name, "arguments": arguments}
+                        }]});
+                        let _ = stream.write_all(chunk(call, None).as_bytes());
+                        let _ = stream
+                            .write_all(chunk(serde_json::json!({}), Some("tool_calls")).as_bytes());
+                        let _ = stream.write_all(b"data: [DONE]\n\n");
+                    }
+                    None => {
+                        let _ = stream.write_all(
+                            chunk(serde_json::json!({"content": "All done."}), None).as_bytes(),
+                        );
+                        let _ =
+                            stream.write_all(chunk(serde_json::json!({}), Some("stop")).as_bytes());
+                        let _ = stream.write_all(b"data: [DONE]\n\n");
+                    }
+                }
+                let _ = stream.flush();
+            });
+        }
+    });
+    url
+}
+
+#[test]
+fn esc_interrupts_a_slow_stream_and_keeps_what_arrived() {
+    if tmux_missing() {
+        return;
+    }
+    let url = scripted_server(vec![Reply::Stall("Thinking it over, slowly")]);
+    let pane = Pane::start_with(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=slow-model"),
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("hello");
+    pane.wait_for("the streamed text and the spinner", |s| {
+        s.contains("Thinking it over, slowly") && s.contains("Esc interrupts")
+    });
+    pane.keys(&["Escape"]);
+    let screen = pane.wait_for("the turn to end as interrupted", |s| {
+        s.contains("interrupted") && s.contains("Type a message")
+    });
+    assert!(
+        screen.contains("Thinking it over, slowly [cut off]"),
+        "what was streamed stays:\n{screen}"
+    );
+    pane.quit_from_prompt();
+}
+
+#[test]
+fn an_edits_dialog_shows_its_diff() {
+    if tmux_missing() {
+        return;
+    }
+    let args = serde_json::json!({
+        "path": "notes.txt",
+        "old_string": "colour: red",
+        "new_string": "colour: blue"
+    })
+    .to_string();
+    let url = scripted_server(vec![Reply::Call {
+        name: "edit_file",
+        arguments: args,
+    }]);
+    let pane = Pane::start_with(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=edit-model"),
+    );
+    std::fs::write(
+        pane.work.join("notes.txt"),
+        "shape: round\ncolour: red\nsize: small\n",
+    )
+    .expect("a file to edit");
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("make it blue");
+    let screen = pane.wait_armed("the edit's dialog");
+    for row in [
+        "Changes: +1 −1",
+        "-colour: red",
+        "+colour: blue",
+        " shape: round",
+    ] {
+        assert!(screen.contains(row), "missing {row:?}:\n{screen}");
+    }
+    pane.keys(&["1"]);
+    let screen = pane.wait_for("the edit's result with the applied diff", |s| {
+        s.contains("All done.") && s.contains("⎿ ") && s.contains("+1 −1")
+    });
+    assert!(screen.contains("+colour: blue"), "{screen}");
+    let text = std::fs::read_to_string(pane.work.join("notes.txt")).expect("the file");
+    assert_eq!(text, "shape: round\ncolour: blue\nsize: small\n");
+    pane.quit_from_prompt();
+}
+
+#[test]
+fn a_base_url_without_a_model_is_an_error_not_the_demo() {
+    if tmux_missing() {
+        return;
+    }
+    let pane = Pane::start_with("tui", "HARNESS9_BASE_URL=http://127.0.0.1:9/v1");
+    let screen = pane.wait_for("the TUI to refuse", |s| s.contains(EXITED));
+    assert!(
+        screen.contains("a model server is set (http://127.0.0.1:9/v1) but no model"),
+        "{screen}"
+    );
+    assert!(screen.contains(&format!("{EXITED} 2")), "{screen}");
+    assert!(
+        !screen.contains(DIALOG),
+        "the demo did not start:\n{screen}"
+    );
 }

@@ -3,13 +3,14 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use tokio::sync::mpsc;
 
 use harness9::engine::Mode;
 use harness9::hooks::Project;
-use harness9::model::config::{Config, Language};
+use harness9::model::config::{Config, Language, ModelConfig};
 use harness9::model::demo::DemoModel;
 use harness9::model::openai::OpenAiModel;
 use harness9::model::Model;
@@ -47,6 +48,40 @@ fn parse_lang(s: &str) -> Result<Language, String> {
     }
 }
 
+/// A model configuration with a server and no model name, or a name and no server: the
+/// person meant to use their own model, so the demo must not run in its place.
+pub fn half_configured(m: &ModelConfig) -> Option<String> {
+    let set = |s: &Option<String>| s.as_deref().is_some_and(|s| !s.trim().is_empty());
+    match (set(&m.base_url), set(&m.model)) {
+        (true, false) => Some(format!(
+            "a model server is set ({}) but no model: set HARNESS9_MODEL (or `model` under \
+             [model] in ~/.config/harness9/config.toml), or run `harness9 tui --demo` for the \
+             offline demo",
+            m.base_url.as_deref().unwrap_or_default()
+        )),
+        (false, true) => Some(format!(
+            "a model is set ({}) but no server: set HARNESS9_BASE_URL (or `base_url` under \
+             [model] in ~/.config/harness9/config.toml), or run `harness9 tui --demo` for the \
+             offline demo",
+            m.model.as_deref().unwrap_or_default()
+        )),
+        _ => None,
+    }
+}
+
+/// The demo's scratch folder, with a README for it to read.
+fn make_scratch() -> std::io::Result<tempfile::TempDir> {
+    let dir = tempfile::Builder::new()
+        .prefix("harness9-demo-")
+        .tempdir()?;
+    std::fs::write(
+        dir.path().join(harness9::model::demo::README_PATH),
+        "# harness9 demo\n\nA scratch folder the offline demo made for itself; it is removed \
+         when the TUI ends.\n",
+    )?;
+    Ok(dir)
+}
+
 /// Whether the TUI can run here: standard input and output are a terminal.
 pub fn on_terminal() -> bool {
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
@@ -79,21 +114,47 @@ pub fn tui(args: TuiArgs) -> i32 {
     let lang = args.lang.unwrap_or(config.language);
     let mut notes: Vec<String> = config.notes.clone();
 
+    if !args.demo {
+        if let Some(problem) = half_configured(&config.model) {
+            eprintln!("error: {problem}");
+            return EXIT_USAGE;
+        }
+    }
     let configured = if args.demo {
         None
     } else {
         OpenAiModel::from_config(&config.model)
     };
     let demo = configured.is_none();
+    // The demo runs real commands (`git init`, `rm -rf`): in a scratch folder of its own,
+    // never in the person's folder. It goes when the TUI ends.
+    let scratch = if demo {
+        match make_scratch() {
+            Ok(dir) => Some(dir),
+            Err(e) => {
+                eprintln!("error: cannot make a scratch folder for the demo: {e}");
+                return 1;
+            }
+        }
+    } else {
+        None
+    };
+    let cwd = match &scratch {
+        Some(dir) => {
+            notes.push(
+                harness9::tui::texts(lang)
+                    .demo_scratch
+                    .replace("{dir}", &dir.path().display().to_string()),
+            );
+            dir.path().to_path_buf()
+        }
+        None => cwd,
+    };
     let model: Arc<dyn Model> = match configured {
         Some(m) => Arc::new(m),
         None => {
             if !args.demo {
-                notes.push(
-                    "no model is configured, so the demo model runs: set HARNESS9_BASE_URL and \
-                     HARNESS9_MODEL (or [model] in ~/.config/harness9/config.toml) to use your own"
-                        .into(),
-                );
+                notes.push(harness9::tui::texts(lang).no_model.into());
             }
             Arc::new(DemoModel::new().with_language(lang))
         }
@@ -126,6 +187,14 @@ pub fn tui(args: TuiArgs) -> i32 {
 
     let mut state = app::initial_state(lang, mode.get(), &model.name(), &cwd);
     state.entries.extend(notes.into_iter().map(Entry::Notice));
+    state.approval_timeout = config.runtime.approval_timeout;
+    if let Some(secs) = std::env::var("HARNESS9_INACTIVITY_SECS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+    {
+        state.inactivity_timeout = (secs > 0).then(|| Duration::from_secs(secs));
+    }
+    let project_dir = cwd.join(".harness9");
     let app = App {
         state,
         model,
@@ -137,12 +206,48 @@ pub fn tui(args: TuiArgs) -> i32 {
         // The demo starts by itself, so a newcomer sees the approval dialog at once.
         auto_start: demo.then(String::new),
         system: (!demo).then(|| app::system_prompt(&cwd)),
+        history_file: Some(project_dir.join(app::HISTORY_FILE)),
+        settings_file: Some(project_dir.join("settings.json")),
+        cwd,
     };
-    match app::run(app) {
+    let result = app::run(app);
+    drop(scratch);
+    match result {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: the terminal failed: {e}");
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(base_url: Option<&str>, model: Option<&str>) -> ModelConfig {
+        ModelConfig {
+            base_url: base_url.map(String::from),
+            model: model.map(String::from),
+            ..ModelConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_server_without_a_model_or_a_model_without_a_server_is_an_error() {
+        let e = half_configured(&model(Some("http://127.0.0.1:8080/v1"), None));
+        assert!(e.is_some_and(|e| e.contains("but no model") && e.contains("--demo")));
+        let e = half_configured(&model(None, Some("qwen")));
+        assert!(e.is_some_and(|e| e.contains("but no server")));
+        assert_eq!(
+            half_configured(&model(Some("http://x/v1"), Some("m"))),
+            None
+        );
+        assert_eq!(
+            half_configured(&model(None, None)),
+            None,
+            "nothing set: the demo"
+        );
+        assert_eq!(half_configured(&model(Some("  "), None)), None);
     }
 }

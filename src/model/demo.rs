@@ -123,6 +123,21 @@ impl DemoModel {
                     Some(Step::Delete),
                     turn,
                 ),
+                Outcome::Failed(why) => reply(
+                    format!(
+                        "{} {}",
+                        t(
+                            &format!("It was allowed but failed: {}.", first_line(why)),
+                            &format!("它获准运行，但失败了：{}。", first_line(why)),
+                        ),
+                        t(
+                            "Next, something riskier: a forced recursive delete (of my scratch folder only).",
+                            "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
+                        )
+                    ),
+                    Some(Step::Delete),
+                    turn,
+                ),
                 Outcome::Ran(out) => reply(
                     format!(
                         "{} {}",
@@ -145,6 +160,10 @@ impl DemoModel {
                         "That's what is here; I changed nothing.",
                         "这就是目录里的内容；我什么都没改。",
                     ),
+                    Outcome::Failed(why) => t(
+                        &format!("That failed: {}. I changed nothing.", first_line(why)),
+                        &format!("失败了：{}。我什么都没改。", first_line(why)),
+                    ),
                     Outcome::Feedback(f) => feedback_ack(f),
                     Outcome::Denied => t("Not even that, then.", "连这个也不行，好的。"),
                 };
@@ -163,8 +182,12 @@ impl DemoModel {
             Step::Delete => {
                 let first = match &outcome {
                     Outcome::Ran(_) => t(
-                        "It ran: only my scratch folder is gone. harness9 asked first, with high risk, because `rm -rf` deletes without asking and cannot be undone.",
-                        "它运行了：只删除了我的临时文件夹。harness9 先以高风险问了你，因为 `rm -rf` 删除时不会确认，也无法撤销。",
+                        "It ran: only my scratch folder is gone. harness9 rates `rm -rf` high risk, because it deletes without asking and cannot be undone; in the default mode it always puts such a call to you.",
+                        "它运行了：只删除了我的临时文件夹。harness9 把 `rm -rf` 评为高风险，因为它删除时不会确认，也无法撤销；默认模式下这类调用总会先问你。",
+                    ),
+                    Outcome::Failed(why) => t(
+                        &format!("It was allowed but failed: {}.", first_line(why)),
+                        &format!("它获准运行，但失败了：{}。", first_line(why)),
                     ),
                     Outcome::Feedback(f) => feedback_ack(f),
                     Outcome::Denied => t(
@@ -189,6 +212,10 @@ impl DemoModel {
                     Outcome::Ran(_) => t(
                         "That should not have happened: ~/.ssh is meant to be protected. Check your policy.",
                         "这不应该发生：~/.ssh 本应受保护。请检查你的策略。",
+                    ),
+                    Outcome::Failed(why) => t(
+                        &format!("harness9 let it through, but the read failed: {}. ~/.ssh is meant to be a hard protection: check your policy.", first_line(why)),
+                        &format!("harness9 放行了，但读取失败：{}。~/.ssh 本应是硬保护：请检查你的策略。", first_line(why)),
                     ),
                     _ => t(
                         "Blocked without asking you: ~/.ssh is a hard protection that no rule, mode or approval lifts.",
@@ -222,6 +249,8 @@ impl DemoModel {
             let what = match outcome {
                 Outcome::Ran(_) if zh => "已运行".to_string(),
                 Outcome::Ran(_) => "ran".to_string(),
+                Outcome::Failed(_) if zh => "获准但运行失败".to_string(),
+                Outcome::Failed(_) => "allowed, but failed".to_string(),
                 Outcome::Denied if zh => "被拒绝".to_string(),
                 Outcome::Denied => "denied".to_string(),
                 Outcome::Feedback(f) if zh => format!("被拒绝，你说：“{f}”"),
@@ -294,8 +323,10 @@ impl Step {
 /// What became of a tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Outcome {
-    /// It ran (successfully or not); its output.
+    /// It ran; its output.
     Ran(String),
+    /// It was let through but failed (or could not run); the error.
+    Failed(String),
     Denied,
     /// Denied, with the person's words.
     Feedback(String),
@@ -311,7 +342,10 @@ impl Outcome {
             .get(..6)
             .is_some_and(|w| w.eq_ignore_ascii_case("denied"));
         if !denied {
-            return Outcome::Ran(text.to_string());
+            return match trimmed.strip_prefix("error:") {
+                Some(why) => Outcome::Failed(why.trim().to_string()),
+                None => Outcome::Ran(text.to_string()),
+            };
         }
         const MARK: &str = "The user says:";
         match trimmed.find(MARK) {
@@ -535,6 +569,55 @@ mod tests {
         }
         let r = demo.script(&[]);
         assert_eq!(args(&r)["command"], FIRST_COMMAND, "even with no messages");
+    }
+
+    #[test]
+    fn a_failed_call_is_narrated_as_failed_never_as_ran() {
+        let demo = DemoModel::new();
+        let h = vec![user("")];
+        let r1 = demo.script(&h);
+        let h = answer(h, &r1, "error: `git` was not found");
+        let r2 = demo.script(&h);
+        assert!(
+            r2.content.contains("failed") && !r2.content.starts_with("Done"),
+            "{}",
+            r2.content
+        );
+        // The rest of the tour, to its summary.
+        let mut h = answer(h, &r2, "error: no such folder");
+        loop {
+            let r = demo.script(&h);
+            if r.tool_calls.is_empty() {
+                assert!(
+                    r.content
+                        .contains("bash `git init demo-repo`: allowed, but failed"),
+                    "{}",
+                    r.content
+                );
+                assert!(
+                    !r.content.contains("git init demo-repo`: ran"),
+                    "{}",
+                    r.content
+                );
+                break;
+            }
+            h = answer(h, &r, "error: it failed");
+        }
+    }
+
+    #[test]
+    fn the_delete_narration_does_not_claim_that_harness9_asked() {
+        // In bypass or auto-approve the call runs without a question: the text must hold
+        // whatever the mode was.
+        let demo = DemoModel::new();
+        let h = vec![user("")];
+        let r1 = demo.script(&h);
+        let h = answer(h, &r1, "Initialized empty Git repository");
+        let r2 = demo.script(&h);
+        let h = answer(h, &r2, "");
+        let r3 = demo.script(&h);
+        assert!(r3.content.starts_with("It ran"), "{}", r3.content);
+        assert!(!r3.content.contains("asked first"), "{}", r3.content);
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub struct Reply {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Delta {
     Text(String),
+    /// The tokens the server says the request used so far (prompt and completion), when it
+    /// reports them.
+    Usage(u64),
 }
 
 /// Why a model produced no reply; shown in the conversation, never a crash.

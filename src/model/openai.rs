@@ -549,6 +549,13 @@ impl StreamState {
                 error_text(err)
             )));
         }
+        if let Some(total) = v
+            .get("usage")
+            .and_then(|u| u.get("total_tokens"))
+            .and_then(Value::as_u64)
+        {
+            let _ = deltas.send(Delta::Usage(total));
+        }
         let Some(choice) = first_choice(v) else {
             return Ok(()); // usage-only chunks and the like
         };
@@ -732,10 +739,26 @@ mod tests {
         }
         let result = result.unwrap_or_else(|| s.finish(&tx));
         let mut texts = Vec::new();
-        while let Ok(Delta::Text(t)) = rx.try_recv() {
-            texts.push(t);
+        while let Ok(d) = rx.try_recv() {
+            match d {
+                Delta::Text(t) => texts.push(t),
+                Delta::Usage(n) => texts.push(format!("<usage {n}>")),
+            }
         }
         (result, texts)
+    }
+
+    #[test]
+    fn usage_reported_by_the_server_is_passed_on() {
+        let (r, texts) = feed(&[
+            r#"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"#,
+            "",
+            r#"data: {"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}}"#,
+            "",
+            "data: [DONE]",
+        ]);
+        assert!(r.is_ok());
+        assert_eq!(texts, ["Hi", "<usage 12>"]);
     }
 
     #[test]

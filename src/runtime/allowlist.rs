@@ -57,6 +57,64 @@ impl RuleWriter for SettingsWriter {
     }
 }
 
+/// The rules of the settings file's `permissions.allow` list (none when it does not read).
+pub fn allow_rules(path: &Path) -> Vec<String> {
+    let Ok(text) = read_settings(path) else {
+        return Vec::new();
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    value
+        .pointer("/permissions/allow")
+        .and_then(|a| a.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Removes `rule` from the settings file's `permissions.allow`, the same safe way rules are
+/// added (see [`edit_json_file`]); whether it was there.
+pub fn remove_allow_rule(path: &Path, root: Option<&Path>, rule: &str) -> Result<bool, String> {
+    let shown = path.display().to_string();
+    edit_json_file(path, root, |text| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .map_err(|e| format!("`{shown}` is not valid JSON ({e}); it was left as it was"))?;
+        if let Some(key) = duplicate_key(text) {
+            return Err(format!(
+                "`{key}` appears twice in `{shown}`; it was left as it was"
+            ));
+        }
+        let root = CstRootNode::parse(text, &ParseOptions::default())
+            .map_err(|e| format!("`{shown}` does not parse ({e})"))?;
+        let Some(allow) = root
+            .object_value()
+            .and_then(|o| o.object_value("permissions"))
+            .and_then(|p| p.array_value("allow"))
+        else {
+            return Ok(None);
+        };
+        let Some(node) = allow.elements().into_iter().find(|n| {
+            n.as_string_lit()
+                .and_then(|s| s.decoded_value().ok())
+                .is_some_and(|v| v == rule)
+        }) else {
+            return Ok(None);
+        };
+        node.remove();
+        let mut out = root.to_string();
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        serde_json::from_str::<serde_json::Value>(&out)
+            .map_err(|e| format!("the edit would not be valid JSON ({e})"))?;
+        Ok(Some(out))
+    })
+}
+
 /// Adds `rules` to the `permissions.allow` list of the settings file at `path` (created when
 /// missing); returns the rules actually added.
 ///
@@ -278,6 +336,33 @@ mod tests {
 
     fn rules(xs: &[&str]) -> Vec<String> {
         xs.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_rule_is_removed_from_the_allow_list_and_the_rest_is_kept() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("settings.json");
+        std::fs::write(
+            &path,
+            "{\n  \"mine\": 1,\n  \"permissions\": {\n    \"allow\": [\"bash(git status)\", \"bash(npm test *)\"],\n    \"deny\": [\"bash(sudo *)\"]\n  }\n}\n",
+        )
+        .expect("written");
+        assert_eq!(
+            allow_rules(&path),
+            rules(&["bash(git status)", "bash(npm test *)"])
+        );
+        assert_eq!(remove_allow_rule(&path, None, "bash(git status)"), Ok(true));
+        assert_eq!(allow_rules(&path), rules(&["bash(npm test *)"]));
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            text.contains("\"mine\": 1") && text.contains("bash(sudo *)"),
+            "{text}"
+        );
+        assert_eq!(
+            remove_allow_rule(&path, None, "bash(git status)"),
+            Ok(false),
+            "a rule that is not there changes nothing"
+        );
     }
 
     #[test]

@@ -57,6 +57,20 @@ impl SessionMemory {
         (inner.rules.clone(), inner.generation)
     }
 
+    /// Forgets a remembered rule, and the calls approved exactly (which it may have covered),
+    /// so that they are asked about again; whether the rule was remembered.
+    pub fn forget(&self, rule: &str) -> bool {
+        let mut inner = self.lock();
+        let before = inner.rules.len();
+        inner.rules.retain(|r| r != rule);
+        if inner.rules.len() == before {
+            return false;
+        }
+        inner.exact.clear();
+        inner.generation += 1;
+        true
+    }
+
     pub fn is_empty(&self) -> bool {
         let inner = self.lock();
         inner.rules.is_empty() && inner.exact.is_empty()
@@ -69,4 +83,31 @@ fn call_key(call: &ToolCall) -> String {
         call.name,
         Value::Object(call.arguments.clone())
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forgotten_rule_no_longer_covers_and_the_generation_moves() {
+        let m = SessionMemory::default();
+        let call = ToolCall::primary("bash", "git init x");
+        m.remember(
+            &call,
+            Some(&Proposal {
+                rules: vec!["bash(git init *)".into()],
+                exact: false,
+            }),
+        );
+        let (rules, generation) = m.rules();
+        assert_eq!(rules, ["bash(git init *)"]);
+        assert!(m.covers_exactly(&call));
+        assert!(m.forget("bash(git init *)"));
+        let (rules, after) = m.rules();
+        assert!(rules.is_empty());
+        assert!(after > generation, "compiled copies see the change");
+        assert!(!m.covers_exactly(&call), "the call is asked about again");
+        assert!(!m.forget("bash(git init *)"));
+    }
 }

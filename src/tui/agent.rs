@@ -4,11 +4,13 @@
 //! the model as tool results; malformed arguments and model errors end up in the conversation,
 //! never in a crash. Everything the loop does reaches the UI as [`AgentEvent`]s.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tokio::sync::mpsc::{self, UnboundedSender};
 
+use super::diff::{self, Diff};
 use crate::call::{is_file_tool, ToolCall};
 use crate::model::{Delta, Message, Model, ModelToolCall, ToolSpec};
 use crate::runtime::{
@@ -29,13 +31,17 @@ pub enum AgentEvent {
         name: String,
         arguments: String,
     },
-    /// What the call produced, or why it did not run.
+    /// What the call produced, or why it did not run; for a file write or edit that ran,
+    /// what it changed.
     ToolResult {
         id: String,
         name: String,
         status: ResultStatus,
         content: String,
+        diff: Option<Diff>,
     },
+    /// Tokens the server reported using so far in this turn.
+    Usage(u64),
     /// The model failed; the turn ends, the session goes on.
     ModelError(String),
     TurnEnded {
@@ -56,6 +62,8 @@ pub struct Agent {
     events: UnboundedSender<AgentEvent>,
     max_steps: usize,
     next_id: u64,
+    /// The folder the tools work in: file changes are diffed there.
+    cwd: Option<PathBuf>,
 }
 
 impl Agent {
@@ -75,6 +83,7 @@ impl Agent {
             events,
             max_steps: MAX_STEPS,
             next_id: 0,
+            cwd: None,
         }
     }
 
@@ -89,9 +98,20 @@ impl Agent {
         self
     }
 
+    /// The folder the tools work in, so that a file write or edit shows what it changed.
+    pub fn with_cwd(mut self, cwd: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(cwd.into());
+        self
+    }
+
     pub fn with_max_steps(mut self, steps: usize) -> Self {
         self.max_steps = steps.max(1);
         self
+    }
+
+    /// Forgets the conversation (`/clear`); the system message stays.
+    pub fn clear(&mut self) {
+        self.history.retain(|m| matches!(m, Message::System { .. }));
     }
 
     /// The conversation so far, as the model sees it.
@@ -154,6 +174,7 @@ impl Agent {
                         c.clone(),
                         cancel.clone(),
                         self.events.clone(),
+                        self.cwd.clone(),
                     ))
                 })
                 .collect();
@@ -167,6 +188,7 @@ impl Agent {
                             name: c.name.clone(),
                             status: ResultStatus::Error,
                             content: text.clone(),
+                            diff: None,
                         });
                         text
                     }
@@ -192,8 +214,11 @@ impl Agent {
         let (dtx, mut drx) = mpsc::unbounded_channel::<Delta>();
         let events = self.events.clone();
         let forward = tokio::spawn(async move {
-            while let Some(Delta::Text(t)) = drx.recv().await {
-                let _ = events.send(AgentEvent::Delta(t));
+            while let Some(d) = drx.recv().await {
+                let _ = events.send(match d {
+                    Delta::Text(t) => AgentEvent::Delta(t),
+                    Delta::Usage(n) => AgentEvent::Usage(n),
+                });
             }
         });
         let reply = tokio::select! {
@@ -217,6 +242,7 @@ async fn run_call(
     mc: ModelToolCall,
     cancel: CancelToken,
     events: UnboundedSender<AgentEvent>,
+    cwd: Option<PathBuf>,
 ) -> String {
     let send = |ev| {
         let _ = events.send(ev);
@@ -242,25 +268,34 @@ async fn run_call(
                 name: mc.name.clone(),
                 status: ResultStatus::Error,
                 content: text.clone(),
+                diff: None,
             });
             return text;
         }
     };
+    let before = cwd
+        .as_deref()
+        .and_then(|dir| diff::snapshot(&mc.name, &args, dir));
     let call = ToolCall {
         id: Some(mc.id.clone()),
         name: mc.name.clone(),
-        arguments: args,
+        arguments: args.clone(),
     };
     let ctx = HookContext {
         cancel,
         ..HookContext::default()
     };
     let exec = registry.execute(ctx, call, tools.as_ref()).await;
+    let changed = match (&before, cwd.as_deref(), exec.result.status) {
+        (Some(before), Some(dir), ResultStatus::Ok) => diff::applied(&args, dir, before),
+        _ => None,
+    };
     send(AgentEvent::ToolResult {
         id: mc.id,
         name: mc.name,
         status: exec.result.status,
         content: exec.result.content.clone(),
+        diff: changed,
     });
     for_model(&exec.result)
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::io::{self, Stdout};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once};
+use std::time::{Duration, Instant};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
@@ -23,7 +24,7 @@ use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 use super::agent::{Agent, AgentEvent};
 use super::i18n::{texts, Lang};
 use super::state::{ApprovalView, Entry, State};
-use super::update::{update, Action, Event};
+use super::update::{update, Action, Event, PermissionsCommand};
 use super::view::render;
 use crate::engine::Mode;
 use crate::model::{Model, ToolSpec};
@@ -46,6 +47,82 @@ pub struct App {
     pub auto_start: Option<String>,
     /// The system message the conversation starts with.
     pub system: Option<String>,
+    /// The folder the tools work in (file changes are diffed there).
+    pub cwd: PathBuf,
+    /// The project's history of sent messages (`.harness9/history.jsonl`); `None` keeps it in
+    /// memory only.
+    pub history_file: Option<PathBuf>,
+    /// The allowlist `/permissions` lists and edits (`.harness9/settings.json`).
+    pub settings_file: Option<PathBuf>,
+}
+
+/// The history file under a project's `.harness9/` (git-ignored with the rest of it).
+pub const HISTORY_FILE: &str = "history.jsonl";
+
+/// The messages of a history file, oldest first: one JSON string a line; other lines are
+/// skipped.
+pub fn read_history(path: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let all: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<String>(l).ok())
+        .collect();
+    let skip = all.len().saturating_sub(super::input::HISTORY_MAX);
+    all.into_iter().skip(skip).collect()
+}
+
+/// The line of `.harness9/.gitignore` that keeps the history out of git.
+const HISTORY_IGNORED: &str = "history.jsonl";
+
+/// Keeps the history file out of git: `.harness9/.gitignore` is created when missing (with
+/// harness9's usual lines, see [`crate::audit::GITIGNORE`], and the history's), and the
+/// history's line is added to one harness9 wrote before it knew of the history. A `.gitignore`
+/// a person wrote is left alone.
+pub fn keep_history_out_of_git(dir: &Path) {
+    use std::io::Write;
+    let path = dir.join(".gitignore");
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if let Ok(mut f) = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                let _ = writeln!(f, "{}{HISTORY_IGNORED}", crate::audit::GITIGNORE);
+            }
+        }
+        Ok(m) if m.is_file() => {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                return;
+            };
+            let ours = text.starts_with("# Written by harness9");
+            if ours && !text.lines().any(|l| l.trim() == HISTORY_IGNORED) {
+                if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(&path) {
+                    let sep = if text.ends_with('\n') { "" } else { "\n" };
+                    let _ = writeln!(f, "{sep}{HISTORY_IGNORED}");
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Adds a message to a history file (created with its folder when missing, and kept out of
+/// git).
+pub fn append_history(path: &Path, text: &str) -> io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+        keep_history_out_of_git(dir);
+    }
+    let line = serde_json::to_string(text).map_err(io::Error::other)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    writeln!(f, "{line}")
 }
 
 /// The system message for a model working in `cwd`.
@@ -80,6 +157,9 @@ pub fn initial_state(lang: Lang, mode: Mode, model: &str, cwd: &Path) -> State {
 }
 
 type Term = Terminal<CrosstermBackend<Stdout>>;
+
+/// How often the screen is redrawn while nothing happens (the spinner, arming, countdowns).
+const TICK: Duration = Duration::from_millis(100);
 
 /// Restores the terminal: raw mode off, main screen back, mouse released, cursor shown. Safe
 /// to call more than once.
@@ -172,12 +252,91 @@ fn from_terminal(ev: ct::Event) -> Option<Event> {
     }
 }
 
+/// What the agent task is asked to do.
+enum AgentCommand {
+    Turn(String, CancelToken),
+    Clear,
+}
+
 /// What the loop holds besides the state: the requests waiting for an answer and the turn.
 struct Runner {
     pending: HashMap<u64, ApprovalRequest>,
     turn: CancelToken,
-    turns: UnboundedSender<(String, CancelToken)>,
+    turns: UnboundedSender<AgentCommand>,
     mode: ModeHandle,
+    registry: Arc<HookRegistry>,
+    cwd: PathBuf,
+    home: Option<PathBuf>,
+    history_file: Option<PathBuf>,
+    settings_file: Option<PathBuf>,
+}
+
+/// Where a rule listed by `/permissions` lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleSource {
+    Session,
+    Settings(PathBuf),
+}
+
+/// The rules `/permissions` lists, numbered from 1 in this order: the session's, then the
+/// allowlist's.
+pub fn listed_rules(
+    session: &[String],
+    settings: Option<(&Path, Vec<String>)>,
+) -> Vec<(String, RuleSource)> {
+    let mut out: Vec<(String, RuleSource)> = session
+        .iter()
+        .map(|r| (r.clone(), RuleSource::Session))
+        .collect();
+    if let Some((path, rules)) = settings {
+        out.extend(
+            rules
+                .into_iter()
+                .map(|r| (r, RuleSource::Settings(path.to_path_buf()))),
+        );
+    }
+    out
+}
+
+/// `/permissions`'s listing.
+pub fn permissions_text(
+    lang: Lang,
+    rules: &[(String, RuleSource)],
+    settings: Option<&Path>,
+) -> String {
+    let t = texts(lang);
+    let mut s = String::from(t.perms_title);
+    let mut n = 0;
+    let mut section = |title: String, pick: &dyn Fn(&RuleSource) -> bool, s: &mut String| {
+        s.push_str(&format!("\n  {title}"));
+        let mut any = false;
+        for (rule, src) in rules {
+            if pick(src) {
+                n += 1;
+                any = true;
+                s.push_str(&format!("\n    {n}. {rule}"));
+            }
+        }
+        if !any {
+            s.push_str(&format!("\n    {}", t.perms_none));
+        }
+    };
+    section(
+        t.perms_session.to_string(),
+        &|s| *s == RuleSource::Session,
+        &mut s,
+    );
+    if let Some(path) = settings {
+        section(
+            path.display().to_string(),
+            &|s| matches!(s, RuleSource::Settings(_)),
+            &mut s,
+        );
+    }
+    if !rules.is_empty() {
+        s.push_str(&format!("\n{}", t.perms_remove_hint));
+    }
+    s
 }
 
 impl Runner {
@@ -187,23 +346,47 @@ impl Runner {
             Action::Respond { id, answer } => {
                 if let Some(req) = self.pending.remove(&id) {
                     if !req.respond(answer) && !state.cancelling {
-                        state.entries.push(Entry::Notice(format!(
-                            "request {id} had already ended (timed out or cancelled): it was denied"
-                        )));
+                        state.entries.push(Entry::Notice(
+                            texts(state.lang)
+                                .request_ended
+                                .replace("{id}", &id.to_string()),
+                        ));
                     }
                 }
             }
             Action::Submit(text) => {
                 self.turn = CancelToken::new();
-                if self.turns.send((text, self.turn.clone())).is_err() {
+                if self
+                    .turns
+                    .send(AgentCommand::Turn(text, self.turn.clone()))
+                    .is_err()
+                {
                     state.turn_running = false;
                     state
                         .entries
-                        .push(Entry::Error("the agent is not running".into()));
+                        .push(Entry::Error(texts(state.lang).agent_gone.into()));
                 }
             }
             Action::CancelTurn => self.turn.cancel(),
             Action::SetMode(m) => self.mode.set(m),
+            Action::SaveHistory(text) => {
+                if let Some(path) = &self.history_file {
+                    if let Err(e) = append_history(path, &text) {
+                        state.entries.push(Entry::Error(
+                            texts(state.lang)
+                                .history_failed
+                                .replace("{path}", &path.display().to_string())
+                                .replace("{error}", &e.to_string()),
+                        ));
+                        // Once is enough: the history stays in memory from now on.
+                        self.history_file = None;
+                    }
+                }
+            }
+            Action::ClearConversation => {
+                let _ = self.turns.send(AgentCommand::Clear);
+            }
+            Action::Permissions(cmd) => self.permissions(state, cmd),
             Action::Quit => {
                 self.turn.cancel();
                 // Dropping the requests denies them.
@@ -214,11 +397,75 @@ impl Runner {
         true
     }
 
+    /// A path under the project as the person reads it: relative to the project.
+    fn shown_path(&self, path: &Path) -> PathBuf {
+        path.strip_prefix(&self.cwd)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|_| path.to_path_buf())
+    }
+
+    fn rules(&self) -> Vec<(String, RuleSource)> {
+        let (session, _) = self.registry.session().rules();
+        let settings = self
+            .settings_file
+            .as_deref()
+            .map(|p| (p, crate::runtime::allowlist::allow_rules(p)));
+        listed_rules(&session, settings)
+    }
+
+    fn permissions(&mut self, state: &mut State, cmd: PermissionsCommand) {
+        let t = texts(state.lang);
+        match cmd {
+            PermissionsCommand::List => {
+                let rules = self.rules();
+                let shown = self.settings_file.as_deref().map(|p| self.shown_path(p));
+                state.entries.push(Entry::Notice(permissions_text(
+                    state.lang,
+                    &rules,
+                    shown.as_deref(),
+                )));
+            }
+            PermissionsCommand::Remove(n) => {
+                let rules = self.rules();
+                let Some((rule, src)) = n.checked_sub(1).and_then(|i| rules.get(i)) else {
+                    state
+                        .entries
+                        .push(Entry::Error(t.perms_no_such.replace("{n}", &n.to_string())));
+                    return;
+                };
+                let done = match src {
+                    RuleSource::Session => {
+                        self.registry.session().forget(rule);
+                        Ok(t.perms_session.to_string())
+                    }
+                    RuleSource::Settings(path) => {
+                        crate::runtime::allowlist::remove_allow_rule(path, Some(&self.cwd), rule)
+                            .map(|_| self.shown_path(path).display().to_string())
+                    }
+                };
+                state.entries.push(match done {
+                    Ok(from) => Entry::Notice(
+                        t.perms_removed
+                            .replace("{rule}", rule)
+                            .replace("{from}", &from),
+                    ),
+                    Err(e) => Entry::Error(e),
+                });
+            }
+        }
+    }
+
     /// A runtime event as the UI's event; approval requests are kept here.
     fn runtime_event(&mut self, lang: Lang, ev: RuntimeEvent) -> Event {
         match ev {
             RuntimeEvent::Approval(req) => {
-                let view = ApprovalView::from_request(&req);
+                let diff = super::diff::proposed(
+                    &req.call.name,
+                    &req.call.arguments,
+                    &self.cwd,
+                    self.home.as_deref(),
+                );
+                let view = ApprovalView::from_request(&req).with_diff(diff);
                 self.pending.insert(req.id, req);
                 Event::Approval(view)
             }
@@ -246,33 +493,50 @@ async fn event_loop(
         mut runtime_events,
         auto_start,
         system,
+        cwd,
+        history_file,
+        settings_file,
     } = app;
     let (agent_tx, mut agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
-    let (turn_tx, mut turn_rx) = mpsc::unbounded_channel::<(String, CancelToken)>();
-    let mut agent = Agent::new(model, registry, tools, specs, agent_tx);
+    let (turn_tx, mut turn_rx) = mpsc::unbounded_channel::<AgentCommand>();
+    let mut agent = Agent::new(model, registry.clone(), tools, specs, agent_tx).with_cwd(&cwd);
     if let Some(s) = system {
         agent = agent.with_system(s);
     }
     tokio::spawn(async move {
-        while let Some((text, cancel)) = turn_rx.recv().await {
-            agent.turn(text, cancel).await;
+        while let Some(cmd) = turn_rx.recv().await {
+            match cmd {
+                AgentCommand::Turn(text, cancel) => agent.turn(text, cancel).await,
+                AgentCommand::Clear => agent.clear(),
+            }
         }
     });
+    if let Some(path) = &history_file {
+        state.input.set_history(read_history(path));
+    }
     let mut runner = Runner {
         pending: HashMap::new(),
         turn: CancelToken::new(),
         turns: turn_tx,
         mode,
+        registry,
+        cwd,
+        home: std::env::var_os("HOME").map(PathBuf::from),
+        history_file,
+        settings_file,
     };
     state.mode = runner.mode.get();
     if let Ok(size) = terminal.size() {
         state.size = (size.width, size.height);
     }
+    state.now = Instant::now();
     if let Some(text) = auto_start {
         for a in update(&mut state, Event::StartTurn { text, shown: false }) {
             runner.act(&mut state, a);
         }
     }
+    let mut ticks = tokio::time::interval(TICK);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
         terminal.draw(|f| render(&state, f))?;
         let event = tokio::select! {
@@ -282,8 +546,9 @@ async fn event_loop(
             },
             Some(ev) = runtime_events.recv() => runner.runtime_event(state.lang, ev),
             Some(ev) = agent_rx.recv() => Event::Agent(ev),
-            else => break,
+            _ = ticks.tick() => Event::Tick(Instant::now()),
         };
+        state.now = Instant::now();
         let mut go_on = true;
         for a in update(&mut state, event) {
             go_on &= runner.act(&mut state, a);
@@ -300,6 +565,69 @@ async fn event_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_history_file_keeps_messages_of_several_lines_one_a_line() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join(".harness9").join(HISTORY_FILE);
+        assert!(read_history(&path).is_empty(), "no file: no history");
+        append_history(&path, "first").expect("written");
+        append_history(&path, "two\nlines").expect("written");
+        let mut text = std::fs::read_to_string(&path).expect("read");
+        assert_eq!(text.lines().count(), 2);
+        text.push_str("not json\n");
+        std::fs::write(&path, text).expect("written");
+        assert_eq!(read_history(&path), ["first", "two\nlines"]);
+    }
+
+    #[test]
+    fn the_history_is_kept_out_of_git() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let h9 = dir.path().join(".harness9");
+        append_history(&h9.join(HISTORY_FILE), "hi").expect("written");
+        let ignore = std::fs::read_to_string(h9.join(".gitignore")).expect("a .gitignore");
+        assert!(ignore.starts_with(crate::audit::GITIGNORE), "{ignore}");
+        assert!(ignore.lines().any(|l| l == "history.jsonl"), "{ignore}");
+
+        // One harness9 wrote before: the line is added, once.
+        let other = tempfile::tempdir().expect("temp dir");
+        let h9 = other.path().join(".harness9");
+        std::fs::create_dir_all(&h9).expect("folder");
+        std::fs::write(h9.join(".gitignore"), crate::audit::GITIGNORE).expect("written");
+        append_history(&h9.join(HISTORY_FILE), "a").expect("written");
+        append_history(&h9.join(HISTORY_FILE), "b").expect("written");
+        let ignore = std::fs::read_to_string(h9.join(".gitignore")).expect("read");
+        assert_eq!(ignore.matches("history.jsonl").count(), 1, "{ignore}");
+
+        // A person's own is left alone.
+        std::fs::write(h9.join(".gitignore"), "mine\n").expect("written");
+        append_history(&h9.join(HISTORY_FILE), "c").expect("written");
+        assert_eq!(
+            std::fs::read_to_string(h9.join(".gitignore")).expect("read"),
+            "mine\n"
+        );
+    }
+
+    #[test]
+    fn permissions_lists_the_sessions_rules_then_the_allowlists_numbered() {
+        let path = Path::new(".harness9/settings.json");
+        let rules = listed_rules(
+            &["bash(git init *)".to_string()],
+            Some((path, vec!["bash(npm test *)".to_string()])),
+        );
+        assert_eq!(
+            rules[1],
+            ("bash(npm test *)".into(), RuleSource::Settings(path.into()))
+        );
+        let text = permissions_text(Lang::En, &rules, Some(path));
+        assert_eq!(
+            text,
+            "Rules that allow without asking:\n  this session (in memory)\n    1. bash(git init *)\n  \
+             .harness9/settings.json\n    2. bash(npm test *)\nRemove one with /permissions rm N."
+        );
+        let none = permissions_text(Lang::En, &[], Some(path));
+        assert!(none.contains("(none)") && !none.contains("rm N"), "{none}");
+    }
 
     #[test]
     fn the_working_folder_under_home_reads_with_a_tilde() {

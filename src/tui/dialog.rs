@@ -25,6 +25,7 @@ enum Level {
     Full,
     Compact,
     Snug,
+    Bare,
     Tight,
     Tiny,
 }
@@ -47,9 +48,9 @@ impl Level {
             Level::Full => Params {
                 bordered: true,
                 blanks: true,
-                reason_rows: 3,
+                reason_rows: usize::MAX,
                 detail_rows: 8,
-                option_rows: 3,
+                option_rows: usize::MAX,
                 details: true,
                 hint: true,
                 all_options: true,
@@ -58,9 +59,9 @@ impl Level {
             Level::Compact => Params {
                 bordered: true,
                 blanks: false,
-                reason_rows: 1,
+                reason_rows: usize::MAX,
                 detail_rows: 3,
-                option_rows: 1,
+                option_rows: usize::MAX,
                 details: true,
                 hint: true,
                 all_options: true,
@@ -69,11 +70,22 @@ impl Level {
             Level::Snug => Params {
                 bordered: true,
                 blanks: false,
-                reason_rows: 0,
+                reason_rows: usize::MAX,
                 detail_rows: 2,
-                option_rows: 1,
+                option_rows: usize::MAX,
                 details: false,
-                hint: true,
+                hint: false,
+                all_options: true,
+                feedback_rows: 1,
+            },
+            Level::Bare => Params {
+                bordered: true,
+                blanks: false,
+                reason_rows: 0,
+                detail_rows: 1,
+                option_rows: usize::MAX,
+                details: false,
+                hint: false,
                 all_options: true,
                 feedback_rows: 1,
             },
@@ -82,7 +94,7 @@ impl Level {
                 blanks: false,
                 reason_rows: 0,
                 detail_rows: 1,
-                option_rows: 1,
+                option_rows: usize::MAX,
                 details: false,
                 hint: false,
                 all_options: true,
@@ -132,6 +144,7 @@ pub fn layout(state: &State, width: u16, max_height: usize) -> Option<DialogLayo
         Level::Full,
         Level::Compact,
         Level::Snug,
+        Level::Bare,
         Level::Tight,
         Level::Tiny,
     ];
@@ -180,7 +193,15 @@ fn build(
     let dim = Style::default().fg(Color::DarkGray);
 
     let mut head: Vec<Line<'static>> = Vec::new();
-    head.push(title_line(state, t, view, color, inner));
+    let mut title = title_line(state, t, view, color, inner);
+    if !p.hint && !state.dialog.armed(state.now) && title.width() + 2 <= inner {
+        // No hint row to say it: the title says that keys are not taken yet.
+        title.spans.push(Span::styled(
+            " ⏳",
+            Style::default().fg(Color::Indexed(220)),
+        ));
+    }
+    head.push(title);
     if p.blanks {
         head.push(Line::default());
     }
@@ -189,7 +210,9 @@ fn build(
             Span::styled(pad(t.tool, lw), label_style),
             Span::raw(truncate(&view.tool, value_w)),
         ]));
-        let reason = wrap(&view.reason, value_w);
+    }
+    if p.reason_rows > 0 {
+        let reason = wrap(&super::text::localize(state.lang, &view.reason), value_w);
         let shown = reason.len().min(p.reason_rows);
         for (i, r) in reason.iter().take(shown).enumerate() {
             let label = if i == 0 { t.reason } else { "" };
@@ -205,7 +228,29 @@ fn build(
         }
     }
 
-    let details = wrap(&view.subject, value_w);
+    // The command or path, then (for a file write or edit) the diff: one scrollable area.
+    // Rows are (labelled, text, style): subject rows sit in the value column, diff rows use
+    // the whole width.
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut details: Vec<(bool, String, Style)> = wrap(&view.subject, value_w)
+        .into_iter()
+        .map(|r| (true, r, bold))
+        .collect();
+    let subject_rows = details.len();
+    if let Some(d) = &view.diff {
+        let mut head = format!("{} {}", t.diff_label, d.summary());
+        if d.new_file {
+            head.push_str(&format!(" ({})", t.new_file));
+        }
+        for r in wrap(&head, inner) {
+            details.push((false, r, label_style));
+        }
+        for l in &d.lines {
+            for r in wrap(&l.text, inner) {
+                details.push((false, r, super::view::diff_style(l.kind)));
+            }
+        }
+    }
     let mut tail: Vec<Line<'static>> = Vec::new();
     if p.details {
         let rule = view.rule.as_deref().unwrap_or(t.no_rule);
@@ -213,6 +258,17 @@ fn build(
             Span::styled(pad(t.rule, lw), label_style),
             Span::raw(truncate(rule, value_w)),
         ]));
+    }
+    if let Some(deadline) = view.deadline.filter(|_| p.hint) {
+        let left = deadline.saturating_duration_since(state.now);
+        let secs = left.as_secs();
+        let text = t
+            .denied_in
+            .replace("{t}", &format!("{}:{:02}", secs / 60, secs % 60));
+        tail.push(Line::from(Span::styled(
+            truncate(&format!("⏱ {text}"), inner),
+            Style::default().fg(Color::Indexed(220)),
+        )));
     }
     if p.blanks {
         tail.push(Line::default());
@@ -275,10 +331,15 @@ fn build(
     let borders = if p.bordered { 2 } else { 0 };
     let fixed = head.len() + tail.len() + borders;
     let room = max_height.saturating_sub(fixed);
-    let visible = if p.detail_rows == 0 {
+    let limit = if view.diff.is_some() && p.detail_rows > 0 {
+        p.detail_rows * 2
+    } else {
+        p.detail_rows
+    };
+    let visible = if limit == 0 {
         0
     } else {
-        details.len().min(p.detail_rows).min(room.max(1))
+        details.len().min(limit).min(room.max(1))
     };
     let total = details.len();
     let start = state
@@ -286,10 +347,14 @@ fn build(
         .detail_scroll
         .min(total.saturating_sub(visible));
     let mut lines = head;
-    for (i, d) in details.iter().skip(start).take(visible).enumerate() {
+    for (i, (labelled, d, style)) in details.iter().skip(start).take(visible).enumerate() {
+        if !labelled {
+            lines.push(Line::from(Span::styled(d.clone(), *style)));
+            continue;
+        }
         let label = if i == 0 {
             pad(subject_label, lw)
-        } else if i == 1 && total > visible {
+        } else if i == 1 && total > visible && subject_rows > 1 {
             pad(
                 &truncate(
                     &format!("↕{}/{}", start + visible, total),
@@ -307,19 +372,31 @@ fn build(
         };
         lines.push(Line::from(vec![
             label_span,
-            Span::styled(d.clone(), Style::default().add_modifier(Modifier::BOLD)),
+            Span::styled(d.clone(), *style),
         ]));
     }
     let cursor = cursor.map(|(c, r)| (c, r + lines.len() as u16));
     // Hint: the scroll keys only when the command does not fit.
     if p.hint && state.dialog.feedback.is_none() {
         if let Some(last) = tail.last_mut() {
-            let mut hint = t.hint.to_string();
-            if total > visible {
-                hint.push_str("  ");
-                hint.push_str(t.more_lines);
+            if !state.dialog.armed(state.now) {
+                *last = Line::from(Span::styled(
+                    truncate(&format!("⏳ {}", t.arming), inner),
+                    Style::default().fg(Color::Indexed(220)),
+                ));
+            } else {
+                let mut hint = t.hint.to_string();
+                if total > visible {
+                    hint.push_str(&format!(
+                        "  {} ↕{}-{}/{}",
+                        t.more_lines,
+                        start + 1,
+                        start + visible,
+                        total
+                    ));
+                }
+                *last = Line::from(Span::styled(truncate(&hint, inner), dim));
             }
-            *last = Line::from(Span::styled(truncate(&hint, inner), dim));
         }
     }
     lines.extend(tail);
@@ -342,9 +419,11 @@ fn title_line(
 ) -> Line<'static> {
     let title = format!("⚠  {} [{}]", t.dialog_title, t.risk(view.risk));
     let title_style = Style::default().fg(color).add_modifier(Modifier::BOLD);
-    let n = state.approvals.len();
+    // The position in the batch: after one of three is answered, "2 of 3".
+    let done = state.dialog_answered;
+    let n = state.approvals.len() + done;
     if n > 1 {
-        let pos = t.queue(1, n);
+        let pos = t.queue(done + 1, n);
         let gap = inner.saturating_sub(width(&title) + width(&pos));
         if gap >= 2 {
             return Line::from(vec![

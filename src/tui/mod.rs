@@ -10,15 +10,18 @@
 pub mod agent;
 pub mod app;
 pub mod dialog;
+pub mod diff;
 pub mod i18n;
+pub mod input;
 pub mod state;
 pub mod text;
 pub mod update;
 pub mod view;
+pub mod zh;
 
 pub use agent::{Agent, AgentEvent};
 pub use dialog::risk_color;
 pub use i18n::{texts, Lang, Texts};
 pub use state::{ApprovalView, Dialog, Entry, State, SubjectKind};
-pub use update::{update, Action, Event};
+pub use update::{update, Action, Event, PermissionsCommand};
 pub use view::render;

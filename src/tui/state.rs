@@ -2,10 +2,13 @@
 //! Plain data: [`super::update()`] changes it, [`super::render`] draws it.
 
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::diff::Diff;
 use super::i18n::Lang;
+use super::input::InputLine;
 use crate::call::{is_file_tool, Risk, ToolCall};
 use crate::engine::Mode;
 use crate::runtime::{ApprovalRequest, Proposal, ResultStatus};
@@ -29,6 +32,8 @@ pub enum Entry {
         name: String,
         status: ResultStatus,
         content: String,
+        /// For `write_file`/`edit_file` that ran: what changed in the file.
+        diff: Option<Diff>,
     },
     /// Something the runtime says (a rule was written, a policy reloaded).
     Notice(String),
@@ -58,6 +63,10 @@ pub struct ApprovalView {
     pub rule: Option<String>,
     /// What "always allow" would write; `None` disables option 3.
     pub proposal: Option<Proposal>,
+    /// For `write_file` and `edit_file`: what the call would change in the file.
+    pub diff: Option<Diff>,
+    /// When an unanswered request is denied (the approval timeout), once it is queued.
+    pub deadline: Option<Instant>,
 }
 
 impl ApprovalView {
@@ -97,7 +106,15 @@ impl ApprovalView {
             risk,
             rule,
             proposal,
+            diff: None,
+            deadline: None,
         }
+    }
+
+    /// The view with the change the call would make.
+    pub fn with_diff(mut self, diff: Option<Diff>) -> Self {
+        self.diff = diff;
+        self
     }
 
     /// Whether option 3 can be chosen.
@@ -115,7 +132,29 @@ pub struct Dialog {
     pub feedback: Option<String>,
     /// Rows the command or path is scrolled down by, when it is long.
     pub detail_scroll: usize,
+    /// When this dialog appeared: keys are ignored until it is armed (see
+    /// [`super::update::ARM_DELAY`]), so that an Enter typed as it opens approves nothing.
+    pub opened_at: Option<Instant>,
 }
+
+impl Dialog {
+    /// A fresh dialog that appeared at `now`.
+    pub fn opened(now: Instant) -> Self {
+        Dialog {
+            opened_at: Some(now),
+            ..Dialog::default()
+        }
+    }
+
+    /// Whether keys reach the dialog at `now`.
+    pub fn armed(&self, now: Instant) -> bool {
+        self.opened_at
+            .is_none_or(|t| now.saturating_duration_since(t) >= super::update::ARM_DELAY)
+    }
+}
+
+/// A turn whose model says nothing for this long is stopped (approvals waiting do not count).
+pub const DEFAULT_INACTIVITY: Duration = Duration::from_secs(180);
 
 /// Everything the TUI shows.
 #[derive(Debug, Clone)]
@@ -129,7 +168,9 @@ pub struct State {
     pub entries: Vec<Entry>,
     /// Text the model is streaming for the reply in progress.
     pub streaming: String,
-    pub input: String,
+    pub input: InputLine,
+    /// Messages typed while a turn ran: sent in order when it ends.
+    pub queued: VecDeque<String>,
     /// Rows the conversation is scrolled up from its end (0 follows the end).
     pub scroll: usize,
     /// A turn is running (the model is asked or tools run).
@@ -139,9 +180,33 @@ pub struct State {
     /// Approvals waiting, in arrival order; the first is in the dialog.
     pub approvals: VecDeque<ApprovalView>,
     pub dialog: Dialog,
+    /// Requests of the present batch already answered (the queue's position: "2 of 3");
+    /// back to 0 when the queue empties.
+    pub dialog_answered: usize,
     /// The terminal's size, for scrolling by pages.
     pub size: (u16, u16),
     pub quit: bool,
+    /// The clock: the app loop sets it before every update; tests move it by hand.
+    pub now: Instant,
+    /// Until when a second Ctrl+C quits (the first shows "press Ctrl+C again to quit").
+    pub quit_armed_until: Option<Instant>,
+    /// Whether Shift+Tab may reach bypass: only when the TUI was started in it.
+    pub bypass_in_cycle: bool,
+    /// When the running turn started, and when the agent last did something.
+    pub turn_started: Option<Instant>,
+    pub last_activity: Option<Instant>,
+    /// Tokens the server reported for the running turn.
+    pub tokens: Option<u64>,
+    /// Tool calls of the running turn that have not come back yet.
+    pub running_tools: usize,
+    /// Whether the running turn has shown anything (text, a call, an error).
+    pub turn_output: bool,
+    /// A turn whose model stays silent this long is stopped; `None` waits forever.
+    pub inactivity_timeout: Option<Duration>,
+    /// Unanswered requests are denied after this long (shown as a countdown).
+    pub approval_timeout: Option<Duration>,
+    /// Long tool outputs shown whole (Ctrl+O) instead of their first lines.
+    pub expand_results: bool,
 }
 
 impl State {
@@ -153,14 +218,27 @@ impl State {
             cwd: cwd.into(),
             entries: Vec::new(),
             streaming: String::new(),
-            input: String::new(),
+            input: InputLine::default(),
+            queued: VecDeque::new(),
             scroll: 0,
             turn_running: false,
             cancelling: false,
             approvals: VecDeque::new(),
             dialog: Dialog::default(),
+            dialog_answered: 0,
             size: (80, 24),
             quit: false,
+            now: Instant::now(),
+            quit_armed_until: None,
+            bypass_in_cycle: mode == Mode::Bypass,
+            turn_started: None,
+            last_activity: None,
+            tokens: None,
+            turn_output: false,
+            running_tools: 0,
+            inactivity_timeout: Some(DEFAULT_INACTIVITY),
+            approval_timeout: None,
+            expand_results: false,
         }
     }
 

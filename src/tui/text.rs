@@ -58,7 +58,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
                     continue;
                 }
                 match last_space {
-                    Some((at, w_before)) if at > 0 => {
+                    // Not at the indentation: that would leave a row of blanks.
+                    Some((at, w_before)) if !line[..at].trim().is_empty() => {
                         let rest = line[at + 1..].to_string();
                         line.truncate(at);
                         lines.push(std::mem::take(&mut line));
@@ -128,6 +129,15 @@ pub fn pad(s: &str, width: usize) -> String {
     out
 }
 
+/// A reason as the person's language has it: the built-in reasons (the engine's and the shipped
+/// policies') are translated; a reason a project's policy wrote is shown as written.
+pub fn localize(lang: super::i18n::Lang, reason: &str) -> String {
+    match lang {
+        super::i18n::Lang::En => reason.to_string(),
+        super::i18n::Lang::Zh => super::zh::reason(reason),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +149,11 @@ mod tests {
         assert_eq!(wrap("a\nb", 10), ["a", "b"]);
         assert_eq!(wrap("", 10), [""]);
         assert_eq!(wrap("abc", 0), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn an_indented_long_word_does_not_leave_a_row_of_blanks() {
+        assert_eq!(wrap("  abcdefgh", 6), ["  abcd", "efgh"]);
     }
 
     #[test]

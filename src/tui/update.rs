@@ -1,6 +1,10 @@
 //! `update(&mut State, Event) -> Vec<Action>`: every key, mouse and agent event changes the state
 //! here and nowhere else. Pure: what must happen outside (answer a request, start or cancel a
-//! turn, switch the mode, quit) comes back as [`Action`]s that the app loop carries out.
+//! turn, switch the mode, quit) comes back as [`Action`]s that the app loop carries out. Time
+//! comes in as [`State::now`], which the app loop sets and [`Event::Tick`] moves: nothing here
+//! reads a clock, so tests drive the timed behaviour by hand.
+
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
@@ -13,6 +17,12 @@ use super::view;
 use crate::engine::Mode;
 use crate::runtime::Answer;
 
+/// A dialog ignores keys for this long after it appears, so that a key typed for the input
+/// line (an Enter) does not answer a request the person has not seen.
+pub const ARM_DELAY: Duration = Duration::from_millis(600);
+/// A second Ctrl+C within this long quits.
+pub const QUIT_WINDOW: Duration = Duration::from_secs(2);
+
 /// What reaches the UI.
 #[derive(Debug, Clone)]
 pub enum Event {
@@ -20,6 +30,8 @@ pub enum Event {
     Mouse(MouseEvent),
     Paste(String),
     Resize(u16, u16),
+    /// Time passed: the clock is now this (the spinner, arming, the timeouts).
+    Tick(Instant),
     /// A call waits for a person.
     Approval(ApprovalView),
     /// What the agent loop did.
@@ -36,6 +48,15 @@ pub enum Event {
     },
 }
 
+/// What `/permissions` asks the app loop for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PermissionsCommand {
+    /// List the session's rules and the allowlist's, numbered.
+    List,
+    /// Remove the rule with this number (as listed).
+    Remove(usize),
+}
+
 /// What the app loop must do after an update.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
@@ -50,6 +71,12 @@ pub enum Action {
     CancelTurn,
     /// Switch the permission mode.
     SetMode(Mode),
+    /// Add a sent message to the project's history file.
+    SaveHistory(String),
+    /// `/permissions`.
+    Permissions(PermissionsCommand),
+    /// `/clear`: the agent forgets the conversation.
+    ClearConversation,
     Quit,
 }
 
@@ -79,11 +106,15 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             Vec::new()
         }
         Event::Paste(text) => {
-            let text = one_line(&text);
             if state.approvals.is_empty() {
-                state.input.push_str(&text);
+                // Kept whole, line breaks included: a pasted block is one message.
+                let text = text.replace("\r\n", "\n").replace('\r', "\n");
+                state.input.insert_str(&text);
+                state.quit_armed_until = None;
+            } else if !state.dialog.armed(state.now) {
+                // A paste as the dialog opens is not meant for it.
             } else if let Some(f) = &mut state.dialog.feedback {
-                f.push_str(&text);
+                f.push_str(&one_line(&text));
             }
             Vec::new()
         }
@@ -92,7 +123,8 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             clamp_scrolls(state);
             Vec::new()
         }
-        Event::Approval(view) => {
+        Event::Tick(now) => tick(state, now),
+        Event::Approval(mut view) => {
             if !state.turn_running || state.cancelling {
                 // The turn it belongs to is over or being interrupted: denied at once.
                 return vec![Action::Respond {
@@ -100,14 +132,18 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
                     answer: Answer::Deny,
                 }];
             }
+            if view.deadline.is_none() {
+                view.deadline = state.approval_timeout.map(|t| state.now + t);
+            }
             let at = state
                 .approvals
                 .iter()
                 .position(|a| a.id > view.id)
                 .unwrap_or(state.approvals.len());
-            if at == 0 && !state.approvals.is_empty() {
-                // An older request arrived late: it goes first, the dialog starts over.
-                state.dialog = Dialog::default();
+            if at == 0 {
+                // A new dialog (or an older request arrived late and goes first): it starts
+                // over, and is armed only after a moment.
+                state.dialog = Dialog::opened(state.now);
             }
             state.approvals.insert(at, view);
             Vec::new()
@@ -128,26 +164,78 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             if shown {
                 push(state, Entry::User(text.clone()));
             }
-            state.turn_running = true;
-            state.scroll = 0;
+            start_turn(state);
             vec![Action::Submit(text)]
         }
     }
 }
 
+fn start_turn(state: &mut State) {
+    state.turn_running = true;
+    state.turn_started = Some(state.now);
+    state.last_activity = Some(state.now);
+    state.tokens = None;
+    state.turn_output = false;
+    state.running_tools = 0;
+    state.scroll = 0;
+}
+
+/// Time passed: the quit hint expires; a turn whose model has been silent too long stops.
+fn tick(state: &mut State, now: Instant) -> Vec<Action> {
+    state.now = now;
+    if state.quit_armed_until.is_some_and(|t| now >= t) {
+        state.quit_armed_until = None;
+    }
+    if state
+        .current_approval()
+        .and_then(|a| a.deadline)
+        .is_some_and(|d| now >= d)
+    {
+        // The approval timeout denied it already: the dialog goes, the next comes up.
+        return answer(state, Answer::Deny);
+    }
+    let silent = state
+        .last_activity
+        .map(|t| now.saturating_duration_since(t));
+    let waiting_for_model = state.turn_running
+        && !state.cancelling
+        && state.approvals.is_empty()
+        && state.running_tools == 0;
+    if let (true, Some(limit), Some(silent)) = (waiting_for_model, state.inactivity_timeout, silent)
+    {
+        if silent >= limit {
+            state.cancelling = true;
+            let t = texts(state.lang);
+            push(
+                state,
+                Entry::Error(t.inactive.replace("{s}", &limit.as_secs().to_string())),
+            );
+            return vec![Action::CancelTurn];
+        }
+    }
+    Vec::new()
+}
+
 fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
+    state.last_activity = Some(state.now);
     match ev {
         AgentEvent::TurnStarted => {
             state.turn_running = true;
             Vec::new()
         }
         AgentEvent::Delta(text) => {
+            state.turn_output = true;
             state.streaming.push_str(&text);
+            Vec::new()
+        }
+        AgentEvent::Usage(tokens) => {
+            state.tokens = Some(tokens);
             Vec::new()
         }
         AgentEvent::Assistant(text) => {
             state.streaming.clear();
             if !text.trim().is_empty() {
+                state.turn_output = true;
                 push(state, Entry::Assistant(text));
             }
             Vec::new()
@@ -157,6 +245,8 @@ fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
             name,
             arguments,
         } => {
+            state.turn_output = true;
+            state.running_tools += 1;
             push(
                 state,
                 Entry::ToolCall {
@@ -172,7 +262,9 @@ fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
             name,
             status,
             content,
+            diff,
         } => {
+            state.running_tools = state.running_tools.saturating_sub(1);
             push(
                 state,
                 Entry::ToolResult {
@@ -180,35 +272,69 @@ fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
                     name,
                     status,
                     content,
+                    diff,
                 },
             );
             Vec::new()
         }
         AgentEvent::ModelError(text) => {
-            state.streaming.clear();
+            state.turn_output = true;
+            keep_streamed(state);
+            let t = texts(state.lang);
+            let (text, colon) = match state.lang {
+                super::i18n::Lang::Zh => (super::zh::message(&text), "："),
+                super::i18n::Lang::En => (text, ": "),
+            };
             push(
                 state,
-                Entry::Error(format!("{}: {text}", texts(state.lang).model_error)),
+                Entry::Error(format!("{}{colon}{text}", t.model_error)),
             );
             Vec::new()
         }
         AgentEvent::TurnEnded { cancelled } => {
+            let was_cancelling = state.cancelling;
             state.turn_running = false;
             state.cancelling = false;
-            if !state.streaming.is_empty() {
-                let text = std::mem::take(&mut state.streaming);
-                push(state, Entry::Assistant(text));
-            }
+            state.turn_started = None;
+            state.last_activity = None;
+            state.running_tools = 0;
+            keep_streamed(state);
+            let t = texts(state.lang);
             if cancelled {
-                push(
-                    state,
-                    Entry::Notice(texts(state.lang).interrupted.to_string()),
-                );
+                push(state, Entry::Notice(t.interrupted.to_string()));
+            } else if !state.turn_output && !was_cancelling {
+                push(state, Entry::Notice(t.empty_reply.to_string()));
             }
             // Nobody waits for what is left in the queue any more.
-            deny_all(state)
+            let mut actions = deny_all(state);
+            if cancelled || was_cancelling {
+                // Interrupted: what was typed meanwhile goes back to the input, unsent.
+                if !state.queued.is_empty() {
+                    let mut back: Vec<String> = state.queued.drain(..).collect();
+                    if !state.input.is_empty() {
+                        back.push(state.input.take());
+                    }
+                    state.input.set(back.join("\n"));
+                }
+            } else if let Some(next) = state.queued.pop_front() {
+                push(state, Entry::User(next.clone()));
+                start_turn(state);
+                actions.push(Action::Submit(next));
+            }
+            actions
         }
     }
+}
+
+/// Text streamed before a reply was cut off stays in the conversation, marked as cut.
+fn keep_streamed(state: &mut State) {
+    if state.streaming.trim().is_empty() {
+        state.streaming.clear();
+        return;
+    }
+    let text = std::mem::take(&mut state.streaming);
+    let cut = texts(state.lang).cut_off;
+    push(state, Entry::Assistant(format!("{text} {cut}")));
 }
 
 fn push(state: &mut State, entry: Entry) {
@@ -223,62 +349,229 @@ fn is_ctrl_char(key: &KeyEvent, c: char) -> bool {
     ctrl(key) && matches!(key.code, KeyCode::Char(k) if k.eq_ignore_ascii_case(&c))
 }
 
+fn interrupt(state: &mut State) -> Vec<Action> {
+    if state.cancelling {
+        return Vec::new();
+    }
+    state.cancelling = true;
+    vec![Action::CancelTurn]
+}
+
+/// Ctrl+C (or Ctrl+D) on an empty input with no turn running: the first press says how to
+/// quit, a second one within [`QUIT_WINDOW`] quits.
+fn quit_key(state: &mut State) -> Vec<Action> {
+    if state.quit_armed_until.is_some_and(|t| state.now < t) {
+        state.quit = true;
+        return vec![Action::Quit];
+    }
+    state.quit_armed_until = Some(state.now + QUIT_WINDOW);
+    Vec::new()
+}
+
 /// Keys while no approval waits: the input line, scrolling, modes, quitting.
 fn input_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
+    let quit_key_pressed = is_ctrl_char(&key, 'c') || is_ctrl_char(&key, 'd');
+    if !quit_key_pressed {
+        state.quit_armed_until = None;
+    }
     if is_ctrl_char(&key, 'c') {
         if state.turn_running {
-            state.cancelling = true;
-            return vec![Action::CancelTurn];
+            return interrupt(state);
         }
         if !state.input.is_empty() {
             state.input.clear();
             return Vec::new();
         }
-        state.quit = true;
-        return vec![Action::Quit];
+        return quit_key(state);
     }
     if is_ctrl_char(&key, 'd') {
         if state.turn_running {
-            state.cancelling = true;
-            return vec![Action::CancelTurn];
+            return interrupt(state);
         }
         if state.input.is_empty() {
-            state.quit = true;
-            return vec![Action::Quit];
+            return quit_key(state);
         }
+        state.input.delete();
         return Vec::new();
     }
     if let Some(actions) = common_key(state, &key) {
         return actions;
     }
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     match key.code {
-        KeyCode::Char(c) if !ctrl(&key) => state.input.push(c),
-        KeyCode::Backspace => {
-            state.input.pop();
+        KeyCode::Char(c) if ctrl(&key) => match c.to_ascii_lowercase() {
+            'a' => state.input.home(),
+            'e' => state.input.end(),
+            'u' => state.input.kill_to_start(),
+            'k' => state.input.kill_to_end(),
+            'w' => state.input.kill_word(),
+            'j' => state.input.insert('\n'),
+            'o' => state.expand_results = !state.expand_results,
+            _ => {}
+        },
+        KeyCode::Char(c) => state.input.insert(c),
+        KeyCode::Backspace if alt => state.input.kill_word(),
+        KeyCode::Backspace => state.input.backspace(),
+        KeyCode::Delete => state.input.delete(),
+        KeyCode::Left => state.input.left(),
+        KeyCode::Right => state.input.right(),
+        KeyCode::Home => state.input.home(),
+        KeyCode::End => state.input.end(),
+        // In a message of several lines ↑/↓ move between them; past the first or last line
+        // they walk the history.
+        KeyCode::Up => {
+            let _ = state.input.vertical(-1) || state.input.history_prev();
         }
-        KeyCode::Esc => state.input.clear(),
-        KeyCode::Enter => {
-            let text = state.input.trim().to_string();
-            if text.is_empty() || state.turn_running {
-                return Vec::new();
+        KeyCode::Down => {
+            let _ = state.input.vertical(1) || state.input.history_next();
+        }
+        KeyCode::Esc => {
+            if state.turn_running {
+                return interrupt(state);
             }
             state.input.clear();
-            push(state, Entry::User(text.clone()));
-            state.turn_running = true;
-            state.scroll = 0;
-            return vec![Action::Submit(text)];
+        }
+        KeyCode::Enter if shift || alt => state.input.insert('\n'),
+        KeyCode::Enter => {
+            let text = state.input.text();
+            let at_end = state.input.cursor() == text.len();
+            if at_end && text.ends_with('\\') {
+                // A trailing backslash continues the message on a new line.
+                state.input.backspace();
+                state.input.insert('\n');
+                return Vec::new();
+            }
+            return submit(state);
         }
         _ => {}
     }
     Vec::new()
 }
 
+/// Enter on the input line: a slash command runs, a message is sent (or queued while a turn
+/// runs).
+fn submit(state: &mut State) -> Vec<Action> {
+    let raw = state.input.text().trim().to_string();
+    if raw.is_empty() {
+        return Vec::new();
+    }
+    state.input.take();
+    state.input.remember(&raw);
+    let mut actions = vec![Action::SaveHistory(raw.clone())];
+    let text = match raw.strip_prefix('/') {
+        // `//…` sends a message that starts with a slash.
+        Some(rest) if rest.starts_with('/') => rest.to_string(),
+        Some(rest) => {
+            actions.extend(slash_command(state, rest));
+            return actions;
+        }
+        None => raw,
+    };
+    state.scroll = 0;
+    if state.turn_running {
+        state.queued.push_back(text);
+        return actions;
+    }
+    push(state, Entry::User(text.clone()));
+    start_turn(state);
+    actions.push(Action::Submit(text));
+    actions
+}
+
+/// The slash commands; `line` is what follows the `/`.
+fn slash_command(state: &mut State, line: &str) -> Vec<Action> {
+    let t = texts(state.lang);
+    let mut words = line.split_whitespace();
+    let name = words.next().unwrap_or("");
+    let args: Vec<&str> = words.collect();
+    match (name, args.as_slice()) {
+        ("help" | "?", []) => {
+            push(state, Entry::Notice(t.help.to_string()));
+            Vec::new()
+        }
+        ("permissions" | "perms", []) => vec![Action::Permissions(PermissionsCommand::List)],
+        ("permissions" | "perms", ["rm" | "remove", n]) => match n.parse::<usize>() {
+            Ok(n) if n > 0 => vec![Action::Permissions(PermissionsCommand::Remove(n))],
+            _ => {
+                push(state, Entry::Error(t.permissions_usage.to_string()));
+                Vec::new()
+            }
+        },
+        ("mode", []) => {
+            let modes: Vec<&str> = cycle(state).iter().map(|m| m.as_str()).collect();
+            push(
+                state,
+                Entry::Notice(
+                    t.mode_is
+                        .replace("{mode}", state.mode.as_str())
+                        .replace("{modes}", &modes.join(", ")),
+                ),
+            );
+            Vec::new()
+        }
+        ("mode", [m]) => match Mode::ALL.iter().find(|x| x.as_str() == *m) {
+            Some(Mode::Bypass) if !state.bypass_in_cycle => {
+                push(state, Entry::Error(t.bypass_refused.to_string()));
+                Vec::new()
+            }
+            Some(&mode) => set_mode(state, mode),
+            None => {
+                push(state, Entry::Error(t.no_such_mode.replace("{mode}", m)));
+                Vec::new()
+            }
+        },
+        ("model", []) => {
+            push(
+                state,
+                Entry::Notice(t.model_is.replace("{model}", &state.model)),
+            );
+            Vec::new()
+        }
+        ("clear", []) => {
+            if state.turn_running {
+                push(state, Entry::Error(t.clear_busy.to_string()));
+                return Vec::new();
+            }
+            state.entries.clear();
+            state.scroll = 0;
+            push(state, Entry::Notice(t.cleared.to_string()));
+            vec![Action::ClearConversation]
+        }
+        ("help" | "?" | "permissions" | "perms" | "mode" | "model" | "clear", _) => {
+            push(
+                state,
+                Entry::Error(t.command_usage.replace("{cmd}", &format!("/{name}"))),
+            );
+            Vec::new()
+        }
+        _ => {
+            push(
+                state,
+                Entry::Error(t.unknown_command.replace("{cmd}", &format!("/{name}"))),
+            );
+            Vec::new()
+        }
+    }
+}
+
+/// Changes the mode, with a line in the conversation.
+fn set_mode(state: &mut State, mode: Mode) -> Vec<Action> {
+    state.mode = mode;
+    let t = texts(state.lang);
+    push(
+        state,
+        Entry::Notice(t.mode_changed.replace("{mode}", mode.as_str())),
+    );
+    vec![Action::SetMode(mode)]
+}
+
 /// Keys that work with and without the dialog: the mode and the conversation's scrolling.
 fn common_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Action>> {
     match key.code {
         KeyCode::BackTab => {
-            state.mode = next_mode(state.mode);
-            Some(vec![Action::SetMode(state.mode)])
+            let next = next_mode(state.mode, state.bypass_in_cycle);
+            Some(set_mode(state, next))
         }
         KeyCode::PageUp if state.approvals.is_empty() => {
             scroll_up(state, page(state));
@@ -296,10 +589,27 @@ fn common_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Action>> {
     }
 }
 
-/// The mode after `m`, in the order [`crate::runtime::ModeHandle::cycle`] uses.
-pub fn next_mode(m: Mode) -> Mode {
-    let i = Mode::ALL.iter().position(|x| *x == m).unwrap_or(0);
-    Mode::ALL[(i + 1) % Mode::ALL.len()]
+/// The modes Shift+Tab goes through: bypass only when the TUI was started in it.
+fn cycle(state: &State) -> Vec<Mode> {
+    Mode::ALL
+        .iter()
+        .copied()
+        .filter(|m| state.bypass_in_cycle || *m != Mode::Bypass)
+        .collect()
+}
+
+/// The mode after `m`, in the order of [`Mode::ALL`]; bypass is skipped unless `with_bypass`.
+pub fn next_mode(m: Mode, with_bypass: bool) -> Mode {
+    let modes: Vec<Mode> = Mode::ALL
+        .iter()
+        .copied()
+        .filter(|x| with_bypass || *x != Mode::Bypass)
+        .collect();
+    match modes.iter().position(|x| *x == m) {
+        Some(i) => modes[(i + 1) % modes.len()],
+        // Bypass when it is not in the cycle: back to the first.
+        None => modes[0],
+    }
 }
 
 /// Keys while the dialog is open.
@@ -308,10 +618,13 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
         // Deny everything waiting, and interrupt the turn.
         let mut actions = deny_all(state);
         if state.turn_running {
-            state.cancelling = true;
-            actions.push(Action::CancelTurn);
+            actions.extend(interrupt(state));
         }
         return actions;
+    }
+    if !state.dialog.armed(state.now) {
+        // Just appeared: a key typed for something else answers nothing.
+        return Vec::new();
     }
     if state.dialog.feedback.is_some() {
         return feedback_key(state, key);
@@ -415,13 +728,22 @@ fn answer(state: &mut State, answer: Answer) -> Vec<Action> {
     let Some(req) = state.approvals.pop_front() else {
         return Vec::new();
     };
-    state.dialog = Dialog::default();
+    // The next request, if any, is a dialog of its own: armed after a moment again.
+    state.dialog = Dialog::opened(state.now);
+    state.dialog_answered = if state.approvals.is_empty() {
+        0
+    } else {
+        state.dialog_answered + 1
+    };
+    // The time a person took does not count as the model's silence.
+    state.last_activity = Some(state.now);
     vec![Action::Respond { id: req.id, answer }]
 }
 
 /// Denies every request in the queue.
 fn deny_all(state: &mut State) -> Vec<Action> {
     state.dialog = Dialog::default();
+    state.dialog_answered = 0;
     state
         .approvals
         .drain(..)

@@ -8,14 +8,18 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Padding, Paragraph};
 use ratatui::Frame;
 
 use super::dialog::{self, DialogLayout};
+use super::diff::{Diff, DiffKind};
 use super::i18n::texts;
 use super::state::{Entry, State};
 use super::text::{tail, truncate, width, wrap};
 use crate::engine::Mode;
 use crate::runtime::ResultStatus;
 
-/// Lines of a tool result shown in the conversation; the rest is summarised.
+/// Lines of a tool result shown in the conversation; the rest is summarised (Ctrl+O shows all).
 const RESULT_LINES: usize = 12;
+/// Rows the input line grows to for a message of several lines.
+const INPUT_ROWS: usize = 6;
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /// Where things go on a screen of a given size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,13 +36,19 @@ fn areas(state: &State, area: Rect) -> (Areas, Option<DialogLayout>) {
         None
     } else {
         // Keep a few rows of conversation on screens that can spare them.
-        let keep = if h >= 16 { 3 } else { 0 };
+        let keep = if h >= 24 { 3 } else { usize::from(h >= 16) };
         let max = h.saturating_sub(status_h + keep);
         dialog::layout(state, area.width, max)
     };
     let bottom_h = match &dialog {
         Some(d) => d.height().min(h.saturating_sub(status_h)),
-        None if h >= 6 => 2,
+        None if h >= 6 => {
+            let rows = state
+                .input
+                .lines()
+                .min(if h >= 16 { INPUT_ROWS } else { 2 });
+            (1 + rows).min(h.saturating_sub(status_h + 2))
+        }
         None => 1.min(h.saturating_sub(status_h)),
     };
     let conv_h = h.saturating_sub(status_h + bottom_h);
@@ -120,53 +130,132 @@ fn render_dialog(frame: &mut Frame, area: Rect, d: &DialogLayout) {
     }
 }
 
+/// "12s", "3m 05s".
+pub fn elapsed(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    if secs < 60 {
+        format!("{secs}s")
+    } else {
+        format!("{}m {:02}s", secs / 60, secs % 60)
+    }
+}
+
+/// The line above the input while a turn runs: a spinner, the time it has taken, the tokens
+/// the server reported, and how to interrupt.
+pub fn activity_line(state: &State) -> Option<String> {
+    let started = state.turn_started.filter(|_| state.turn_running)?;
+    let t = texts(state.lang);
+    let took = state.now.saturating_duration_since(started);
+    let frame = SPINNER[(took.as_millis() / 100) as usize % SPINNER.len()];
+    let what = if state.cancelling {
+        t.interrupted
+    } else if state.running_tools > 0 {
+        t.running_tool
+    } else {
+        t.thinking
+    };
+    let mut line = format!("{frame} {what}… {}", elapsed(took));
+    if let Some(n) = state.tokens {
+        line.push_str(&format!(" · {n} {}", t.tokens));
+    }
+    if !state.cancelling {
+        line.push_str(&format!(" · {}", t.esc_interrupts));
+    }
+    Some(line)
+}
+
+/// What an empty input line says: how to quit after one Ctrl+C, that the agent works, or how
+/// to send.
+pub fn input_hint(state: &State) -> &'static str {
+    let t = texts(state.lang);
+    if state.quit_armed_until.is_some() {
+        t.quit_hint
+    } else if state.turn_running {
+        t.working
+    } else {
+        t.input_placeholder
+    }
+}
+
 fn render_input(state: &State, frame: &mut Frame, area: Rect) {
     if area.height == 0 {
         return;
     }
-    let t = texts(state.lang);
     let mut y = area.y;
+    let w = area.width as usize;
     if area.height >= 2 {
-        let rule = "─".repeat(area.width as usize);
-        frame.render_widget(
-            Paragraph::new(Line::from(Span::styled(
-                rule,
-                Style::default().fg(Color::DarkGray),
-            ))),
-            Rect::new(area.x, y, area.width, 1),
-        );
+        let dim = Style::default().fg(Color::DarkGray);
+        let line = match activity_line(state) {
+            Some(text) => {
+                let text = truncate(&text, w.saturating_sub(3));
+                let rest = w.saturating_sub(3 + width(&text));
+                Line::from(vec![
+                    Span::styled("─ ", dim),
+                    Span::styled(text, Style::default().fg(Color::Indexed(75))),
+                    Span::styled(format!(" {}", "─".repeat(rest)), dim),
+                ])
+            }
+            None => Line::from(Span::styled("─".repeat(w), dim)),
+        };
+        frame.render_widget(Paragraph::new(line), Rect::new(area.x, y, area.width, 1));
         y += 1;
     }
+    let rows = (area.y + area.height).saturating_sub(y) as usize;
+    if rows == 0 {
+        return;
+    }
     let prompt = "› ";
-    let room = (area.width as usize).saturating_sub(width(prompt) + 1);
-    let line = if state.input.is_empty() {
-        let hint = if state.turn_running {
-            t.working
+    let pw = width(prompt);
+    let room = w.saturating_sub(pw + 1);
+    let prompt_style = Style::default().fg(Color::Cyan);
+    if state.input.is_empty() {
+        let hint = input_hint(state);
+        let style = if state.quit_armed_until.is_some() {
+            Style::default().fg(Color::Indexed(220))
         } else {
-            t.input_placeholder
+            Style::default().fg(Color::DarkGray)
         };
-        Line::from(vec![
-            Span::styled(prompt, Style::default().fg(Color::Cyan)),
-            Span::styled(
-                truncate(hint, room + 1),
-                Style::default().fg(Color::DarkGray),
-            ),
-        ])
-    } else {
-        Line::from(vec![
-            Span::styled(prompt, Style::default().fg(Color::Cyan)),
-            Span::raw(super::text::sanitize(tail(&state.input, room))),
-        ])
-    };
-    let row = Rect::new(area.x, y, area.width, 1);
-    frame.render_widget(Paragraph::new(line), row);
-    let shown = if state.input.is_empty() {
-        0
-    } else {
-        width(tail(&state.input, room))
-    };
-    let col = (width(prompt) + shown).min((area.width as usize).saturating_sub(1));
-    frame.set_cursor_position((area.x + col as u16, y));
+        let line = Line::from(vec![
+            Span::styled(prompt, prompt_style),
+            Span::styled(truncate(hint, room + 1), style),
+        ]);
+        frame.render_widget(Paragraph::new(line), Rect::new(area.x, y, area.width, 1));
+        frame.set_cursor_position((area.x + pw.min(w.saturating_sub(1)) as u16, y));
+        return;
+    }
+    let text = state.input.text();
+    let (cur_row, _) = state.input.position();
+    let line_start = text[..state.input.cursor()]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let before_cursor = &text[line_start..state.input.cursor()];
+    let first = (cur_row + 1).saturating_sub(rows);
+    let mut cursor = (0usize, 0usize);
+    for (i, line) in text.split('\n').enumerate().skip(first).take(rows) {
+        let shown = if i == cur_row {
+            if width(before_cursor) >= room {
+                let t = tail(before_cursor, room);
+                cursor = (pw + width(t), i - first);
+                t.to_string()
+            } else {
+                cursor = (pw + width(before_cursor), i - first);
+                truncate(line, room + 1)
+            }
+        } else {
+            truncate(line, room + 1)
+        };
+        let lead = if i == 0 { prompt } else { "  " };
+        let row = Line::from(vec![
+            Span::styled(lead, prompt_style),
+            Span::raw(super::text::sanitize(&shown)),
+        ]);
+        frame.render_widget(
+            Paragraph::new(row),
+            Rect::new(area.x, y + (i - first) as u16, area.width, 1),
+        );
+    }
+    let col = cursor.0.min(w.saturating_sub(1));
+    frame.set_cursor_position((area.x + col as u16, y + cursor.1 as u16));
 }
 
 fn mode_style(mode: Mode) -> Style {
@@ -183,52 +272,101 @@ fn render_status(state: &State, frame: &mut Frame, area: Rect) {
     if area.height == 0 {
         return;
     }
+    let spans = status_spans(state, area.width as usize);
+    let bar = Style::default().bg(Color::Indexed(236)).fg(Color::Gray);
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(bar), area);
+}
+
+/// The status bar's parts that fit in `total` columns: whole parts only, never a cut word.
+/// The mode comes first; then, by importance, the pending requests, the scroll position, the
+/// model, the folder, and the keys (at the right end).
+pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
     let t = texts(state.lang);
     let bar = Style::default().bg(Color::Indexed(236)).fg(Color::Gray);
-    let sep = Span::styled(" │ ", bar.fg(Color::DarkGray));
-    let mut spans = vec![
-        Span::styled(format!(" {}: ", t.status_mode), bar),
-        Span::styled(
-            state.mode.as_str(),
-            mode_style(state.mode).bg(Color::Indexed(236)),
-        ),
-        sep.clone(),
-        Span::styled(format!("{}: {}", t.status_model, state.model), bar),
-        sep.clone(),
-        Span::styled(state.cwd.clone(), bar),
+    let sep = || Span::styled(" │ ", bar.fg(Color::DarkGray));
+    let mode_value = Span::styled(
+        state.mode.as_str(),
+        mode_style(state.mode).bg(Color::Indexed(236)),
+    );
+    // Full-width in Chinese.
+    let colon = match state.lang {
+        crate::tui::Lang::Zh => "：",
+        crate::tui::Lang::En => ": ",
+    };
+    let mode_full = vec![
+        Span::styled(format!(" {}{colon}", t.status_mode), bar),
+        mode_value.clone(),
     ];
+    let mode_short = vec![Span::styled(" ", bar), mode_value];
+    // (priority, part); lower numbers are kept first.
+    let mut parts: Vec<(u8, Vec<Span<'static>>)> = Vec::new();
+    parts.push((
+        3,
+        vec![Span::styled(
+            format!("{}{colon}{}", t.status_model, state.model),
+            bar,
+        )],
+    ));
+    parts.push((4, vec![Span::styled(state.cwd.clone(), bar)]));
     if !state.approvals.is_empty() {
-        spans.push(sep.clone());
-        spans.push(Span::styled(
-            format!("{} {}", state.approvals.len(), t.status_pending),
-            bar.fg(dialog::risk_color(
-                state
-                    .approvals
-                    .iter()
-                    .map(|a| a.risk)
-                    .max()
-                    .unwrap_or(crate::call::Risk::Low),
-            ))
-            .add_modifier(Modifier::BOLD),
+        let risk = state
+            .approvals
+            .iter()
+            .map(|a| a.risk)
+            .max()
+            .unwrap_or(crate::call::Risk::Low);
+        parts.push((
+            1,
+            vec![Span::styled(
+                format!("{} {}", state.approvals.len(), t.status_pending),
+                bar.fg(dialog::risk_color(risk))
+                    .add_modifier(Modifier::BOLD),
+            )],
         ));
     }
     if state.scroll > 0 {
-        spans.push(sep.clone());
-        spans.push(Span::styled(
-            format!("{} ↑{}", t.scrolled, state.scroll),
-            bar,
+        parts.push((
+            2,
+            vec![Span::styled(
+                format!("{} ↑{}", t.scrolled, state.scroll),
+                bar,
+            )],
         ));
     }
-    let used: usize = spans.iter().map(|s| s.width()).sum();
+    let w = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
+    let mode = if w(&mode_full) <= total {
+        mode_full
+    } else if w(&mode_short) <= total {
+        mode_short
+    } else {
+        Vec::new()
+    };
+    let mut used = w(&mode);
+    let mut order: Vec<usize> = (0..parts.len()).collect();
+    order.sort_by_key(|&i| parts[i].0);
+    let mut keep = vec![false; parts.len()];
+    for i in order {
+        let need = 3 + w(&parts[i].1);
+        if used + need <= total {
+            used += need;
+            keep[i] = true;
+        }
+    }
+    let mut spans = mode;
+    for (i, (_, part)) in parts.into_iter().enumerate() {
+        if keep[i] {
+            spans.push(sep());
+            spans.extend(part);
+        }
+    }
     let keys = format!("{} ", t.status_keys);
-    let total = area.width as usize;
     if used + width(&keys) + 2 <= total {
         spans.push(Span::styled(" ".repeat(total - used - width(&keys)), bar));
         spans.push(Span::styled(keys, bar.fg(Color::DarkGray)));
     } else if used < total {
         spans.push(Span::styled(" ".repeat(total - used), bar));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)).style(bar), area);
+    spans
 }
 
 fn render_conversation(state: &State, frame: &mut Frame, area: Rect) {
@@ -276,6 +414,14 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
     prefixed(&mut out, "", dim, t.welcome, dim, width);
     // The call a result follows directly (notices in between do not count).
     let mut last_call: Option<&str> = None;
+    let calls: std::collections::HashMap<&str, &str> = state
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::ToolCall { id, arguments, .. } => Some((id.as_str(), arguments.as_str())),
+            _ => None,
+        })
+        .collect();
     for entry in &state.entries {
         match entry {
             Entry::User(text) => {
@@ -319,13 +465,24 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
                 name,
                 status,
                 content,
+                diff,
             } => {
                 let after_call = last_call == Some(id.as_str());
-                let head = if after_call {
-                    String::new()
-                } else {
-                    format!("[{name}] ")
-                };
+                if !after_call {
+                    // The call it answers, by name and arguments.
+                    let args = calls.get(id.as_str()).copied().unwrap_or("");
+                    let head = format!("{name} {args}");
+                    out.push(Line::from(vec![
+                        Span::styled("  ⎿ ", dim),
+                        Span::styled(
+                            truncate(
+                                &super::text::sanitize(&head).replace('\n', " "),
+                                width.saturating_sub(4),
+                            ),
+                            Style::default().add_modifier(Modifier::BOLD),
+                        ),
+                    ]));
+                }
                 let (style, label) = match status {
                     ResultStatus::Ok => (dim, String::new()),
                     ResultStatus::Error => (red, format!("{}: ", t.error)),
@@ -333,28 +490,48 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
                     ResultStatus::Denied if content.starts_with("denied") => (red, String::new()),
                     ResultStatus::Denied => (red, format!("{}: ", t.denied)),
                 };
-                let text = format!("{head}{label}{}", content.trim_end());
+                let content = match (state.lang, status) {
+                    // The runtime's own words (a denial); a tool's output stays as it is.
+                    (crate::tui::Lang::Zh, ResultStatus::Denied) => super::zh::message(content),
+                    _ => content.clone(),
+                };
+                let text = format!("{label}{}", content.trim_end());
+                let limit = if state.expand_results {
+                    usize::MAX
+                } else {
+                    RESULT_LINES
+                };
                 let all: Vec<&str> = text.lines().collect();
                 let mut shown = all
                     .iter()
-                    .take(RESULT_LINES)
+                    .take(limit)
                     .copied()
                     .collect::<Vec<_>>()
                     .join("\n");
-                if all.len() > RESULT_LINES {
-                    shown.push_str(&format!("\n… +{}", all.len() - RESULT_LINES));
+                if all.len() > limit {
+                    shown.push_str(&format!("\n… +{} ({})", all.len() - limit, t.expand_hint));
+                } else if all.len() > RESULT_LINES {
+                    shown.push_str(&format!("\n({})", t.collapse_hint));
                 }
                 if shown.is_empty() {
-                    shown = "(no output)".into();
+                    shown = t.no_output.into();
                 }
-                prefixed(&mut out, "  ⎿ ", dim, &shown, style, width);
+                let lead = if after_call { "  ⎿ " } else { "    " };
+                prefixed(&mut out, lead, dim, &shown, style, width);
+                if let Some(d) = diff.as_ref().filter(|d| !d.is_empty()) {
+                    diff_lines(&mut out, d, limit, state, width);
+                }
             }
             Entry::Notice(text) => {
+                let text = match state.lang {
+                    crate::tui::Lang::Zh => super::zh::message(text),
+                    crate::tui::Lang::En => text.clone(),
+                };
                 prefixed(
                     &mut out,
                     "ℹ ",
                     Style::default().fg(Color::Indexed(75)),
-                    text,
+                    &text,
                     Style::default().fg(Color::Gray),
                     width,
                 );
@@ -380,5 +557,44 @@ pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
             width,
         );
     }
+    for q in &state.queued {
+        prefixed(
+            &mut out,
+            "⏳ ",
+            dim,
+            &format!("{}: {q}", t.queued),
+            dim,
+            width,
+        );
+    }
     out
+}
+
+/// The colour of a diff row.
+pub fn diff_style(kind: DiffKind) -> Style {
+    match kind {
+        DiffKind::Added => Style::default().fg(Color::Indexed(114)),
+        DiffKind::Removed => Style::default().fg(Color::Indexed(174)),
+        DiffKind::Hunk => Style::default().fg(Color::Indexed(75)),
+        DiffKind::Context => Style::default().fg(Color::Gray),
+    }
+}
+
+/// A change a call made, under its result: the counts, then the rows (up to `limit`).
+fn diff_lines(out: &mut Vec<Line<'static>>, d: &Diff, limit: usize, state: &State, width: usize) {
+    let t = texts(state.lang);
+    let dim = Style::default().fg(Color::DarkGray);
+    out.push(Line::from(vec![
+        Span::raw("    "),
+        Span::styled(d.summary(), dim),
+    ]));
+    for l in d.lines.iter().take(limit) {
+        prefixed(out, "    ", dim, &l.text, diff_style(l.kind), width);
+    }
+    if d.lines.len() > limit {
+        out.push(Line::from(Span::styled(
+            format!("    … +{} ({})", d.lines.len() - limit, t.expand_hint),
+            dim,
+        )));
+    }
 }
