@@ -223,9 +223,9 @@ pub const MAX_LOG_BYTES: u64 = 256 << 20;
 
 /// What `.harness9/.gitignore` holds: the log, offloaded outputs and lock files are the
 /// machine's, not the project's (its policies and settings are).
-pub const GITIGNORE: &str =
-    "# Written by harness9: the audit log, offloaded outputs, lock files.\n\
-                             audit.jsonl\noffload/\n*.lock\n";
+pub const GITIGNORE: &str = "# Written by harness9: the audit log, offloaded outputs, lock \
+                             files, the TUI's input history.\n\
+                             audit.jsonl\noffload/\n*.lock\nhistory.jsonl\n";
 
 /// Creates `.harness9/.gitignore` when the folder has none (an existing one is left alone).
 pub fn keep_out_of_git(dir: &Path) {

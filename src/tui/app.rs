@@ -77,8 +77,8 @@ pub fn read_history(path: &Path) -> Vec<String> {
 const HISTORY_IGNORED: &str = "history.jsonl";
 
 /// Keeps the history file out of git: `.harness9/.gitignore` is created when missing (with
-/// harness9's usual lines, see [`crate::audit::GITIGNORE`], and the history's), and the
-/// history's line is added to one harness9 wrote before it knew of the history. A `.gitignore`
+/// harness9's lines, [`crate::audit::GITIGNORE`], the history's among them), and the
+/// history's line is added to one an older harness9 wrote before it knew of the history. A `.gitignore`
 /// a person wrote is left alone.
 pub fn keep_history_out_of_git(dir: &Path) {
     use std::io::Write;
@@ -90,7 +90,7 @@ pub fn keep_history_out_of_git(dir: &Path) {
                 .create_new(true)
                 .open(&path)
             {
-                let _ = writeln!(f, "{}{HISTORY_IGNORED}", crate::audit::GITIGNORE);
+                let _ = write!(f, "{}", crate::audit::GITIGNORE);
             }
         }
         Ok(m) if m.is_file() => {

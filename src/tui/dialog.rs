@@ -315,7 +315,8 @@ fn build(
                 if !p.all_options && !selected {
                     continue;
                 }
-                option_lines(&mut tail, t, view, i, label, selected, color, inner, &p);
+                let row = OptionRow { i, label, selected };
+                option_lines(&mut tail, t, view, row, color, inner, &p);
             }
             if p.blanks {
                 tail.push(Line::default());
@@ -443,18 +444,23 @@ fn title_line(
     Line::from(Span::styled(title, title_style))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// One of the dialog's options: its place, its label, whether it is selected.
+struct OptionRow<'a> {
+    i: usize,
+    label: &'a str,
+    selected: bool,
+}
+
 fn option_lines(
     out: &mut Vec<Line<'static>>,
     t: &Texts,
     view: &ApprovalView,
-    i: usize,
-    label: &str,
-    selected: bool,
+    row: OptionRow<'_>,
     color: Color,
     inner: usize,
     p: &Params,
 ) {
+    let OptionRow { i, label, selected } = row;
     let marker = if selected { "▶ " } else { "  " };
     let number = format!("[{}] ", i + 1);
     let prefix_w = width(marker) + width(&number);
