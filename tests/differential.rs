@@ -130,3 +130,24 @@ fn lines_too_long_to_analyse_decide_like_the_reference() {
         }
     }
 }
+
+/// Found by the random search: an `xargs` fed the names a `find` listed reaches the protections
+/// inside the listed folders (the engine denied, the reference did not know the rule yet).
+#[test]
+fn an_xargs_fed_by_a_find_decides_like_the_reference() {
+    let layout = Layout::new();
+    let world = World::generate(&mut Gen::from_seed(7), 10);
+    let engine = build(&world, &layout).unwrap_or_else(|e| panic!("{e}"));
+    for line in [
+        "find \"/\" czf run |& xargs +x origin",
+        "find ~ | xargs cat",
+        "find ~ -name '*.log' | xargs cat",
+        "find . -type f | xargs wc -l",
+        "find $D | xargs rm",
+    ] {
+        let call = harness9::ToolCall::primary("bash", line);
+        if let Err(e) = compare(&engine, &call) {
+            panic!("{e}\n{}", world.describe());
+        }
+    }
+}

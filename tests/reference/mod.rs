@@ -224,11 +224,15 @@ impl<'e> Reference<'e> {
         }
         // Every folder an earlier `cd` may have moved to.
         let mut cd_folders: Vec<PathBuf> = Vec::new();
+        // The folders the previous command (a `find`) listed whole.
+        let mut listed: Vec<PathBuf> = Vec::new();
         for cmd in &commands {
             let view = CommandView::new(cmd, self.ctx());
+            let lists = self.listed_by_find(&view);
             let d = match self
                 .protected_after_cd(&view, &cd_folders)
                 .or_else(|| self.walked_from_here(&view, &cd_folders))
+                .or_else(|| self.fed_by_find(cmd, &listed))
             {
                 Some(p) => protected_decision(p),
                 None => self.decide_subject(&Subject {
@@ -239,6 +243,7 @@ impl<'e> Reference<'e> {
                 }),
             };
             self.remember_cd(cmd, &mut cd_folders);
+            listed = lists;
             keep_strictest(&mut best, d);
         }
         best.unwrap_or_else(|| self.engine.default_decision().clone())
@@ -257,6 +262,46 @@ impl<'e> Reference<'e> {
             }
         }
         None
+    }
+
+    /// The folders a `find` lists (its operands before the expression, or the working
+    /// folder), unless a `-name` filter keeps secret files out; a folder only known when the
+    /// line runs is `/`.
+    fn listed_by_find(&self, view: &CommandView) -> Vec<PathBuf> {
+        if view.cmd.program() != "find" || harness9::engine::rule::filtered_by_name(view) {
+            return Vec::new();
+        }
+        let mut starts = Vec::new();
+        for w in view.cmd.argv.iter().skip(1) {
+            if w.value == "--" {
+                continue;
+            }
+            if w.value.starts_with(['-', '(', '!']) {
+                break;
+            }
+            starts.push(match &w.path {
+                Some(p) if !w.dynamic => self.ctx().resolve(p),
+                _ => PathBuf::from("/"),
+            });
+        }
+        if starts.is_empty() {
+            starts.push(self.ctx().cwd.clone());
+        }
+        starts
+    }
+
+    /// `find DIR | xargs CMD`: the command runs on every name the find listed, so it reaches
+    /// each protection inside those folders.
+    fn fed_by_find(&self, cmd: &SimpleCommand, listed: &[PathBuf]) -> Option<&Protection> {
+        if !cmd.piped || cmd.program() != "xargs" {
+            return None;
+        }
+        listed.iter().find_map(|dir| {
+            self.engine.protections().iter().find(|p| {
+                p.resolved.starts_with(dir)
+                    || p.canonical.as_deref().is_some_and(|c| c.starts_with(dir))
+            })
+        })
     }
 
     /// A command that walks folders and names none walks the one it is in.

@@ -457,7 +457,7 @@ pub fn walks_folders(c: &CommandView) -> bool {
 
 /// Whether a find expression selects files by a name that no secret file has (`-name
 /// '*.log'`), with no `-o` that could select others.
-pub(super) fn filtered_by_name(c: &CommandView) -> bool {
+pub fn filtered_by_name(c: &CommandView) -> bool {
     const SECRET_NAMES: [&str; 14] = [
         "id_rsa",
         "id_dsa",
