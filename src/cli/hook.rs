@@ -56,7 +56,6 @@ struct GeminiArgs {
     no_audit: bool,
 }
 
-
 pub fn hook(a: HookArgs) -> i32 {
     let agent = match &a.agent {
         Agent::ClaudeCode(_) => "claude-code",

@@ -35,8 +35,8 @@ use serde_json::Value;
 use super::Proposal;
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
-use crate::policy::print::quote_raw;
 use crate::engine::{Engine, Mode};
+use crate::policy::print::quote_raw;
 use crate::shell::{self, SimpleCommand, View};
 
 /// Programs with subcommands: a rule names the subcommand too (see [`generalise`]).
@@ -444,7 +444,11 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
 
 /// The rule for one simple command.
 pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
-    if cmd.redirects.iter().any(|r| r.writes() && !r.writes_no_file()) {
+    if cmd
+        .redirects
+        .iter()
+        .any(|r| r.writes() && !r.writes_no_file())
+    {
         return None;
     }
     let text = cmd.text(View::Literal);
@@ -586,7 +590,6 @@ fn unambiguous(w: &str) -> bool {
         })
 }
 
-
 /// A file tool's rule: the folder (`edit_file(src/**)`) inside the working folder, else the
 /// exact path; high risk gets the exact path.
 fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<String> {
@@ -624,5 +627,3 @@ fn valid_tool_name(tool: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
-
-
