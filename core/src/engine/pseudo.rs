@@ -19,13 +19,16 @@ pub const MAX_PSEUDO_WORDS: usize = shell::MAX_COMMAND_LEN / 2;
 /// The line's pieces between `;`, `&`, `|`, parentheses, back-ticks and newlines are judged
 /// too, each as the commands it parses into (or by its words when it does not parse), with
 /// leading keywords and braces (`then`, `do`, `{`) dropped: a deny rule for one part of a
-/// compound line still holds when the whole line cannot be parsed. Splitting ignores quotes,
-/// so it may find more pieces than the shell would; each only adds a part to judge, and the
-/// strictest decision wins, so a piece can make a line stricter, never looser.
+/// compound line still holds when the whole line cannot be parsed. So is the text inside each
+/// pair of quotes, where code carried by `sh -c '…'`, `ssh host "…"` or `eval '…'` lives: a
+/// deny rule for that code holds as it does when the code is written bare. Splitting ignores
+/// quotes (and quotes ignore escapes), so it may find more pieces than the shell would; each
+/// only adds a part to judge, and the strictest decision wins, so a piece can make a line
+/// stricter, never looser.
 pub fn pseudo_commands(command: &str) -> Option<Vec<SimpleCommand>> {
     let mut out = words_of(command)?;
     if command.len() <= MAX_PIECES_LEN {
-        for piece in pieces(command).take(MAX_PIECES) {
+        for piece in pieces(command).chain(quoted(command)).take(MAX_PIECES) {
             let analysis = shell::analyse(piece);
             match analysis.failure {
                 None => out.extend(analysis.commands),
@@ -74,6 +77,22 @@ fn pieces(command: &str) -> impl Iterator<Item = &str> {
             p.trim_end_matches(['{', '}', ' ', '\t'])
         })
         .filter(|p| !p.is_empty() && !matches!(*p, "fi" | "done" | "esac"))
+}
+
+/// The text between each pair of single or double quotes, trimmed, when not empty.
+fn quoted(command: &str) -> impl Iterator<Item = &str> {
+    let mut rest = command;
+    std::iter::from_fn(move || loop {
+        let open = rest.find(['\'', '"'])?;
+        let q = rest[open..].chars().next()?;
+        let inner = &rest[open + 1..];
+        let close = inner.find(q)?;
+        let text = inner[..close].trim();
+        rest = &inner[close + 1..];
+        if !text.is_empty() {
+            return Some(text);
+        }
+    })
 }
 
 fn pseudo_command(words: impl Iterator<Item = String>) -> Option<SimpleCommand> {
@@ -164,5 +183,36 @@ impl Iterator for ShellWords<'_> {
             }
         }
         started.then_some(word)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_inside_each_pair_of_quotes_is_a_piece() {
+        let got: Vec<&str> = quoted(r#"sh -c 'a b' "c d" '' "open"#).collect();
+        assert_eq!(
+            got,
+            ["a b", "c d"],
+            "an empty pair is skipped, an open one ends the scan"
+        );
+        assert_eq!(quoted("x 'it''s'").collect::<Vec<_>>(), ["it", "s"]);
+    }
+
+    #[test]
+    fn code_carried_in_quotes_is_judged_as_a_command_of_its_own() {
+        // `{} reset` makes the line unparseable; the carried `ssh …` must still be judged
+        // with `ssh` as its program, as it is when written bare.
+        let parts = pseudo_commands("sh -c 'ssh reset {} reset'").expect("few words");
+        assert!(
+            parts.iter().any(|c| c.program() == "ssh"),
+            "{:?}",
+            parts
+                .iter()
+                .map(|c| c.program().to_string())
+                .collect::<Vec<_>>()
+        );
     }
 }
