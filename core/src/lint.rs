@@ -1,6 +1,6 @@
 //! `harness9 lint` and `harness9 test`: what is wrong or doubtful in a policy file.
 //!
-//! Each lint is a small function over the file's rules, listed in [`LINTS`] with its code and
+//! Each lint is a small function over the file's rules, listed in [`Lint`] with its code and
 //! what it means. Errors (syntax, unknown words, invalid patterns, failing `expect`s) make `lint`
 //! exit 1; warnings do not, unless `--deny-warnings`.
 
@@ -13,17 +13,78 @@ use crate::engine::{Engine, PathContext};
 use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Risk, Rule, Statement};
 use crate::policy::{self, print, Origin};
 
-/// Every lint: code and what it reports. The codes appear in diagnostics as `harness9::CODE`.
-pub const LINTS: [(&str, &str); 8] = [
-    ("duplicate-rule", "a rule that repeats an earlier rule of the same file"),
-    ("shadowed-rule", "a rule that can never decide, because an earlier rule matches every call it matches"),
-    ("allow-swallows", "an allow rule that matches every call a later deny or ask rule matches, so the later rule decides only re-spelled commands"),
-    ("broad-allow", "an allow rule for every bash command, or for every tool"),
-    ("expect-failed", "an `expect` statement whose call the policy decides differently"),
-    ("managed-dead", "a rule whose every call the managed tier (`/etc/harness9`) denies or asks about more strictly: it never decides"),
-    ("silences-builtin", "an allow rule that turns a high-risk built-in ask or deny into an allow (`allow bash(\"git *\")` silences `git push --force`)"),
-    ("path-never-matches", "a `path` matcher where no path is compared: after `arg NAME`, or for a tool whose calls have no primary path"),
-];
+/// Every lint. Its code appears in diagnostics as `harness9::CODE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lint {
+    DuplicateRule,
+    ShadowedRule,
+    AllowSwallows,
+    BroadAllow,
+    ExpectFailed,
+    UncoveredRule,
+    ManagedDead,
+    SilencesBuiltin,
+    PathNeverMatches,
+}
+
+impl Lint {
+    pub const ALL: [Lint; 9] = [
+        Lint::DuplicateRule,
+        Lint::ShadowedRule,
+        Lint::AllowSwallows,
+        Lint::BroadAllow,
+        Lint::ExpectFailed,
+        Lint::UncoveredRule,
+        Lint::ManagedDead,
+        Lint::SilencesBuiltin,
+        Lint::PathNeverMatches,
+    ];
+
+    /// The code diagnostics carry (`harness9::shadowed-rule`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lint::DuplicateRule => "duplicate-rule",
+            Lint::ShadowedRule => "shadowed-rule",
+            Lint::AllowSwallows => "allow-swallows",
+            Lint::BroadAllow => "broad-allow",
+            Lint::ExpectFailed => "expect-failed",
+            Lint::UncoveredRule => "uncovered-rule",
+            Lint::ManagedDead => "managed-dead",
+            Lint::SilencesBuiltin => "silences-builtin",
+            Lint::PathNeverMatches => "path-never-matches",
+        }
+    }
+
+    /// What it reports.
+    pub fn about(self) -> &'static str {
+        match self {
+            Lint::DuplicateRule => "a rule that repeats an earlier rule of the same file",
+            Lint::ShadowedRule => {
+                "a rule that can never decide, because an earlier rule matches every call it \
+                 matches"
+            }
+            Lint::AllowSwallows => {
+                "an allow rule that matches every call a later deny or ask rule matches, so the \
+                 later rule decides only re-spelled commands"
+            }
+            Lint::BroadAllow => "an allow rule for every bash command, or for every tool",
+            Lint::ExpectFailed => "an `expect` statement whose call the policy decides differently",
+            Lint::UncoveredRule => "a rule no `expect` exercises (an error with `lint --strict`)",
+            Lint::ManagedDead => {
+                "a rule whose every call the managed tier (`/etc/harness9`) denies or asks about \
+                 more strictly: it never decides"
+            }
+            Lint::SilencesBuiltin => {
+                "an allow rule that turns a high-risk built-in ask or deny into an allow \
+                 (`allow bash(\"git *\")` silences `git push --force`)"
+            }
+            Lint::PathNeverMatches => {
+                "a `path` matcher where no path is compared: after `arg NAME`, or for a tool \
+                 whose calls have no primary path"
+            }
+        }
+    }
+}
 
 /// Options for linting and testing.
 #[derive(Debug, Clone)]
@@ -218,7 +279,7 @@ fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Dia
             message.push_str(&format!(" and {more} more"));
         }
         out.push(
-            Diagnostic::warning(src, "silences-builtin", r.span, message).help(
+            Diagnostic::warning(src, Lint::SilencesBuiltin.code(), r.span, message).help(
                 "add `unless` exceptions for what should still be asked, or allow narrower commands",
             ),
         );
@@ -288,7 +349,7 @@ pub fn uncovered(engine: &Engine) -> Vec<Diagnostic> {
         .map(|c| {
             Diagnostic::error(
                 &c.source,
-                "uncovered-rule",
+                Lint::UncoveredRule.code(),
                 c.span,
                 "no `expect` exercises this rule",
             )
@@ -333,7 +394,7 @@ fn check_expect(engine: &Engine, src: &Arc<Source>, e: &Expect) -> Option<Diagno
     Some(
         Diagnostic::error(
             src,
-            "expect-failed",
+            Lint::ExpectFailed.code(),
             e.span,
             format!(
                 "expected {wanted}, got {} with {} risk",
@@ -401,7 +462,7 @@ fn against_earlier(
         return Some(
             Diagnostic::warning(
                 src,
-                "duplicate-rule",
+                Lint::DuplicateRule.code(),
                 r.span,
                 format!("duplicate of the rule at {where_}"),
             )
@@ -413,7 +474,7 @@ fn against_earlier(
         return Some(
             Diagnostic::warning(
                 src,
-                "shadowed-rule",
+                Lint::ShadowedRule.code(),
                 r.span,
                 format!(
                     "this rule never decides: the rule at {where_} matches every call it matches"
@@ -428,7 +489,7 @@ fn against_earlier(
         return Some(
             Diagnostic::warning(
                 src,
-                "allow-swallows",
+                Lint::AllowSwallows.code(),
                 earlier.span,
                 format!(
                     "this allow matches every call that the later `{}` rule matches",
@@ -468,7 +529,7 @@ fn broad_allow(src: &Arc<Source>, r: &Rule) -> Option<Diagnostic> {
         "every bash command"
     };
     Some(
-        Diagnostic::warning(src, "broad-allow", r.span, format!("this rule allows {what}"))
+        Diagnostic::warning(src, Lint::BroadAllow.code(), r.span, format!("this rule allows {what}"))
             .label("overly broad")
             .help("allow what you need, e.g. `allow bash(prefix \"git status\");`, or use the bypass mode for a session"),
     )
@@ -488,7 +549,7 @@ fn dead_path_matchers(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
             } else {
                 "`path` never matches here: this tool's calls have no path the engine reads"
             };
-            Diagnostic::warning(src, "path-never-matches", m.span, why)
+            Diagnostic::warning(src, Lint::PathNeverMatches.code(), m.span, why)
                 .label("never matches")
                 .help("compare an argument with a glob instead: `arg file glob \"src/**\"`; `path` works for bash and the file tools")
         })
@@ -551,7 +612,7 @@ pub fn dead_by_managed(
         out.push(
             Diagnostic::warning(
                 src,
-                "managed-dead",
+                Lint::ManagedDead.code(),
                 r.span,
                 format!(
                     "the managed policy {does} every call this rule matches ({}:{line}), so \
@@ -666,6 +727,18 @@ fn value_covers(ka: MatcherKind, va: &str, kb: MatcherKind, vb: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_lint_has_its_own_kebab_case_code_and_a_description() {
+        let mut codes: Vec<&str> = Lint::ALL.iter().map(|l| l.code()).collect();
+        assert!(codes
+            .iter()
+            .all(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-')));
+        assert!(Lint::ALL.iter().all(|l| !l.about().is_empty()));
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), Lint::ALL.len());
+    }
     use crate::policy::parse_policy;
 
     fn lints(text: &str) -> Vec<(String, String)> {
