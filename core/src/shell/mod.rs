@@ -111,9 +111,17 @@ pub struct Redirect {
     pub target: Word,
 }
 
-/// Devices an output redirection may name without writing a file: the bit bucket and the
-/// terminal's streams (`2>/dev/null`, `>/dev/tty`).
-pub const HARMLESS_DEVICES: [&str; 4] = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
+/// Devices an output redirection may name without writing a file: the bit buckets and the
+/// terminal's streams (`2>/dev/null`, `>/dev/tty`, `>/dev/fd/2`).
+pub const HARMLESS_DEVICES: [&str; 7] = [
+    "/dev/null",
+    "/dev/zero",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "/dev/fd/1",
+    "/dev/fd/2",
+];
 
 impl Redirect {
     /// Whether the redirection writes to its target.

@@ -106,8 +106,7 @@ impl Effects<'_, '_> {
                 }
                 continue;
             }
-            let fd_dup = r.op.ends_with('&') && (t == "-" || t.chars().all(|c| c.is_ascii_digit()));
-            if !r.writes() || fd_dup || HARMLESS_DEVICES.contains(&t.as_str()) {
+            if !r.writes() || r.writes_no_file() {
                 continue;
             }
             self.write_word(&r.target);
@@ -148,17 +147,6 @@ impl Effects<'_, '_> {
         }
     }
 }
-
-/// Devices an output redirection may write without writing a file.
-const HARMLESS_DEVICES: [&str; 7] = [
-    "/dev/null",
-    "/dev/stdout",
-    "/dev/stderr",
-    "/dev/tty",
-    "/dev/zero",
-    "/dev/fd/1",
-    "/dev/fd/2",
-];
 
 /// Whether a chmod mode sets the setuid or setgid bit (`u+s`, `+s`, `4755`, `g=s`).
 fn setuid_mode(mode: &str) -> bool {
