@@ -285,24 +285,11 @@ const EXACT_PROGRAMS: &[&str] = &["make", "just", "rake", "mvn", "gradle", "mix"
 /// For `gh`: its commands are `gh GROUP VERB`; these verbs only read.
 const GH_READ_VERBS: &[&str] = &["list", "view", "status", "diff", "checks"];
 
-/// Programs that run what they are given (or whose arguments are code): exact only.
-const RUNS_CODE: &[&str] = &[
-    "bash",
-    "sh",
-    "zsh",
-    "dash",
-    "ksh",
-    "fish",
-    "csh",
-    "tcsh",
-    "python",
-    "python2",
-    "python3",
-    "node",
-    "deno",
-    "perl",
-    "ruby",
-    "php",
+/// Programs that run code they are given but whose code the shell analysis does not read
+/// (awk's and sed's scripts, other languages, fetch-and-run tools); with
+/// [`shell::runs_other_code`] (wrappers, shells, interpreters it reads), the programs that get
+/// the exact command only.
+const RUNS_CODE_UNREAD: &[&str] = &[
     "lua",
     "Rscript",
     "osascript",
@@ -311,30 +298,6 @@ const RUNS_CODE: &[&str] = &[
     "gawk",
     "mawk",
     "sed",
-    "sudo",
-    "doas",
-    "su",
-    "env",
-    "nice",
-    "nohup",
-    "timeout",
-    "time",
-    "xargs",
-    "exec",
-    "eval",
-    "source",
-    ".",
-    "ssh",
-    "watch",
-    "strace",
-    "chroot",
-    "setsid",
-    "stdbuf",
-    "find",
-    "command",
-    "builtin",
-    "busybox",
-    "script",
     "npx",
     "bunx",
     "pnpx",
@@ -575,7 +538,9 @@ fn code_from_input(cmd: &SimpleCommand) -> bool {
 }
 
 fn runs_code(program: &str) -> bool {
-    RUNS_CODE.contains(&program) || program.starts_with("python")
+    shell::runs_other_code(program)
+        || RUNS_CODE_UNREAD.contains(&program)
+        || program.starts_with("python")
 }
 
 /// Whether a word reads the same in an exact rule's text and in the shell: no blank (the text
@@ -626,4 +591,50 @@ fn valid_tool_name(tool: &str) -> bool {
         && tool
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn programs_that_run_code_come_from_the_shell_model_plus_those_it_does_not_read() {
+        for p in [
+            "bash",
+            "sh",
+            "python3",
+            "python3.12",
+            "node",
+            "perl",
+            "sudo",
+            "env",
+            "timeout",
+            "xargs",
+            "find",
+            "eval",
+            "source",
+            ".",
+            "ssh",
+            "watch",
+            "busybox",
+            "script",
+            "awk",
+            "sed",
+            "npx",
+            "uvx",
+            "osascript",
+        ] {
+            assert!(runs_code(p), "{p}");
+        }
+        for p in ["git", "ls", "cargo", "make", "mkdir"] {
+            assert!(!runs_code(p), "{p}");
+        }
+        // No second copy of what the shell model knows.
+        for p in RUNS_CODE_UNREAD {
+            assert!(
+                !shell::runs_other_code(p),
+                "{p} is known to the shell model already"
+            );
+        }
+    }
 }

@@ -211,6 +211,14 @@ impl Origin {
     }
 }
 
+/// Whether the analysis reads `program` (its folder stripped) as one that runs other commands
+/// or code it is given: wrappers (`sudo`, `timeout`, …), `env`, `xargs`, `find`, shells,
+/// `eval`, `source`, `ssh`, and the interpreters whose one-liners it reads (python, perl,
+/// ruby, node, deno, php).
+pub fn runs_other_code(program: &str) -> bool {
+    expand::runs_other_code(program)
+}
+
 /// The code an interpreter one-liner is given on its command line (`python3 -c CODE`,
 /// `node -e CODE`, `perl -e CODE`, …) and the language's name (`python`, `perl`, `ruby`,
 /// `node`, `deno`, `php`); `None` for a program that is not one of these interpreters.

@@ -96,6 +96,12 @@ pub(super) struct Env<'a> {
     pub stdin: &'a [&'a Script],
 }
 
+/// Whether `program` is of a kind that runs other commands or code (see
+/// [`crate::shell::runs_other_code`]).
+pub(in crate::shell) fn runs_other_code(program: &str) -> bool {
+    programs::kind(program).is_some()
+}
+
 /// Whether a command whose program is `program` (its directory stripped) may run more than
 /// itself, and so needs more than the plain reading of its words.
 pub(super) fn special(program: &str) -> bool {
