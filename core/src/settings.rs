@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use jsonc_parser::ast::{Array, Value as JValue};
+use jsonc_parser::ast::{Array, Object, Value as JValue};
 
 use crate::diag::{did_you_mean, Diagnostic, Source};
 use crate::policy::ast::{Action, Matcher, MatcherKind, Risk, Rule, Span, Spanned};
@@ -30,19 +30,8 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
         return (Vec::new(), diags);
     }
     // serde_json is the judge of what is valid JSON; jsonc-parser only locates the entries.
-    if let Err(e) = serde_json::from_str::<serde_json::Value>(text) {
-        let offset = crate::diag::offset_of(text, e.line(), e.column());
-        let msg = e.to_string();
-        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-        diags.push(
-            Diagnostic::error(
-                source,
-                "settings-json",
-                Span::new(offset, (offset + 1).min(text.len())),
-                format!("invalid JSON: {msg}"),
-            )
-            .help("settings.json is strict JSON: no comments, no trailing commas"),
-        );
+    if let Some(d) = strict_json_error(source) {
+        diags.push(d);
         return (Vec::new(), diags);
     }
     let parsed = match jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default()) {
@@ -75,8 +64,53 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
         );
         return (Vec::new(), diags);
     };
-    // A misspelt `permissions` loses every rule under it: an error, not silence. Other keys
-    // (a file shared with another tool: `model`, `env`) are said and left alone.
+    // A misspelt `permissions` loses every rule under it: an error, not silence.
+    if misspelt_permissions(source, root, &mut diags) {
+        return (Vec::new(), diags);
+    }
+    let Some(perms) = root.get("permissions") else {
+        return (Vec::new(), diags);
+    };
+    let Some(perms_obj) = perms.value.as_object() else {
+        diags.push(
+            Diagnostic::error(
+                source,
+                "settings-shape",
+                range(&perms.value),
+                "`permissions` must be an object",
+            )
+            .help(
+                "expected `\"permissions\": {\"allow\": [...], \"deny\": [...], \"ask\": [...]}`",
+            ),
+        );
+        return (Vec::new(), diags);
+    };
+    unknown_lists(source, perms_obj, &mut diags);
+    let rules = rules_of_lists(source, perms_obj, &mut diags);
+    (rules, diags)
+}
+
+/// The error serde_json reports when `source` is not strict JSON, pointing at where it stopped.
+fn strict_json_error(source: &Arc<Source>) -> Option<Diagnostic> {
+    let text = &*source.text;
+    let e = serde_json::from_str::<serde_json::Value>(text).err()?;
+    let offset = crate::diag::offset_of(text, e.line(), e.column());
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    Some(
+        Diagnostic::error(
+            source,
+            "settings-json",
+            Span::new(offset, (offset + 1).min(text.len())),
+            format!("invalid JSON: {msg}"),
+        )
+        .help("settings.json is strict JSON: no comments, no trailing commas"),
+    )
+}
+
+/// Says every top-level key but `permissions`; true when one is a misspelt `permissions`.
+fn misspelt_permissions(source: &Arc<Source>, root: &Object, diags: &mut Vec<Diagnostic>) -> bool {
+    // Other keys (a file shared with another tool: `model`, `env`) are said and left alone.
     let mut misspelt = false;
     for prop in &root.properties {
         let name = prop.name.as_str();
@@ -108,26 +142,11 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
             ),
         }
     }
-    if misspelt {
-        return (Vec::new(), diags);
-    }
-    let Some(perms) = root.get("permissions") else {
-        return (Vec::new(), diags);
-    };
-    let Some(perms_obj) = perms.value.as_object() else {
-        diags.push(
-            Diagnostic::error(
-                source,
-                "settings-shape",
-                range(&perms.value),
-                "`permissions` must be an object",
-            )
-            .help(
-                "expected `\"permissions\": {\"allow\": [...], \"deny\": [...], \"ask\": [...]}`",
-            ),
-        );
-        return (Vec::new(), diags);
-    };
+    misspelt
+}
+
+/// Says every key under `permissions` that is not one of the lists.
+fn unknown_lists(source: &Arc<Source>, perms_obj: &Object, diags: &mut Vec<Diagnostic>) {
     // Claude Code's own keys under `permissions` (a file copied from `.claude/`): said, and
     // left alone; any other unknown list would lose its rules, so it is an error.
     const CLAUDE_KEYS: [&str; 4] = [
@@ -168,6 +187,14 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
             .help(help),
         );
     }
+}
+
+/// The rules of the `deny`, `allow` and `ask` lists, in that order.
+fn rules_of_lists(
+    source: &Arc<Source>,
+    perms_obj: &Object,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Rule> {
     let mut rules = Vec::new();
     for (list, action) in LISTS {
         let Some(prop) = perms_obj.get(list) else {
@@ -187,9 +214,9 @@ pub fn parse_settings(source: &Arc<Source>) -> (Vec<Rule>, Vec<Diagnostic>) {
             );
             continue;
         };
-        entries(source, arr, action, &mut rules, &mut diags);
+        entries(source, arr, action, &mut rules, diags);
     }
-    (rules, diags)
+    rules
 }
 
 fn entries(

@@ -158,188 +158,227 @@ impl<'a> Compiler<'a> {
         );
     }
 
+    /// Compiles one matcher; `None` (with diagnostics) when any of its values is invalid.
     pub fn matcher(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<CMatcher> {
         let arg = m
             .arg
             .as_ref()
             .map(|a| a.value.split('.').map(str::to_string).collect());
-        let mut ok = true;
         let test = match m.kind {
-            MatcherKind::Shorthand | MatcherKind::Glob => {
-                let mut vs = Vec::new();
-                // Only the forms the rule's tool can meet are compiled.
-                let need_text = self.forms.text || m.arg.is_some();
-                let need_path = self.forms.path && m.arg.is_none();
-                for v in &m.values {
-                    let text = if !need_text {
-                        None
-                    } else if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
-                        Some(TextTest::Contains(v.value.clone()))
-                    } else {
-                        match Pattern::command(&v.value) {
-                            Ok(p) => Some(TextTest::Glob(p)),
-                            Err(e) => {
-                                self.bad_pattern(source, v.span, &v.value, &e);
-                                ok = false;
-                                continue;
-                            }
-                        }
-                    };
-                    let path = if !need_path {
-                        None
-                    } else {
-                        match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
-                            Ok(p) => Some(p),
-                            Err(e) => {
-                                self.bad_pattern(source, v.span, &v.value, &e);
-                                ok = false;
-                                continue;
-                            }
-                        }
-                    };
-                    vs.push(Either { text, path });
-                }
-                if m.kind == MatcherKind::Shorthand {
-                    Test::Shorthand(vs)
-                } else {
-                    Test::Glob(vs)
-                }
-            }
-            MatcherKind::Prefix => Test::Prefix(
-                m.values
-                    .iter()
-                    .map(|v| {
-                        (
-                            v.value.split_whitespace().map(str::to_string).collect(),
-                            self.ctx.resolve(&v.value),
-                        )
-                    })
-                    .collect(),
-            ),
-            MatcherKind::Contains => {
-                Test::Contains(m.values.iter().map(|v| v.value.clone()).collect())
-            }
-            MatcherKind::Exact => Test::Exact(
-                m.values
-                    .iter()
-                    .map(|v| (v.value.clone(), self.ctx.resolve(&v.value)))
-                    .collect(),
-            ),
-            MatcherKind::Regex => {
-                let mut vs = Vec::new();
-                for v in &m.values {
-                    match regex::RegexBuilder::new(&v.value)
-                        .size_limit(1 << 20)
-                        .build()
-                    {
-                        Ok(r) => vs.push(r),
-                        Err(e) => {
-                            ok = false;
-                            self.diags.push(
-                                Diagnostic::error(source, "invalid-regex", v.span, format!("invalid regex `{}`", v.value))
-                                    .label(first_line(&e.to_string()))
-                                    .help("regexes use Rust `regex` syntax; write them in 'single quotes' to keep backslashes"),
-                            );
-                        }
-                    }
-                }
-                Test::Regex(vs)
-            }
-            MatcherKind::Path | MatcherKind::Redirect => {
-                let mut vs = Vec::new();
-                for v in &m.values {
-                    match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
-                        Ok(p) => vs.push(p),
-                        Err(e) => {
-                            ok = false;
-                            self.bad_pattern(source, v.span, &v.value, &e);
-                        }
-                    }
-                }
-                if m.kind == MatcherKind::Path {
-                    Test::Path(vs)
-                } else {
-                    Test::Redirect(vs)
-                }
-            }
-            MatcherKind::Flag => {
-                for v in &m.values {
-                    if !v.value.starts_with('-') || v.value == "-" || v.value == "--" {
-                        ok = false;
-                        self.diags.push(
-                            Diagnostic::error(
-                                source,
-                                "bad-matcher",
-                                v.span,
-                                format!("`{}` is not a flag", v.value),
-                            )
-                            .help("write a flag with its dashes: `-r` or `--recursive`"),
-                        );
-                    }
-                }
-                Test::Flag(m.values.iter().map(|v| v.value.clone()).collect())
-            }
+            MatcherKind::Shorthand | MatcherKind::Glob => self.glob_test(source, m),
+            MatcherKind::Prefix => Some(self.prefix_test(m)),
+            MatcherKind::Contains => Some(Test::Contains(
+                m.values.iter().map(|v| v.value.clone()).collect(),
+            )),
+            MatcherKind::Exact => Some(self.exact_test(m)),
+            MatcherKind::Regex => self.regex_test(source, m),
+            MatcherKind::Path | MatcherKind::Redirect => self.path_test(source, m),
+            MatcherKind::Flag => self.flag_test(source, m),
             MatcherKind::Program
             | MatcherKind::Argument
             | MatcherKind::Operand
             | MatcherKind::Subcommand
-            | MatcherKind::Host => {
-                let mut vs = Vec::new();
-                for v in &m.values {
-                    let text = if m.kind == MatcherKind::Host {
-                        v.value.to_ascii_lowercase()
-                    } else {
-                        v.value.clone()
-                    };
-                    match Pattern::command(&text) {
-                        Ok(p) => vs.push(p),
-                        Err(e) => {
-                            ok = false;
-                            self.bad_pattern(source, v.span, &v.value, &e);
-                        }
+            | MatcherKind::Host => self.word_test(source, m),
+            MatcherKind::Piped => Some(Test::Piped),
+            MatcherKind::SelfCall => Some(Test::SelfCall),
+            MatcherKind::ReadOnly => Some(Test::ReadOnly),
+            MatcherKind::Effect => self.effect_test(source, m),
+        }?;
+        Some(CMatcher { arg, test })
+    }
+
+    /// A shorthand or glob matcher: each value as text, as a path, or both, as the tool needs.
+    fn glob_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
+        let mut ok = true;
+        let mut vs = Vec::new();
+        // Only the forms the rule's tool can meet are compiled.
+        let need_text = self.forms.text || m.arg.is_some();
+        let need_path = self.forms.path && m.arg.is_none();
+        for v in &m.values {
+            let text = if !need_text {
+                None
+            } else if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
+                Some(TextTest::Contains(v.value.clone()))
+            } else {
+                match Pattern::command(&v.value) {
+                    Ok(p) => Some(TextTest::Glob(p)),
+                    Err(e) => {
+                        self.bad_pattern(source, v.span, &v.value, &e);
+                        ok = false;
+                        continue;
                     }
                 }
-                match m.kind {
-                    MatcherKind::Host => Test::Host(vs),
-                    MatcherKind::Program => Test::Program(vs),
-                    MatcherKind::Operand => Test::Operand(vs),
-                    MatcherKind::Subcommand => Test::Subcommand(vs),
-                    _ => Test::Argument(vs),
-                }
-            }
-            MatcherKind::Piped => Test::Piped,
-            MatcherKind::SelfCall => Test::SelfCall,
-            MatcherKind::ReadOnly => Test::ReadOnly,
-            MatcherKind::Effect => {
-                let mut kinds = Vec::new();
-                for v in &m.values {
-                    match Kind::parse(&v.value) {
-                        Some(k) => kinds.push(k),
-                        None => {
-                            ok = false;
-                            let help = match did_you_mean(&v.value, Kind::names()) {
-                                Some(s) => format!("did you mean `{s}`?"),
-                                None => format!(
-                                    "effects: {}",
-                                    Kind::names().collect::<Vec<_>>().join(", ")
-                                ),
-                            };
-                            self.diags.push(
-                                Diagnostic::error(
-                                    source,
-                                    "bad-matcher",
-                                    v.span,
-                                    format!("`{}` is not an effect", v.value),
-                                )
-                                .help(help),
-                            );
-                        }
+            };
+            let path = if !need_path {
+                None
+            } else {
+                match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        self.bad_pattern(source, v.span, &v.value, &e);
+                        ok = false;
+                        continue;
                     }
                 }
-                Test::Effect(kinds)
-            }
+            };
+            vs.push(Either { text, path });
+        }
+        let test = if m.kind == MatcherKind::Shorthand {
+            Test::Shorthand(vs)
+        } else {
+            Test::Glob(vs)
         };
-        ok.then_some(CMatcher { arg, test })
+        ok.then_some(test)
+    }
+
+    /// A prefix matcher: each value as words and as a resolved path.
+    fn prefix_test(&self, m: &ast::Matcher) -> Test {
+        Test::Prefix(
+            m.values
+                .iter()
+                .map(|v| {
+                    (
+                        v.value.split_whitespace().map(str::to_string).collect(),
+                        self.ctx.resolve(&v.value),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// An exact matcher: each value as written and as a resolved path.
+    fn exact_test(&self, m: &ast::Matcher) -> Test {
+        Test::Exact(
+            m.values
+                .iter()
+                .map(|v| (v.value.clone(), self.ctx.resolve(&v.value)))
+                .collect(),
+        )
+    }
+
+    /// A regex matcher, each regex's size bounded.
+    fn regex_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
+        let mut ok = true;
+        let mut vs = Vec::new();
+        for v in &m.values {
+            match regex::RegexBuilder::new(&v.value)
+                .size_limit(1 << 20)
+                .build()
+            {
+                Ok(r) => vs.push(r),
+                Err(e) => {
+                    ok = false;
+                    self.diags.push(
+                        Diagnostic::error(source, "invalid-regex", v.span, format!("invalid regex `{}`", v.value))
+                            .label(first_line(&e.to_string()))
+                            .help("regexes use Rust `regex` syntax; write them in 'single quotes' to keep backslashes"),
+                    );
+                }
+            }
+        }
+        ok.then_some(Test::Regex(vs))
+    }
+
+    /// A path or redirect matcher: each value as a path glob.
+    fn path_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
+        let mut ok = true;
+        let mut vs = Vec::new();
+        for v in &m.values {
+            match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
+                Ok(p) => vs.push(p),
+                Err(e) => {
+                    ok = false;
+                    self.bad_pattern(source, v.span, &v.value, &e);
+                }
+            }
+        }
+        let test = if m.kind == MatcherKind::Path {
+            Test::Path(vs)
+        } else {
+            Test::Redirect(vs)
+        };
+        ok.then_some(test)
+    }
+
+    /// A flag matcher: every value must be written with its dashes.
+    fn flag_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
+        let mut ok = true;
+        for v in &m.values {
+            if !v.value.starts_with('-') || v.value == "-" || v.value == "--" {
+                ok = false;
+                self.diags.push(
+                    Diagnostic::error(
+                        source,
+                        "bad-matcher",
+                        v.span,
+                        format!("`{}` is not a flag", v.value),
+                    )
+                    .help("write a flag with its dashes: `-r` or `--recursive`"),
+                );
+            }
+        }
+        ok.then_some(Test::Flag(
+            m.values.iter().map(|v| v.value.clone()).collect(),
+        ))
+    }
+
+    /// A program, argument, operand, subcommand or host matcher: each value as a word glob
+    /// (a host's in lower case).
+    fn word_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
+        let mut ok = true;
+        let mut vs = Vec::new();
+        for v in &m.values {
+            let text = if m.kind == MatcherKind::Host {
+                v.value.to_ascii_lowercase()
+            } else {
+                v.value.clone()
+            };
+            match Pattern::command(&text) {
+                Ok(p) => vs.push(p),
+                Err(e) => {
+                    ok = false;
+                    self.bad_pattern(source, v.span, &v.value, &e);
+                }
+            }
+        }
+        let test = match m.kind {
+            MatcherKind::Host => Test::Host(vs),
+            MatcherKind::Program => Test::Program(vs),
+            MatcherKind::Operand => Test::Operand(vs),
+            MatcherKind::Subcommand => Test::Subcommand(vs),
+            _ => Test::Argument(vs),
+        };
+        ok.then_some(test)
+    }
+
+    /// An effect matcher: each value must name a kind of effect.
+    fn effect_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
+        let mut ok = true;
+        let mut kinds = Vec::new();
+        for v in &m.values {
+            match Kind::parse(&v.value) {
+                Some(k) => kinds.push(k),
+                None => {
+                    ok = false;
+                    let help = match did_you_mean(&v.value, Kind::names()) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => {
+                            format!("effects: {}", Kind::names().collect::<Vec<_>>().join(", "))
+                        }
+                    };
+                    self.diags.push(
+                        Diagnostic::error(
+                            source,
+                            "bad-matcher",
+                            v.span,
+                            format!("`{}` is not an effect", v.value),
+                        )
+                        .help(help),
+                    );
+                }
+            }
+        }
+        ok.then_some(Test::Effect(kinds))
     }
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::chain::Chain;
 use super::explain::{Explanation, Hit, Layer, Part};
 use super::index::RuleId;
-use super::protect::Folders;
+use super::protect::{Folders, Protection};
 use super::pseudo::{pseudo_commands, MAX_PSEUDO_WORDS};
 use super::rule::{CommandView, CompiledRule, Subject, Target};
 use super::{Engine, PathContext, POLICY_FILES_RULE};
@@ -204,6 +204,9 @@ impl Engine {
         }
     }
 
+    /// Decides a bash line: each simple command through the layers in order, what earlier
+    /// commands did (a `cd`, a file written, a listing) carried to the later ones, the
+    /// strictest decision kept; `touched` is set to a guarded path the line may write.
     pub(super) fn evaluate_command(
         &self,
         call: &ToolCall,
@@ -215,64 +218,25 @@ impl Engine {
     ) -> Decision {
         let started = Instant::now();
         let analysis = shell::analyse(command);
-        let guarding = !self.guarded.is_empty();
         let parsed = analysis.failure.is_none();
-        let mut parts: Vec<SimpleCommand> = analysis.commands;
-        let mut floor = None;
-        if let Some(why) = &analysis.failure {
-            // Still judge the words we can see, so a deny rule or a protected path holds; when
-            // there are too many to judge, nothing vouches for the line at all.
-            floor = Some(match pseudo_commands(command) {
-                Some(p) => {
-                    parts = p;
-                    Decision::new(Action::Ask, Risk::High, why.clone(), "analysis")
-                }
-                None => {
-                    parts = Vec::new();
-                    Decision::new(
-                        Action::Deny,
-                        Risk::High,
-                        format!(
-                            "{why}, and it has more than {MAX_PSEUDO_WORDS} different words: too \
-                             many to check against the protections"
-                        ),
-                        "analysis",
-                    )
-                }
-            });
-            if let Some(t) = trace.as_deref_mut() {
-                t.failure = Some(why.clone());
-            }
-        } else if parts.is_empty() {
-            floor = Some(Decision::new(
-                Action::Ask,
-                Risk::Low,
-                "the command is empty",
-                "analysis",
-            ));
-        }
+        // `best` starts at what an unparsed or empty line can do no better than.
+        let (parts, mut best) = commands_to_judge(command, analysis, trace.as_deref_mut());
         let state = parsed
             .then(|| knowledge::changes_shell_state(&parts))
             .flatten();
-        let several = parts.len() > 1;
-        let mut best: Option<Decision> = floor;
-        // Folders a `cd` earlier in the line may have moved to. Subshells and conditions make
-        // the real folder uncertain, so relative paths are checked against all of them.
         let values = if parsed {
             knowledge::line_values(&parts)
         } else {
             Vec::new()
         };
-        let mut folders = Folders {
-            cdpath: values
-                .iter()
-                .filter(|(n, _)| n == "CDPATH")
-                .flat_map(|(_, v)| v.split(':'))
-                .filter(|d| !d.is_empty())
-                .map(|d| self.ctx.resolve(d))
-                .collect(),
-            ..Folders::default()
+        let facts = LineFacts {
+            call,
+            o,
+            values: &values,
+            guarding: !self.guarded.is_empty(),
+            several: parts.len() > 1,
         };
+        let mut so_far = self.line_start(&values);
         // What earlier commands of the line did: files written (a script run later), remotes
         // added (a push to them).
         let mut line = knowledge::effects::Line::default();
@@ -282,8 +246,6 @@ impl Engine {
             home: self.ctx.home.as_deref(),
             resolve: &resolve,
         };
-        // The folders the previous command listed (`find ~ … | xargs cat`).
-        let mut listed: Option<Vec<PathBuf>> = None;
         // Decisions of the commands so far, while nothing in the line has changed what a
         // command's decision depends on (the folder, files written, a listing): a command met
         // again (`ls | cat | cat | …`) is decided once. Only long lines repeat enough to pay
@@ -292,20 +254,9 @@ impl Engine {
             (trace.is_none() && parts.len() > 8).then(std::collections::HashMap::new);
         for (i, cmd) in parts.iter().enumerate() {
             if started.elapsed() > o.budget.unwrap_or(ANALYSIS_BUDGET) {
-                // The hard protections still hold for what was not analysed, however slow
-                // the machine: a cheap look at every remaining word.
-                let rest = parts[i..].iter().find_map(|c| self.protected_word(c));
-                let best = match rest {
-                    Some(p) => Some(stricter(best, self.protected_decision(p, "", None))),
-                    None => best,
-                };
-                return out_of_time(best);
+                return self.out_of_time_with_protections(&parts[i..], best);
             }
-            let changes_context = matches!(
-                cmd.program(),
-                "cd" | "pushd" | "popd" | "ln" | "link" | "find" | "xargs"
-            );
-            if changes_context {
+            if changes_context(cmd) {
                 repeats = None;
             }
             let key = repeats.as_ref().map(|_| repeat_key(cmd));
@@ -321,69 +272,14 @@ impl Engine {
                 .in_changed_state(state.clone())
                 .after(&line);
             left.note_read(cmd, view.reading(), &places);
-            let label = if view.canonical.is_empty() {
-                describe_redirects(cmd)
-            } else {
-                view.canonical.clone()
-            };
-            let moved = self
-                .protected_after_cd(&view, &folders)
-                .or_else(|| self.protected_with_values(&view, &values))
-                .or_else(|| self.walked_from_here(&view, &folders))
-                .or_else(|| self.protected_through_links(&view, &folders))
-                .or_else(|| self.fed_from_listing(&view, listed.as_deref()));
-            listed = self.listed_folders(&view);
-            let lost = self.lost_after_cd(&view, &folders);
-            self.note_cd(&view, &mut folders);
-            self.note_link(&view, &mut folders);
-            // A command that writes nothing cannot touch a guarded file; a `cd` into a guarded
-            // folder still counts, for the commands after it write there.
-            let moves = matches!(cmd.program(), "cd" | "pushd");
-            if guarding
-                && touched.is_none()
-                && (moves || !knowledge::writes_nothing_as(cmd, view.reading()))
-            {
-                *touched = view
-                    .paths
-                    .iter()
-                    .zip(&view.raw_paths)
-                    .zip(&view.reals)
-                    .find_map(|((p, raw), r)| {
-                        self.guarded_path(p, raw, &self.ctx, Followed::Lazy(r))
-                    })
-                    .or_else(|| {
-                        view.inner_paths.iter().find_map(|(raw, p)| {
-                            self.guarded_path(p, raw, &self.ctx, Followed::Unknown)
-                        })
-                    });
-            }
-            let subject = Subject {
-                tool: "bash",
-                args: &call.arguments,
-                target: Target::Command(view),
-                ctx: Some(&self.ctx),
-            };
-            let mut d = match moved {
-                Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
-                None => self.decide_subject(&subject, o, scratch, trace.as_deref_mut(), &label),
-            };
-            if let Some(t) = trace.as_deref_mut() {
-                if let Some(p) = t.parts.last_mut() {
-                    p.origin = Some(cmd.origin.as_str());
-                    if let Target::Command(v) = &subject.target {
-                        p.effects = v.effects().iter().map(ToString::to_string).collect();
-                    }
-                }
-            }
-            if let Some(why) = lost {
-                d = stricter(
-                    Some(d),
-                    Decision::new(Action::Ask, Risk::High, why, "analysis"),
-                );
-            }
-            if several {
-                d.reason = format!("{} (in `{}`)", d.reason, label);
-            }
+            let d = self.decide_part(
+                view,
+                &facts,
+                &mut so_far,
+                scratch,
+                trace.as_deref_mut(),
+                touched,
+            );
             if !left.is_empty() {
                 repeats = None;
             }
@@ -399,6 +295,125 @@ impl Engine {
             *touched = None;
         }
         best.unwrap_or_else(|| self.default.clone())
+    }
+
+    /// What a line starts with before any command: no folder listed, and the folders a `cd`
+    /// may move to through the line's `CDPATH`. (Subshells and conditions make the real folder
+    /// uncertain, so relative paths are checked against every folder a `cd` may have moved to.)
+    fn line_start(&self, values: &[(String, String)]) -> LineSoFar {
+        let folders = Folders {
+            cdpath: values
+                .iter()
+                .filter(|(n, _)| n == "CDPATH")
+                .flat_map(|(_, v)| v.split(':'))
+                .filter(|d| !d.is_empty())
+                .map(|d| self.ctx.resolve(d))
+                .collect(),
+            ..Folders::default()
+        };
+        LineSoFar {
+            folders,
+            listed: None,
+        }
+    }
+
+    /// The decision when the time to decide a line ran out before `rest`: the hard protections
+    /// still hold for what was not analysed, however slow the machine, by a cheap look at every
+    /// remaining word.
+    fn out_of_time_with_protections(
+        &self,
+        rest: &[SimpleCommand],
+        best: Option<Decision>,
+    ) -> Decision {
+        let rest = rest.iter().find_map(|c| self.protected_word(c));
+        let best = match rest {
+            Some(p) => Some(stricter(best, self.protected_decision(p, "", None))),
+            None => best,
+        };
+        out_of_time(best)
+    }
+
+    /// Decides one command of a line with what the commands before it left in `so_far`, and
+    /// notes what it leaves for the ones after it.
+    fn decide_part<'a>(
+        &'a self,
+        view: CommandView<'a>,
+        facts: &LineFacts<'a>,
+        so_far: &mut LineSoFar,
+        scratch: &mut Vec<RuleId>,
+        mut trace: Option<&mut Explanation>,
+        touched: &mut Option<PathBuf>,
+    ) -> Decision {
+        let cmd = view.cmd;
+        let label = if view.canonical.is_empty() {
+            describe_redirects(cmd)
+        } else {
+            view.canonical.clone()
+        };
+        let moved = self.protected_by_line(&view, so_far, facts.values);
+        so_far.listed = self.listed_folders(&view);
+        let lost = self.lost_after_cd(&view, &so_far.folders);
+        self.note_cd(&view, &mut so_far.folders);
+        self.note_link(&view, &mut so_far.folders);
+        // A command that writes nothing cannot touch a guarded file; a `cd` into a guarded
+        // folder still counts, for the commands after it write there.
+        let moves = matches!(cmd.program(), "cd" | "pushd");
+        if facts.guarding
+            && touched.is_none()
+            && (moves || !knowledge::writes_nothing_as(cmd, view.reading()))
+        {
+            *touched = self.guarded_in_view(&view);
+        }
+        let subject = Subject {
+            tool: "bash",
+            args: &facts.call.arguments,
+            target: Target::Command(view),
+            ctx: Some(&self.ctx),
+        };
+        let mut d = match moved {
+            Some(p) => self.protected_decision(p, &label, trace.as_deref_mut()),
+            None => self.decide_subject(&subject, facts.o, scratch, trace.as_deref_mut(), &label),
+        };
+        note_origin(trace, cmd, &subject);
+        if let Some(why) = lost {
+            d = stricter(
+                Some(d),
+                Decision::new(Action::Ask, Risk::High, why, "analysis"),
+            );
+        }
+        if facts.several {
+            d.reason = format!("{} (in `{}`)", d.reason, label);
+        }
+        d
+    }
+
+    /// A protection the command reaches only through what earlier commands of the line did:
+    /// a `cd`, a variable's value, a walk of the folder, a link, or a listing fed to it.
+    fn protected_by_line(
+        &self,
+        view: &CommandView,
+        so_far: &LineSoFar,
+        values: &[(String, String)],
+    ) -> Option<&Protection> {
+        self.protected_after_cd(view, &so_far.folders)
+            .or_else(|| self.protected_with_values(view, values))
+            .or_else(|| self.walked_from_here(view, &so_far.folders))
+            .or_else(|| self.protected_through_links(view, &so_far.folders))
+            .or_else(|| self.fed_from_listing(view, so_far.listed.as_deref()))
+    }
+
+    /// The first guarded path the command names, as an argument or inside another argument.
+    fn guarded_in_view(&self, view: &CommandView) -> Option<PathBuf> {
+        view.paths
+            .iter()
+            .zip(&view.raw_paths)
+            .zip(&view.reals)
+            .find_map(|((p, raw), r)| self.guarded_path(p, raw, &self.ctx, Followed::Lazy(r)))
+            .or_else(|| {
+                view.inner_paths
+                    .iter()
+                    .find_map(|(raw, p)| self.guarded_path(p, raw, &self.ctx, Followed::Unknown))
+            })
     }
 
     /// Decides one subject through the layers.
@@ -670,6 +685,91 @@ pub const ANALYSIS_BUDGET: Duration = if cfg!(debug_assertions) {
 } else {
     Duration::from_millis(50)
 };
+
+/// What deciding one command of a bash line needs to know of the whole line.
+struct LineFacts<'a> {
+    call: &'a ToolCall,
+    o: Opts<'a>,
+    /// The values the line gives variables.
+    values: &'a [(String, String)],
+    /// Whether any path is guarded, so writes to it are looked for.
+    guarding: bool,
+    /// Whether the line has more than one command, so reasons name the one they are about.
+    several: bool,
+}
+
+/// What the commands decided so far leave for the next ones.
+struct LineSoFar {
+    /// Folders a `cd` may have moved to, and links an `ln -s` made.
+    folders: Folders,
+    /// The folders the previous command listed (`find ~ … | xargs cat`).
+    listed: Option<Vec<PathBuf>>,
+}
+
+/// The commands to judge on a line and the decision the line can do no better than: an ask
+/// when it could not be analysed (a deny when its words are too many to check) or is empty.
+fn commands_to_judge(
+    command: &str,
+    analysis: shell::Analysis,
+    trace: Option<&mut Explanation>,
+) -> (Vec<SimpleCommand>, Option<Decision>) {
+    let mut parts: Vec<SimpleCommand> = analysis.commands;
+    let mut floor = None;
+    if let Some(why) = &analysis.failure {
+        // Still judge the words we can see, so a deny rule or a protected path holds; when
+        // there are too many to judge, nothing vouches for the line at all.
+        floor = Some(match pseudo_commands(command) {
+            Some(p) => {
+                parts = p;
+                Decision::new(Action::Ask, Risk::High, why.clone(), "analysis")
+            }
+            None => {
+                parts = Vec::new();
+                Decision::new(
+                    Action::Deny,
+                    Risk::High,
+                    format!(
+                        "{why}, and it has more than {MAX_PSEUDO_WORDS} different words: too \
+                         many to check against the protections"
+                    ),
+                    "analysis",
+                )
+            }
+        });
+        if let Some(t) = trace {
+            t.failure = Some(why.clone());
+        }
+    } else if parts.is_empty() {
+        floor = Some(Decision::new(
+            Action::Ask,
+            Risk::Low,
+            "the command is empty",
+            "analysis",
+        ));
+    }
+    (parts, floor)
+}
+
+/// Whether the command may change what later commands' decisions depend on (the folder, a
+/// link, a listing), so earlier decisions are not reused.
+fn changes_context(cmd: &SimpleCommand) -> bool {
+    matches!(
+        cmd.program(),
+        "cd" | "pushd" | "popd" | "ln" | "link" | "find" | "xargs"
+    )
+}
+
+/// Notes on the part just traced where its command came from and what it does.
+fn note_origin(trace: Option<&mut Explanation>, cmd: &SimpleCommand, subject: &Subject) {
+    if let Some(t) = trace {
+        if let Some(p) = t.parts.last_mut() {
+            p.origin = Some(cmd.origin.as_str());
+            if let Target::Command(v) = &subject.target {
+                p.effects = v.effects().iter().map(ToString::to_string).collect();
+            }
+        }
+    }
+}
 
 /// The decision on a line whose analysis ran out of time: at least a high-risk ask (a deny
 /// already found stays).
