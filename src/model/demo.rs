@@ -73,8 +73,6 @@ impl DemoModel {
 
     /// The reply to `messages`, without streaming.
     pub fn script(&self, messages: &[Message]) -> Reply {
-        let zh = self.language == Language::Zh;
-        let t = |en: &str, cn: &str| if zh { cn.to_string() } else { en.to_string() };
         let state = State::read(messages);
         let turn = messages
             .iter()
@@ -82,160 +80,189 @@ impl DemoModel {
             .count();
 
         let Some((last, outcome)) = state.done.last().cloned() else {
-            let text = if state.toured_before {
-                t(
-                    "Let's run the tour again: first, a scratch git repository.",
-                    "我们再走一遍：先建一个临时 git 仓库。",
-                )
-            } else {
-                t(
-                    "Hi! I'm harness9's offline demo model. Let me start by creating a scratch git repository.",
-                    "你好！我是 harness9 的离线演示模型。先建一个临时 git 仓库。",
-                )
-            };
-            return reply(text, Some(Step::Init), turn);
-        };
-
-        let feedback_ack = |f: &str| {
-            t(
-                &format!("Understood — you said: “{f}”."),
-                &format!("明白，你说：“{f}”。"),
-            )
+            return reply(self.opening(state.toured_before), Some(Step::Init), turn);
         };
         match last {
-            Step::Init => match &outcome {
-                Outcome::Feedback(f) => {
-                    let text = format!(
-                        "{} {}",
-                        feedback_ack(f),
-                        t(
-                            "I won't create anything, then. I'll only look around, read-only:",
-                            "那我就不建任何东西了，只读地看一看：",
-                        )
-                    );
-                    reply(text, Some(Step::Look), turn)
-                }
-                Outcome::Denied => reply(
-                    t(
-                        "You denied `git init demo-repo`; fine, I'll skip it. Next, something riskier: a forced recursive delete (of my scratch folder only).",
-                        "你拒绝了 `git init demo-repo`，好，跳过。接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
-                    ),
-                    Some(Step::Delete),
-                    turn,
-                ),
-                Outcome::Failed(why) => reply(
-                    format!(
-                        "{} {}",
-                        t(
-                            &format!("It was allowed but failed: {}.", first_line(why)),
-                            &format!("它获准运行，但失败了：{}。", first_line(why)),
-                        ),
-                        t(
-                            "Next, something riskier: a forced recursive delete (of my scratch folder only).",
-                            "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
-                        )
-                    ),
-                    Some(Step::Delete),
-                    turn,
-                ),
-                Outcome::Ran(out) => reply(
-                    format!(
-                        "{} {}",
-                        t(
-                            &format!("Done: {}.", first_line(out)),
-                            &format!("完成：{}。", first_line(out)),
-                        ),
-                        t(
-                            "Next, something riskier: a forced recursive delete (of my scratch folder only).",
-                            "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
-                        )
-                    ),
-                    Some(Step::Delete),
-                    turn,
-                ),
-            },
-            Step::Look => {
-                let first = match &outcome {
-                    Outcome::Ran(_) => t(
-                        "That's what is here; I changed nothing.",
-                        "这就是目录里的内容；我什么都没改。",
-                    ),
-                    Outcome::Failed(why) => t(
-                        &format!("That failed: {}. I changed nothing.", first_line(why)),
-                        &format!("失败了：{}。我什么都没改。", first_line(why)),
-                    ),
-                    Outcome::Feedback(f) => feedback_ack(f),
-                    Outcome::Denied => t("Not even that, then.", "连这个也不行，好的。"),
-                };
-                reply(
-                    format!(
-                        "{first} {}",
-                        t(
-                            "Next, something riskier: a forced recursive delete (of my scratch folder only).",
-                            "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
-                        )
-                    ),
-                    Some(Step::Delete),
-                    turn,
-                )
+            Step::Init => self.after_init(&outcome, turn),
+            Step::Look => self.after_look(&outcome, turn),
+            Step::Delete => self.after_delete(&outcome, turn),
+            Step::Ssh => self.after_ssh(&outcome, turn),
+            Step::Readme => reply(self.summary(&state.done), None, turn),
+        }
+    }
+
+    /// `en` or `cn`, in the demo's language.
+    fn t(&self, en: &str, cn: &str) -> String {
+        if self.language == Language::Zh {
+            cn.to_string()
+        } else {
+            en.to_string()
+        }
+    }
+
+    /// The first words of a tour, whether or not it ran before.
+    fn opening(&self, toured_before: bool) -> String {
+        if toured_before {
+            self.t(
+                "Let's run the tour again: first, a scratch git repository.",
+                "我们再走一遍：先建一个临时 git 仓库。",
+            )
+        } else {
+            self.t(
+                "Hi! I'm harness9's offline demo model. Let me start by creating a scratch git repository.",
+                "你好！我是 harness9 的离线演示模型。先建一个临时 git 仓库。",
+            )
+        }
+    }
+
+    /// Says back the person's feedback.
+    fn feedback_ack(&self, f: &str) -> String {
+        self.t(
+            &format!("Understood — you said: “{f}”."),
+            &format!("明白，你说：“{f}”。"),
+        )
+    }
+
+    /// The reply after the scratch repository: on feedback, a read-only look around; otherwise
+    /// on to the delete.
+    fn after_init(&self, outcome: &Outcome, turn: usize) -> Reply {
+        match outcome {
+            Outcome::Feedback(f) => {
+                let text = format!(
+                    "{} {}",
+                    self.feedback_ack(f),
+                    self.t(
+                        "I won't create anything, then. I'll only look around, read-only:",
+                        "那我就不建任何东西了，只读地看一看：",
+                    )
+                );
+                reply(text, Some(Step::Look), turn)
             }
-            Step::Delete => {
-                let first = match &outcome {
-                    Outcome::Ran(_) => t(
-                        "It ran: only my scratch folder is gone. harness9 rates `rm -rf` high risk, because it deletes without asking and cannot be undone; in the default mode it always puts such a call to you.",
-                        "它运行了：只删除了我的临时文件夹。harness9 把 `rm -rf` 评为高风险，因为它删除时不会确认，也无法撤销；默认模式下这类调用总会先问你。",
-                    ),
-                    Outcome::Failed(why) => t(
+            Outcome::Denied => reply(
+                self.t(
+                    "You denied `git init demo-repo`; fine, I'll skip it. Next, something riskier: a forced recursive delete (of my scratch folder only).",
+                    "你拒绝了 `git init demo-repo`，好，跳过。接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
+                ),
+                Some(Step::Delete),
+                turn,
+            ),
+            Outcome::Failed(why) => reply(
+                format!(
+                    "{} {}",
+                    self.t(
                         &format!("It was allowed but failed: {}.", first_line(why)),
                         &format!("它获准运行，但失败了：{}。", first_line(why)),
                     ),
-                    Outcome::Feedback(f) => feedback_ack(f),
-                    Outcome::Denied => t(
-                        "Good call: `rm -rf` deletes without asking and cannot be undone.",
-                        "拒绝得对：`rm -rf` 删除时不会确认，也无法撤销。",
+                    self.t(
+                        "Next, something riskier: a forced recursive delete (of my scratch folder only).",
+                        "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
+                    )
+                ),
+                Some(Step::Delete),
+                turn,
+            ),
+            Outcome::Ran(out) => reply(
+                format!(
+                    "{} {}",
+                    self.t(
+                        &format!("Done: {}.", first_line(out)),
+                        &format!("完成：{}。", first_line(out)),
                     ),
-                };
-                reply(
-                    format!(
-                        "{first} {}",
-                        t(
-                            "Now a file no agent should ever read: your SSH private key.",
-                            "现在试一个任何代理都不该读的文件：你的 SSH 私钥。",
-                        )
-                    ),
-                    Some(Step::Ssh),
-                    turn,
-                )
-            }
-            Step::Ssh => {
-                let first = match &outcome {
-                    Outcome::Ran(_) => t(
-                        "That should not have happened: ~/.ssh is meant to be protected. Check your policy.",
-                        "这不应该发生：~/.ssh 本应受保护。请检查你的策略。",
-                    ),
-                    Outcome::Failed(why) => t(
-                        &format!("harness9 let it through, but the read failed: {}. ~/.ssh is meant to be a hard protection: check your policy.", first_line(why)),
-                        &format!("harness9 放行了，但读取失败：{}。~/.ssh 本应是硬保护：请检查你的策略。", first_line(why)),
-                    ),
-                    _ => t(
-                        "Blocked without asking you: ~/.ssh is a hard protection that no rule, mode or approval lifts.",
-                        "没有问你就拦下了：~/.ssh 是硬保护，任何规则、模式或批准都无法解除。",
-                    ),
-                };
-                reply(
-                    format!(
-                        "{first} {}",
-                        t(
-                            "Last, something harmless: reading README.md, which the default policy allows.",
-                            "最后来个无害的：读取 README.md，默认策略直接允许。",
-                        )
-                    ),
-                    Some(Step::Readme),
-                    turn,
-                )
-            }
-            Step::Readme => reply(self.summary(&state.done), None, turn),
+                    self.t(
+                        "Next, something riskier: a forced recursive delete (of my scratch folder only).",
+                        "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
+                    )
+                ),
+                Some(Step::Delete),
+                turn,
+            ),
         }
+    }
+
+    /// The reply after the read-only look: on to the delete.
+    fn after_look(&self, outcome: &Outcome, turn: usize) -> Reply {
+        let first = match outcome {
+            Outcome::Ran(_) => self.t(
+                "That's what is here; I changed nothing.",
+                "这就是目录里的内容；我什么都没改。",
+            ),
+            Outcome::Failed(why) => self.t(
+                &format!("That failed: {}. I changed nothing.", first_line(why)),
+                &format!("失败了：{}。我什么都没改。", first_line(why)),
+            ),
+            Outcome::Feedback(f) => self.feedback_ack(f),
+            Outcome::Denied => self.t("Not even that, then.", "连这个也不行，好的。"),
+        };
+        reply(
+            format!(
+                "{first} {}",
+                self.t(
+                    "Next, something riskier: a forced recursive delete (of my scratch folder only).",
+                    "接下来是更危险的：强制递归删除（只删我的临时文件夹）。",
+                )
+            ),
+            Some(Step::Delete),
+            turn,
+        )
+    }
+
+    /// The reply after the delete: on to the SSH key.
+    fn after_delete(&self, outcome: &Outcome, turn: usize) -> Reply {
+        let first = match outcome {
+            Outcome::Ran(_) => self.t(
+                "It ran: only my scratch folder is gone. harness9 rates `rm -rf` high risk, because it deletes without asking and cannot be undone; in the default mode it always puts such a call to you.",
+                "它运行了：只删除了我的临时文件夹。harness9 把 `rm -rf` 评为高风险，因为它删除时不会确认，也无法撤销；默认模式下这类调用总会先问你。",
+            ),
+            Outcome::Failed(why) => self.t(
+                &format!("It was allowed but failed: {}.", first_line(why)),
+                &format!("它获准运行，但失败了：{}。", first_line(why)),
+            ),
+            Outcome::Feedback(f) => self.feedback_ack(f),
+            Outcome::Denied => self.t(
+                "Good call: `rm -rf` deletes without asking and cannot be undone.",
+                "拒绝得对：`rm -rf` 删除时不会确认，也无法撤销。",
+            ),
+        };
+        reply(
+            format!(
+                "{first} {}",
+                self.t(
+                    "Now a file no agent should ever read: your SSH private key.",
+                    "现在试一个任何代理都不该读的文件：你的 SSH 私钥。",
+                )
+            ),
+            Some(Step::Ssh),
+            turn,
+        )
+    }
+
+    /// The reply after the SSH key: on to the README.
+    fn after_ssh(&self, outcome: &Outcome, turn: usize) -> Reply {
+        let first = match outcome {
+            Outcome::Ran(_) => self.t(
+                "That should not have happened: ~/.ssh is meant to be protected. Check your policy.",
+                "这不应该发生：~/.ssh 本应受保护。请检查你的策略。",
+            ),
+            Outcome::Failed(why) => self.t(
+                &format!("harness9 let it through, but the read failed: {}. ~/.ssh is meant to be a hard protection: check your policy.", first_line(why)),
+                &format!("harness9 放行了，但读取失败：{}。~/.ssh 本应是硬保护：请检查你的策略。", first_line(why)),
+            ),
+            _ => self.t(
+                "Blocked without asking you: ~/.ssh is a hard protection that no rule, mode or approval lifts.",
+                "没有问你就拦下了：~/.ssh 是硬保护，任何规则、模式或批准都无法解除。",
+            ),
+        };
+        reply(
+            format!(
+                "{first} {}",
+                self.t(
+                    "Last, something harmless: reading README.md, which the default policy allows.",
+                    "最后来个无害的：读取 README.md，默认策略直接允许。",
+                )
+            ),
+            Some(Step::Readme),
+            turn,
+        )
     }
 
     fn summary(&self, done: &[(Step, Outcome)]) -> String {

@@ -26,6 +26,7 @@ pub mod suggest;
 pub mod tools;
 
 use std::future::Future;
+use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -385,11 +386,6 @@ impl HookRegistry {
         tool: &dyn ToolRunner,
     ) -> Execution {
         let mode = self.mode.get();
-        let mut ctx = ctx;
-        let mut call = call;
-        let mut ran: Vec<usize> = Vec::new();
-        let mut last_risk = Risk::Low;
-        let mut decided: Option<(DecidedBy, Option<String>, String)> = None;
         let mut pending = Pending {
             registry: self,
             call: call.clone(),
@@ -397,10 +393,18 @@ impl HookRegistry {
             risk: Risk::Low,
             announced: false,
         };
+        let mut progress = Progress {
+            ctx,
+            call,
+            mode,
+            ran: Vec::new(),
+            last_risk: Risk::Low,
+            decided: None,
+        };
 
-        if let Err(why) = validate(tool, &call) {
+        if let Err(why) = validate(tool, &progress.call) {
             let record = self.record(
-                &call,
+                &progress.call,
                 Verdict {
                     action: Action::Deny,
                     risk: Risk::High,
@@ -411,143 +415,204 @@ impl HookRegistry {
                     },
                 },
                 mode,
-                &ctx,
+                &progress.ctx,
             );
-            return self.finish_denied(&mut pending, call, record);
+            return self.finish_denied(&mut pending, progress.call, record);
         }
 
         for (i, hook) in self.hooks.iter().enumerate() {
-            let name = hook.name().to_string();
-            let before = CatchUnwind(hook.before_execute(ctx.clone(), &call));
-            let (next, d) = match before.await {
-                Ok(Ok(x)) => x,
-                Ok(Err(e)) => {
-                    let record = self.record(
-                        &call,
-                        Verdict {
-                            action: Action::Deny,
-                            risk: Risk::High,
-                            rule: None,
-                            reason: format!("hook `{name}` failed: {e}"),
-                            decided_by: DecidedBy::Error { hook: name },
-                        },
-                        mode,
-                        &ctx,
-                    );
-                    let result = ToolResult::error(record.reason.clone());
-                    pending.announce(&record);
-                    return self.finish(call, record, result, &ctx, &ran).await;
-                }
-                Err(panic) => {
-                    let record = self.record(
-                        &call,
-                        Verdict {
-                            action: Action::Deny,
-                            risk: Risk::High,
-                            rule: None,
-                            reason: format!("hook `{name}` panicked: {panic}"),
-                            decided_by: DecidedBy::Error { hook: name },
-                        },
-                        mode,
-                        &ctx,
-                    );
-                    let result = ToolResult::error(record.reason.clone());
-                    pending.announce(&record);
-                    return self.finish(call, record, result, &ctx, &ran).await;
-                }
+            progress = match self.run_hook(i, hook, progress, &mut pending, tool).await {
+                ControlFlow::Continue(p) => p,
+                ControlFlow::Break(done) => return done,
             };
-            ctx = next;
-            ran.push(i);
-            last_risk = last_risk.max(d.risk);
-            pending.risk = last_risk;
-            match d.action {
-                Action::Deny => {
-                    let record = self.record(
-                        &call,
-                        Verdict {
-                            action: Action::Deny,
-                            risk: d.risk,
+        }
+        self.run_allowed(progress, &mut pending, tool).await
+    }
+
+    /// Runs hook `i`'s `before_execute` and applies its verdict: the call goes on to the next
+    /// hook, or its execution ends here.
+    async fn run_hook(
+        &self,
+        i: usize,
+        hook: &Arc<dyn ToolHook>,
+        mut p: Progress,
+        pending: &mut Pending<'_>,
+        tool: &dyn ToolRunner,
+    ) -> ControlFlow<Execution, Progress> {
+        let name = hook.name().to_string();
+        let before = CatchUnwind(hook.before_execute(p.ctx.clone(), &p.call));
+        let (next, d) = match before.await {
+            Ok(Ok(x)) => x,
+            Ok(Err(e)) => {
+                let reason = format!("hook `{name}` failed: {e}");
+                return ControlFlow::Break(self.hook_failed(p, pending, name, reason).await);
+            }
+            Err(panic) => {
+                let reason = format!("hook `{name}` panicked: {panic}");
+                return ControlFlow::Break(self.hook_failed(p, pending, name, reason).await);
+            }
+        };
+        p.ctx = next;
+        p.ran.push(i);
+        p.last_risk = p.last_risk.max(d.risk);
+        pending.risk = p.last_risk;
+        match d.action {
+            Action::Deny => {
+                let record = self.record(
+                    &p.call,
+                    Verdict {
+                        action: Action::Deny,
+                        risk: d.risk,
+                        rule: d.rule.clone(),
+                        reason: d.reason.clone(),
+                        decided_by: DecidedBy::Rule {
+                            hook: name,
                             rule: d.rule.clone(),
-                            reason: d.reason.clone(),
-                            decided_by: DecidedBy::Rule {
-                                hook: name,
-                                rule: d.rule.clone(),
-                            },
                         },
-                        mode,
-                        &ctx,
-                    );
-                    // Denied: no after_execute for anyone.
-                    return self.finish_denied(&mut pending, call, record);
-                }
-                Action::Allow => {
-                    if let Some(args) = d.modified_args.clone() {
-                        let mut changed = call.clone();
-                        changed.arguments = args;
-                        if let Err(why) = validate(tool, &changed) {
-                            let record = self.record(&call, Verdict { action: Action::Deny, risk: Risk::High, rule: d.rule.clone(), reason: format!("hook `{name}` modified the arguments into an invalid call: {why}"), decided_by: DecidedBy::Error { hook: name } }, mode, &ctx);
-                            return self.finish_denied(&mut pending, call, record);
-                        }
-                        if changed.arguments != call.arguments {
-                            // What a person approved, or a rule allowed, was the call before
-                            // the change: later hooks judge the new call afresh.
-                            ctx.approved_by_human = None;
-                            ctx.allowed_by_rule = None;
-                            decided = None;
-                        }
-                        call = changed;
-                    }
-                    // Only an allow by a rule is explicit: a hook with nothing to say (an
-                    // allow without a rule, the trait's default) must not skip a later ask.
-                    if d.rule.is_some() {
-                        ctx.allowed_by_rule = Some(RuleAllow {
-                            hook: name.clone(),
-                            rule: d.rule.clone(),
-                        });
-                    }
-                    if decided.is_none() {
-                        // The engine labels rules of the session memory `session:N`.
-                        let by = match &d.rule {
-                            Some(r) if r.starts_with("session:") => {
-                                DecidedBy::Session { rule: r.clone() }
-                            }
-                            _ => DecidedBy::Rule {
-                                hook: name,
-                                rule: d.rule.clone(),
-                            },
-                        };
-                        decided = Some((by, d.rule, d.reason));
-                    }
-                }
-                Action::Ask => {
-                    if ctx.approved_by_human.is_some()
-                        || (ctx.allowed_by_rule.is_some() && !d.managed)
-                    {
-                        continue;
-                    }
-                    match self.resolve_ask(&name, &d, &call, &mut ctx, mode).await {
-                        Ok(by) => decided = Some((by, d.rule.clone(), d.reason.clone())),
-                        Err((by, reason)) => {
-                            let record = self.record(
-                                &call,
-                                Verdict {
-                                    action: Action::Deny,
-                                    risk: d.risk,
-                                    rule: d.rule.clone(),
-                                    reason,
-                                    decided_by: by,
-                                },
-                                mode,
-                                &ctx,
-                            );
-                            return self.finish_denied(&mut pending, call, record);
-                        }
-                    }
-                }
+                    },
+                    p.mode,
+                    &p.ctx,
+                );
+                // Denied: no after_execute for anyone.
+                ControlFlow::Break(self.finish_denied(pending, p.call, record))
+            }
+            Action::Allow => self.apply_allow(name, d, p, pending, tool),
+            Action::Ask => self.apply_ask(name, d, p, pending).await,
+        }
+    }
+
+    /// Denies the call because hook `name` failed or panicked (`reason` says which); the hooks
+    /// that ran before it still see the error result.
+    async fn hook_failed(
+        &self,
+        p: Progress,
+        pending: &mut Pending<'_>,
+        name: String,
+        reason: String,
+    ) -> Execution {
+        let record = self.record(
+            &p.call,
+            Verdict {
+                action: Action::Deny,
+                risk: Risk::High,
+                rule: None,
+                reason,
+                decided_by: DecidedBy::Error { hook: name },
+            },
+            p.mode,
+            &p.ctx,
+        );
+        let result = ToolResult::error(record.reason.clone());
+        pending.announce(&record);
+        self.finish(p.call, record, result, &p.ctx, &p.ran).await
+    }
+
+    /// Applies hook `name`'s allow: its changed arguments (checked by the tool), its rule as the
+    /// context's marker, and the decision if it is the first.
+    fn apply_allow(
+        &self,
+        name: String,
+        d: HookDecision,
+        mut p: Progress,
+        pending: &mut Pending<'_>,
+        tool: &dyn ToolRunner,
+    ) -> ControlFlow<Execution, Progress> {
+        if let Some(args) = d.modified_args.clone() {
+            let mut changed = p.call.clone();
+            changed.arguments = args;
+            if let Err(why) = validate(tool, &changed) {
+                let record = self.record(
+                    &p.call,
+                    Verdict {
+                        action: Action::Deny,
+                        risk: Risk::High,
+                        rule: d.rule.clone(),
+                        reason: format!(
+                            "hook `{name}` modified the arguments into an invalid call: {why}"
+                        ),
+                        decided_by: DecidedBy::Error { hook: name },
+                    },
+                    p.mode,
+                    &p.ctx,
+                );
+                return ControlFlow::Break(self.finish_denied(pending, p.call, record));
+            }
+            if changed.arguments != p.call.arguments {
+                // What a person approved, or a rule allowed, was the call before
+                // the change: later hooks judge the new call afresh.
+                p.ctx.approved_by_human = None;
+                p.ctx.allowed_by_rule = None;
+                p.decided = None;
+            }
+            p.call = changed;
+        }
+        // Only an allow by a rule is explicit: a hook with nothing to say (an
+        // allow without a rule, the trait's default) must not skip a later ask.
+        if d.rule.is_some() {
+            p.ctx.allowed_by_rule = Some(RuleAllow {
+                hook: name.clone(),
+                rule: d.rule.clone(),
+            });
+        }
+        if p.decided.is_none() {
+            // The engine labels rules of the session memory `session:N`.
+            let by = match &d.rule {
+                Some(r) if r.starts_with("session:") => DecidedBy::Session { rule: r.clone() },
+                _ => DecidedBy::Rule {
+                    hook: name,
+                    rule: d.rule.clone(),
+                },
+            };
+            p.decided = Some((by, d.rule, d.reason));
+        }
+        ControlFlow::Continue(p)
+    }
+
+    /// Applies hook `name`'s ask: skipped when a person or a rule already let the call through,
+    /// otherwise settled by [`Self::resolve_ask`]; a refusal ends the execution.
+    async fn apply_ask(
+        &self,
+        name: String,
+        d: HookDecision,
+        mut p: Progress,
+        pending: &mut Pending<'_>,
+    ) -> ControlFlow<Execution, Progress> {
+        if p.ctx.approved_by_human.is_some() || (p.ctx.allowed_by_rule.is_some() && !d.managed) {
+            return ControlFlow::Continue(p);
+        }
+        match self
+            .resolve_ask(&name, &d, &p.call, &mut p.ctx, p.mode)
+            .await
+        {
+            Ok(by) => p.decided = Some((by, d.rule.clone(), d.reason.clone())),
+            Err((by, reason)) => {
+                let record = self.record(
+                    &p.call,
+                    Verdict {
+                        action: Action::Deny,
+                        risk: d.risk,
+                        rule: d.rule.clone(),
+                        reason,
+                        decided_by: by,
+                    },
+                    p.mode,
+                    &p.ctx,
+                );
+                return ControlFlow::Break(self.finish_denied(pending, p.call, record));
             }
         }
+        ControlFlow::Continue(p)
+    }
 
-        let (by, rule, reason) = decided.unwrap_or((
+    /// The end of a call the whole chain let through: denied if its turn was cancelled,
+    /// otherwise recorded, announced, run, and handed back through the hooks that ran.
+    async fn run_allowed(
+        &self,
+        p: Progress,
+        pending: &mut Pending<'_>,
+        tool: &dyn ToolRunner,
+    ) -> Execution {
+        let (by, rule, reason) = p.decided.unwrap_or((
             DecidedBy::Rule {
                 hook: "registry".into(),
                 rule: None,
@@ -555,44 +620,44 @@ impl HookRegistry {
             None,
             "no hook objected".into(),
         ));
-        if ctx.cancel.is_cancelled() {
+        if p.ctx.cancel.is_cancelled() {
             // The call was allowed but its turn ended before it ran: it did not run, and the
             // record says so.
             let record = self.record(
-                &call,
+                &p.call,
                 Verdict {
                     action: Action::Deny,
-                    risk: last_risk,
+                    risk: p.last_risk,
                     rule,
                     reason: format!("the turn was cancelled before the tool ran ({reason})"),
                     decided_by: DecidedBy::NoAnswer {
                         why: NoAnswer::Cancelled.to_string(),
                     },
                 },
-                mode,
-                &ctx,
+                p.mode,
+                &p.ctx,
             );
-            return self.finish_denied(&mut pending, call, record);
+            return self.finish_denied(pending, p.call, record);
         }
         let record = self.record(
-            &call,
+            &p.call,
             Verdict {
                 action: Action::Allow,
-                risk: last_risk,
+                risk: p.last_risk,
                 rule,
                 reason,
                 decided_by: by,
             },
-            mode,
-            &ctx,
+            p.mode,
+            &p.ctx,
         );
         // Recorded before the tool runs: a call that ran is in the log even if the caller stops
         // waiting for its result.
         pending.announce(&record);
-        let result = CatchUnwind(tool.run(&call, &ctx.cancel))
+        let result = CatchUnwind(tool.run(&p.call, &p.ctx.cancel))
             .await
             .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")));
-        self.finish(call, record, result, &ctx, &ran).await
+        self.finish(p.call, record, result, &p.ctx, &p.ran).await
     }
 
     /// Settles an ask: the mode, then the session memory, then a person (or the headless
@@ -803,6 +868,18 @@ struct Pending<'a> {
     mode: Mode,
     risk: Risk,
     announced: bool,
+}
+
+/// A call's way along the chain: the context and the call as the hooks so far left them, the
+/// mode it arrived in, the hooks that ran, the highest risk yet, and the first decision that let
+/// it through (the decider, its rule and its reason).
+struct Progress {
+    ctx: HookContext,
+    call: ToolCall,
+    mode: Mode,
+    ran: Vec<usize>,
+    last_risk: Risk,
+    decided: Option<(DecidedBy, Option<String>, String)>,
 }
 
 impl Pending<'_> {

@@ -159,6 +159,8 @@ pub fn layout(state: &State, width: u16, max_height: usize) -> Option<DialogLayo
     last
 }
 
+/// Lays out the dialog at one level: the fixed rows above and below, then the command or path
+/// in the rows that are left.
 fn build(
     state: &State,
     view: &ApprovalView,
@@ -166,35 +168,110 @@ fn build(
     max_height: usize,
     level: Level,
 ) -> DialogLayout {
-    let p = level.params();
-    let t = texts(state.lang);
-    let color = risk_color(view.risk);
-    // Inside the borders, one column of padding on each side.
-    let inner = if p.bordered {
-        width.saturating_sub(4)
-    } else {
-        width
-    }
-    .max(1);
-    let subject_label = match view.kind {
-        SubjectKind::Command => t.command,
-        SubjectKind::Path => t.path,
-        SubjectKind::Arguments => t.arguments,
-    };
-    let lw = [t.tool, t.reason, subject_label, t.rule]
-        .iter()
-        .map(|l| self::width(l))
-        .max()
-        .unwrap_or(0)
-        // A full-width colon (`工具：`) brings its own space.
-        + usize::from(!t.tool.ends_with('：'));
-    let value_w = inner.saturating_sub(lw).max(1);
-    let label_style = Style::default().fg(Color::Gray);
-    let dim = Style::default().fg(Color::DarkGray);
+    let c = Ctx::new(state, view, width, level);
+    let head = head_lines(&c);
+    let (details, subject_rows) = detail_rows(&c);
+    let (mut tail, cursor) = tail_lines(&c);
 
+    // The command or path takes the rows that are left, up to the level's limit.
+    let borders = if c.p.bordered { 2 } else { 0 };
+    let fixed = head.len() + tail.len() + borders;
+    let room = max_height.saturating_sub(fixed);
+    let visible = visible_detail_rows(&c, details.len(), room);
+    let total = details.len();
+    let start = state
+        .dialog
+        .detail_scroll
+        .min(total.saturating_sub(visible));
+    let mut lines = head;
+    let window = DetailWindow {
+        start,
+        visible,
+        total,
+        subject_rows,
+    };
+    push_detail_lines(&c, &mut lines, &details, window);
+    let cursor = cursor.map(|(col, r)| (col, r + lines.len() as u16));
+    write_hint(&c, &mut tail, window);
+    lines.extend(tail);
+    DialogLayout {
+        lines,
+        bordered: c.p.bordered,
+        color: c.color,
+        detail_total: total,
+        detail_visible: visible,
+        cursor,
+    }
+}
+
+/// What every part of one layout needs: the request, the texts, the level's limits, the colours
+/// and the columns.
+struct Ctx<'a> {
+    state: &'a State,
+    view: &'a ApprovalView,
+    t: &'static Texts,
+    p: Params,
+    level: Level,
+    color: Color,
+    /// Columns inside the borders and padding.
+    inner: usize,
+    /// Columns of the label column, and of the value column beside it.
+    lw: usize,
+    value_w: usize,
+    subject_label: &'static str,
+    label_style: Style,
+    dim: Style,
+}
+
+impl<'a> Ctx<'a> {
+    /// Works out the columns and styles of a layout at `level` for `width` columns.
+    fn new(state: &'a State, view: &'a ApprovalView, width: usize, level: Level) -> Self {
+        let p = level.params();
+        let t = texts(state.lang);
+        let color = risk_color(view.risk);
+        // Inside the borders, one column of padding on each side.
+        let inner = if p.bordered {
+            width.saturating_sub(4)
+        } else {
+            width
+        }
+        .max(1);
+        let subject_label = match view.kind {
+            SubjectKind::Command => t.command,
+            SubjectKind::Path => t.path,
+            SubjectKind::Arguments => t.arguments,
+        };
+        let lw = [t.tool, t.reason, subject_label, t.rule]
+            .iter()
+            .map(|l| self::width(l))
+            .max()
+            .unwrap_or(0)
+            // A full-width colon (`工具：`) brings its own space.
+            + usize::from(!t.tool.ends_with('：'));
+        let value_w = inner.saturating_sub(lw).max(1);
+        Ctx {
+            state,
+            view,
+            t,
+            p,
+            level,
+            color,
+            inner,
+            lw,
+            value_w,
+            subject_label,
+            label_style: Style::default().fg(Color::Gray),
+            dim: Style::default().fg(Color::DarkGray),
+        }
+    }
+}
+
+/// The rows above the command or path: the title, the tool and the reason.
+fn head_lines(c: &Ctx<'_>) -> Vec<Line<'static>> {
+    let (state, view, t, p) = (c.state, c.view, c.t, &c.p);
     let mut head: Vec<Line<'static>> = Vec::new();
-    let mut title = title_line(state, t, view, color, inner);
-    if !p.hint && !state.dialog.armed(state.now) && title.width() + 2 <= inner {
+    let mut title = title_line(state, t, view, c.color, c.inner);
+    if !p.hint && !state.dialog.armed(state.now) && title.width() + 2 <= c.inner {
         // No hint row to say it: the title says that keys are not taken yet.
         title.spans.push(Span::styled(
             " ⏳",
@@ -207,56 +284,69 @@ fn build(
     }
     if p.details {
         head.push(Line::from(vec![
-            Span::styled(pad(t.tool, lw), label_style),
-            Span::raw(truncate(&view.tool, value_w)),
+            Span::styled(pad(t.tool, c.lw), c.label_style),
+            Span::raw(truncate(&view.tool, c.value_w)),
         ]));
     }
     if p.reason_rows > 0 {
-        let reason = wrap(&super::text::localize(state.lang, &view.reason), value_w);
+        let reason = wrap(&super::text::localize(state.lang, &view.reason), c.value_w);
         let shown = reason.len().min(p.reason_rows);
         for (i, r) in reason.iter().take(shown).enumerate() {
             let label = if i == 0 { t.reason } else { "" };
             let r = if i + 1 == shown && reason.len() > shown {
-                truncate(&format!("{r}…"), value_w)
+                truncate(&format!("{r}…"), c.value_w)
             } else {
                 r.clone()
             };
             head.push(Line::from(vec![
-                Span::styled(pad(label, lw), label_style),
+                Span::styled(pad(label, c.lw), c.label_style),
                 Span::raw(r),
             ]));
         }
     }
+    head
+}
 
-    // The command or path, then (for a file write or edit) the diff: one scrollable area.
-    // Rows are (labelled, text, style): subject rows sit in the value column, diff rows use
-    // the whole width.
+/// One row of the scrollable area: whether it sits in the value column, its text, its style.
+type DetailRow = (bool, String, Style);
+
+/// The command or path, then (for a file write or edit) the diff: one scrollable area, and how
+/// many of its rows are the command or path.
+fn detail_rows(c: &Ctx<'_>) -> (Vec<DetailRow>, usize) {
+    // Subject rows sit in the value column, diff rows use the whole width.
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    let mut details: Vec<(bool, String, Style)> = wrap(&view.subject, value_w)
+    let mut details: Vec<DetailRow> = wrap(&c.view.subject, c.value_w)
         .into_iter()
         .map(|r| (true, r, bold))
         .collect();
     let subject_rows = details.len();
-    if let Some(d) = &view.diff {
-        let mut head = format!("{} {}", t.diff_label, d.summary());
+    if let Some(d) = &c.view.diff {
+        let mut head = format!("{} {}", c.t.diff_label, d.summary());
         if d.new_file {
-            head.push_str(&format!(" ({})", t.new_file));
+            head.push_str(&format!(" ({})", c.t.new_file));
         }
-        for r in wrap(&head, inner) {
-            details.push((false, r, label_style));
+        for r in wrap(&head, c.inner) {
+            details.push((false, r, c.label_style));
         }
         for l in &d.lines {
-            for r in wrap(&l.text, inner) {
+            for r in wrap(&l.text, c.inner) {
                 details.push((false, r, super::view::diff_style(l.kind)));
             }
         }
     }
+    (details, subject_rows)
+}
+
+/// The rows below the command or path: the rule, the deadline, then the feedback input or the
+/// options; with the feedback cursor relative to the first of these rows.
+fn tail_lines(c: &Ctx<'_>) -> (Vec<Line<'static>>, Option<(u16, u16)>) {
+    let (state, view, t, p) = (c.state, c.view, c.t, &c.p);
     let mut tail: Vec<Line<'static>> = Vec::new();
     if p.details {
         let rule = view.rule.as_deref().unwrap_or(t.no_rule);
         tail.push(Line::from(vec![
-            Span::styled(pad(t.rule, lw), label_style),
-            Span::raw(truncate(rule, value_w)),
+            Span::styled(pad(t.rule, c.lw), c.label_style),
+            Span::raw(truncate(rule, c.value_w)),
         ]));
     }
     if let Some(deadline) = view.deadline.filter(|_| p.hint) {
@@ -266,7 +356,7 @@ fn build(
             .denied_in
             .replace("{t}", &format!("{}:{:02}", secs / 60, secs % 60));
         tail.push(Line::from(Span::styled(
-            truncate(&format!("⏱ {text}"), inner),
+            truncate(&format!("⏱ {text}"), c.inner),
             Style::default().fg(Color::Indexed(220)),
         )));
     }
@@ -275,90 +365,115 @@ fn build(
     }
     let mut cursor = None;
     match &state.dialog.feedback {
-        Some(text) => {
-            let selected = Style::default().fg(color).add_modifier(Modifier::BOLD);
-            tail.push(Line::from(Span::styled(
-                truncate(&format!("▶ [5] {}", t.options[4]), inner),
-                selected,
-            )));
-            if level != Level::Tiny {
-                tail.push(Line::from(Span::styled(
-                    truncate(&format!("  {}", t.feedback_prompt), inner),
-                    label_style,
-                )));
-            }
-            let rows = wrap(text, inner.saturating_sub(4).max(1));
-            let skip = rows.len().saturating_sub(p.feedback_rows);
-            for (i, r) in rows.iter().skip(skip).enumerate() {
-                let lead = if i == 0 { "  > " } else { "    " };
-                tail.push(Line::from(vec![
-                    Span::styled(lead, Style::default().fg(color)),
-                    Span::raw(r.clone()),
-                ]));
-            }
-            let last = rows.last().map_or(0, |r| self::width(r));
-            let col = (4 + last).min(inner.saturating_sub(1));
-            cursor = Some((col as u16, (tail.len() - 1) as u16));
-            if p.blanks {
-                tail.push(Line::default());
-            }
-            if p.hint {
-                tail.push(Line::from(Span::styled(
-                    truncate(t.feedback_hint, inner),
-                    dim,
-                )));
-            }
-        }
-        None => {
-            for (i, label) in t.options.iter().enumerate() {
-                let selected = state.dialog.selected == i;
-                if !p.all_options && !selected {
-                    continue;
-                }
-                let row = OptionRow { i, label, selected };
-                option_lines(&mut tail, t, view, row, color, inner, &p);
-            }
-            if p.blanks {
-                tail.push(Line::default());
-            }
-            if p.hint {
-                // Written below, once it is known whether the command needs scrolling.
-                tail.push(Line::default());
-            }
-        }
+        Some(text) => cursor = Some(feedback_lines(c, &mut tail, text)),
+        None => choice_lines(c, &mut tail),
     }
+    (tail, cursor)
+}
 
-    // The command or path takes the rows that are left, up to the level's limit.
-    let borders = if p.bordered { 2 } else { 0 };
-    let fixed = head.len() + tail.len() + borders;
-    let room = max_height.saturating_sub(fixed);
-    let limit = if view.diff.is_some() && p.detail_rows > 0 {
-        p.detail_rows * 2
+/// The feedback input in place of the options; returns where its cursor goes in `tail`.
+fn feedback_lines(c: &Ctx<'_>, tail: &mut Vec<Line<'static>>, text: &str) -> (u16, u16) {
+    let (t, p, inner, color) = (c.t, &c.p, c.inner, c.color);
+    let selected = Style::default().fg(color).add_modifier(Modifier::BOLD);
+    tail.push(Line::from(Span::styled(
+        truncate(&format!("▶ [5] {}", t.options[4]), inner),
+        selected,
+    )));
+    if c.level != Level::Tiny {
+        tail.push(Line::from(Span::styled(
+            truncate(&format!("  {}", t.feedback_prompt), inner),
+            c.label_style,
+        )));
+    }
+    let rows = wrap(text, inner.saturating_sub(4).max(1));
+    let skip = rows.len().saturating_sub(p.feedback_rows);
+    for (i, r) in rows.iter().skip(skip).enumerate() {
+        let lead = if i == 0 { "  > " } else { "    " };
+        tail.push(Line::from(vec![
+            Span::styled(lead, Style::default().fg(color)),
+            Span::raw(r.clone()),
+        ]));
+    }
+    let last = rows.last().map_or(0, |r| self::width(r));
+    let col = (4 + last).min(inner.saturating_sub(1));
+    let cursor = (col as u16, (tail.len() - 1) as u16);
+    if p.blanks {
+        tail.push(Line::default());
+    }
+    if p.hint {
+        tail.push(Line::from(Span::styled(
+            truncate(t.feedback_hint, inner),
+            c.dim,
+        )));
+    }
+    cursor
+}
+
+/// The options the level shows, then room for the hint row.
+fn choice_lines(c: &Ctx<'_>, tail: &mut Vec<Line<'static>>) {
+    let p = &c.p;
+    for (i, label) in c.t.options.iter().enumerate() {
+        let selected = c.state.dialog.selected == i;
+        if !p.all_options && !selected {
+            continue;
+        }
+        let row = OptionRow { i, label, selected };
+        option_lines(tail, c.t, c.view, row, c.color, c.inner, p);
+    }
+    if p.blanks {
+        tail.push(Line::default());
+    }
+    if p.hint {
+        // Written below, once it is known whether the command needs scrolling.
+        tail.push(Line::default());
+    }
+}
+
+/// How many rows of the scrollable area are shown, given the `room` the other rows leave.
+fn visible_detail_rows(c: &Ctx<'_>, rows: usize, room: usize) -> usize {
+    let limit = if c.view.diff.is_some() && c.p.detail_rows > 0 {
+        c.p.detail_rows * 2
     } else {
-        p.detail_rows
+        c.p.detail_rows
     };
-    let visible = if limit == 0 {
+    if limit == 0 {
         0
     } else {
-        details.len().min(limit).min(room.max(1))
-    };
-    let total = details.len();
-    let start = state
-        .dialog
-        .detail_scroll
-        .min(total.saturating_sub(visible));
-    let mut lines = head;
-    for (i, (labelled, d, style)) in details.iter().skip(start).take(visible).enumerate() {
+        rows.min(limit).min(room.max(1))
+    }
+}
+
+/// The part of the scrollable area in view: its first row, how many rows are shown, how many
+/// there are, and how many of them are the command or path.
+#[derive(Clone, Copy)]
+struct DetailWindow {
+    start: usize,
+    visible: usize,
+    total: usize,
+    subject_rows: usize,
+}
+
+/// Adds the rows of the scrollable area that are in view, with the label column beside the
+/// command or path.
+fn push_detail_lines(
+    c: &Ctx<'_>,
+    lines: &mut Vec<Line<'static>>,
+    details: &[DetailRow],
+    w: DetailWindow,
+) {
+    let lw = c.lw;
+    let rows = details.iter().skip(w.start).take(w.visible).enumerate();
+    for (i, (labelled, d, style)) in rows {
         if !labelled {
             lines.push(Line::from(Span::styled(d.clone(), *style)));
             continue;
         }
         let label = if i == 0 {
-            pad(subject_label, lw)
-        } else if i == 1 && total > visible && subject_rows > 1 {
+            pad(c.subject_label, lw)
+        } else if i == 1 && w.total > w.visible && w.subject_rows > 1 {
             pad(
                 &truncate(
-                    &format!("↕{}/{}", start + visible, total),
+                    &format!("↕{}/{}", w.start + w.visible, w.total),
                     lw.saturating_sub(1),
                 ),
                 lw,
@@ -367,47 +482,44 @@ fn build(
             pad("", lw)
         };
         let label_span = if i == 0 {
-            Span::styled(label, label_style)
+            Span::styled(label, c.label_style)
         } else {
-            Span::styled(label, dim)
+            Span::styled(label, c.dim)
         };
         lines.push(Line::from(vec![
             label_span,
             Span::styled(d.clone(), *style),
         ]));
     }
-    let cursor = cursor.map(|(c, r)| (c, r + lines.len() as u16));
-    // Hint: the scroll keys only when the command does not fit.
-    if p.hint && state.dialog.feedback.is_none() {
-        if let Some(last) = tail.last_mut() {
-            if !state.dialog.armed(state.now) {
-                *last = Line::from(Span::styled(
-                    truncate(&format!("⏳ {}", t.arming), inner),
-                    Style::default().fg(Color::Indexed(220)),
-                ));
-            } else {
-                let mut hint = t.hint.to_string();
-                if total > visible {
-                    hint.push_str(&format!(
-                        "  {} ↕{}-{}/{}",
-                        t.more_lines,
-                        start + 1,
-                        start + visible,
-                        total
-                    ));
-                }
-                *last = Line::from(Span::styled(truncate(&hint, inner), dim));
-            }
-        }
+}
+
+/// Writes the hint into the last row of `tail`: that keys are not taken yet, or the keys, with
+/// the scroll keys only when the command does not fit.
+fn write_hint(c: &Ctx<'_>, tail: &mut [Line<'static>], w: DetailWindow) {
+    let (state, t, inner) = (c.state, c.t, c.inner);
+    if !c.p.hint || state.dialog.feedback.is_some() {
+        return;
     }
-    lines.extend(tail);
-    DialogLayout {
-        lines,
-        bordered: p.bordered,
-        color,
-        detail_total: total,
-        detail_visible: visible,
-        cursor,
+    let Some(last) = tail.last_mut() else {
+        return;
+    };
+    if !state.dialog.armed(state.now) {
+        *last = Line::from(Span::styled(
+            truncate(&format!("⏳ {}", t.arming), inner),
+            Style::default().fg(Color::Indexed(220)),
+        ));
+    } else {
+        let mut hint = t.hint.to_string();
+        if w.total > w.visible {
+            hint.push_str(&format!(
+                "  {} ↕{}-{}/{}",
+                t.more_lines,
+                w.start + 1,
+                w.start + w.visible,
+                w.total
+            ));
+        }
+        *last = Line::from(Span::styled(truncate(&hint, inner), c.dim));
     }
 }
 
