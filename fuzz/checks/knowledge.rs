@@ -365,8 +365,12 @@ fn simple_command(cmd: &SimpleCommand, line: &str) {
                 r.target.value,
                 ctx()
             );
-            assert!(r.op != "<>", "a command opening `<>` reads only: {}", ctx());
-            if !r.op.starts_with("<<") && !is_fd_dup(r) {
+            assert!(
+                r.op.as_str() != "<>",
+                "a command opening `<>` reads only: {}",
+                ctx()
+            );
+            if !r.op.as_str().starts_with("<<") && !is_fd_dup(r) {
                 assert!(
                     !r.target.dynamic,
                     "a command redirected to a computed target `{}` reads only: {}",
@@ -629,7 +633,7 @@ fn describe(a: &Analysis) -> String {
 /// `2>&1`, `>&-`: a redirection that copies or closes a descriptor.
 fn is_fd_dup(r: &Redirect) -> bool {
     let t = r.target.value.as_str();
-    r.op.ends_with('&')
+    r.op.as_str().ends_with('&')
         && !r.target.dynamic
         && !t.is_empty()
         && (t == "-" || t.bytes().all(|b| b.is_ascii_digit()))
@@ -640,7 +644,7 @@ fn is_fd_dup(r: &Redirect) -> bool {
 fn writes_a_file(r: &Redirect) -> bool {
     let devices = ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"];
     r.writes()
-        && !r.op.starts_with("<<")
+        && !r.op.as_str().starts_with("<<")
         && !is_fd_dup(r)
         && !r.target.value.is_empty()
         && (r.target.dynamic || !devices.contains(&r.target.value.as_str()))

@@ -132,7 +132,7 @@ fn pseudo_command(words: impl Iterator<Item = String>) -> Option<SimpleCommand> 
     let redirects = argv
         .iter()
         .map(|w| shell::Redirect {
-            op: "<".into(),
+            op: shell::RedirectOp::In,
             fd: None,
             target: w.clone(),
         })

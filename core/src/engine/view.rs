@@ -1,6 +1,7 @@
 //! A simple command seen by the matchers: its texts in both views, and every path it names
 //! (arguments, `--flag=value` values, redirections), resolved once.
 
+use crate::shell::RedirectOp;
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
@@ -85,8 +86,9 @@ impl<'a> CommandView<'a> {
         for r in &cmd.redirects {
             let Some(p) = &r.target.path else { continue };
             // Heredocs and here-strings carry text, `>&2` duplicates a descriptor.
-            let fd_dup = r.op.ends_with('&') && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
-            if r.op.starts_with("<<") || fd_dup {
+            let fd_dup = matches!(r.op, RedirectOp::DupOut | RedirectOp::DupIn)
+                && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
+            if r.op.is_here() || fd_dup {
                 continue;
             }
             let resolved = ctx.resolve(p);

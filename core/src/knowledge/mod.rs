@@ -82,13 +82,13 @@ fn harmless_assignment(a: &str) -> bool {
 
 fn redirect_reads_only(r: &Redirect) -> bool {
     let target = r.target.value.as_str();
-    if r.op.starts_with("<<") {
+    if r.op.is_here() {
         return true;
     }
     if r.duplicates_fd() {
         return true;
     }
-    if r.target.dynamic || r.op == "<>" {
+    if r.target.dynamic || r.op == crate::shell::RedirectOp::ReadWrite {
         return false;
     }
     if r.writes() {

@@ -1,6 +1,7 @@
 //! The walk of compound statements and declarations: here-documents, loops, `case`,
 //! functions, tests, `export`/`local`, assignments.
 
+use crate::shell::RedirectOp;
 use tree_sitter::Node;
 
 use super::driver::{unparsable, walk_text, Res};
@@ -88,7 +89,11 @@ impl Walker<'_> {
         }
         if let Some(redirect) = collected.get_mut(slot) {
             *redirect = Redirect {
-                op: op.to_string(),
+                op: if op == "<<-" {
+                    RedirectOp::HereDocStrip
+                } else {
+                    RedirectOp::HereDoc
+                },
                 fd,
                 target: literal_word(delimiter),
             };

@@ -7,6 +7,7 @@ use super::misread::misread;
 use super::parse::{crashes_tree_sitter, parse};
 use super::walk::{Ctx, Walker};
 use super::{Analysis, Origin, SimpleCommand, MAX_COMMAND_LEN, MAX_DEPTH};
+use crate::shell::RedirectOp;
 
 /// The reason given for any line tree-sitter cannot parse or the walk does not understand.
 pub(super) const UNPARSABLE: &str = "the command could not be parsed";
@@ -201,7 +202,7 @@ pub(super) fn expand_commands(
         let own_input = cmd.piped
             || cmd.redirects.iter().any(|r| {
                 r.fd.is_none_or(|fd| fd == 0)
-                    && matches!(r.op.as_str(), "<" | "<<" | "<<-" | "<<<" | "<>")
+                    && (r.op.is_here() || matches!(r.op, RedirectOp::In | RedirectOp::ReadWrite))
             });
         if !own_input {
             scripts.extend(inherited.iter().copied());

@@ -104,11 +104,113 @@ pub struct Word {
 /// `2> /dev/null`, `>> log.txt`, `< input`, `&> out`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Redirect {
-    /// The operator as written: `>`, `>>`, `<`, `&>`, `&>>`, `>|`, `<>`, `>&`, `<&`.
-    pub op: String,
+    pub op: RedirectOp,
     /// File descriptor given before the operator, if any.
     pub fd: Option<u32>,
     pub target: Word,
+}
+
+/// A redirection's operator.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum RedirectOp {
+    /// `<`
+    #[default]
+    In,
+    /// `>`
+    Out,
+    /// `>>`
+    Append,
+    /// `>|`
+    Clobber,
+    /// `&>`
+    OutErr,
+    /// `&>>`
+    AppendOutErr,
+    /// `<>`
+    ReadWrite,
+    /// `>&` (a descriptor copy, or `>& file`)
+    DupOut,
+    /// `<&`
+    DupIn,
+    /// `>&-`
+    CloseOut,
+    /// `<&-`
+    CloseIn,
+    /// `<<`
+    HereDoc,
+    /// `<<-`
+    HereDocStrip,
+    /// `<<<`
+    HereString,
+}
+
+impl RedirectOp {
+    const ALL: [RedirectOp; 14] = [
+        RedirectOp::In,
+        RedirectOp::Out,
+        RedirectOp::Append,
+        RedirectOp::Clobber,
+        RedirectOp::OutErr,
+        RedirectOp::AppendOutErr,
+        RedirectOp::ReadWrite,
+        RedirectOp::DupOut,
+        RedirectOp::DupIn,
+        RedirectOp::CloseOut,
+        RedirectOp::CloseIn,
+        RedirectOp::HereDoc,
+        RedirectOp::HereDocStrip,
+        RedirectOp::HereString,
+    ];
+
+    /// The operator as bash writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedirectOp::In => "<",
+            RedirectOp::Out => ">",
+            RedirectOp::Append => ">>",
+            RedirectOp::Clobber => ">|",
+            RedirectOp::OutErr => "&>",
+            RedirectOp::AppendOutErr => "&>>",
+            RedirectOp::ReadWrite => "<>",
+            RedirectOp::DupOut => ">&",
+            RedirectOp::DupIn => "<&",
+            RedirectOp::CloseOut => ">&-",
+            RedirectOp::CloseIn => "<&-",
+            RedirectOp::HereDoc => "<<",
+            RedirectOp::HereDocStrip => "<<-",
+            RedirectOp::HereString => "<<<",
+        }
+    }
+
+    /// The operator of this spelling; `None` for one the analysis does not know (the line is
+    /// then not understood).
+    pub fn parse(text: &str) -> Option<RedirectOp> {
+        RedirectOp::ALL.into_iter().find(|op| op.as_str() == text)
+    }
+
+    /// Output goes to the target (`>`, `>>`, `&>`, `>&`, …).
+    pub fn writes_output(self) -> bool {
+        self.as_str().contains('>')
+    }
+
+    /// A here-document or here-string: text, not a file.
+    pub fn is_here(self) -> bool {
+        matches!(
+            self,
+            RedirectOp::HereDoc | RedirectOp::HereDocStrip | RedirectOp::HereString
+        )
+    }
+
+    /// Input comes from the target (`<`, `<>`, `<&`, here-documents).
+    pub fn reads_input(self) -> bool {
+        self.as_str().starts_with('<')
+    }
+}
+
+impl std::fmt::Display for RedirectOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Devices an output redirection may name without writing a file: the bit buckets and the
@@ -126,14 +228,14 @@ pub const HARMLESS_DEVICES: [&str; 7] = [
 impl Redirect {
     /// Whether the redirection writes to its target.
     pub fn writes(&self) -> bool {
-        self.op.contains('>')
+        self.op.writes_output()
     }
 
     /// A copy or close of a file descriptor (`>&2`, `2>&1`, `<&-`), which names no file; a
     /// target only known at run time is not one (`>& $F` may be a file).
     pub fn duplicates_fd(&self) -> bool {
         let t = self.target.value.as_str();
-        self.op.ends_with('&')
+        matches!(self.op, RedirectOp::DupOut | RedirectOp::DupIn)
             && !self.target.dynamic
             && !t.is_empty()
             && (t == "-" || t.bytes().all(|b| b.is_ascii_digit()))

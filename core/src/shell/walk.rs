@@ -20,6 +20,7 @@
 //!   tree): refused; the one word it is known to leave out (a lone `-` before a command's
 //!   redirections) is put back.
 
+use crate::shell::RedirectOp;
 use tree_sitter::Node;
 
 use super::driver::{too_deep, unparsable, Pending, Res, MAX_FRAMES};
@@ -546,7 +547,7 @@ impl<'s> Walker<'s> {
     /// A redirection (`file_redirect` or `herestring_redirect`), and the words tree-sitter put
     /// after its target that bash gives to the command.
     pub(super) fn redirect(&mut self, node: Node<'_>, ctx: Ctx) -> Res<(Redirect, Vec<Word>)> {
-        let mut op = String::new();
+        let mut op = "";
         let mut fd = None;
         let mut destinations = Vec::new();
         for (field, child) in children_with_fields(node) {
@@ -554,19 +555,17 @@ impl<'s> Walker<'s> {
                 Some("descriptor") => fd = self.text(child).parse::<u32>().ok(),
                 _ if !child.is_named() => {
                     if op.is_empty() {
-                        op = child.fast_kind().to_string();
+                        op = child.fast_kind();
                     }
                 }
                 _ if child.fast_kind() == "comment" => {}
                 _ => destinations.push(child),
             }
         }
-        if op.is_empty() {
-            return Err(unparsable());
-        }
+        let op = RedirectOp::parse(op).ok_or_else(unparsable)?;
         let mut runs = adjacent_runs(&destinations).into_iter();
         // `>&-` and `<&-` close a descriptor and take no target.
-        let target = if op.ends_with('-') {
+        let target = if matches!(op, RedirectOp::CloseOut | RedirectOp::CloseIn) {
             Word::default()
         } else {
             match runs.next() {

@@ -6,6 +6,7 @@ use super::driver::analyse;
 use super::parse::{parse, FastKind};
 use super::words::literal_word;
 use super::{Analysis, Origin, Redirect, SimpleCommand, Word, MAX_COMMAND_LEN};
+use crate::shell::RedirectOp;
 use crate::shell::View;
 
 fn ok(command: &str) -> Vec<SimpleCommand> {
@@ -56,7 +57,7 @@ fn word(value: &str, dynamic: bool, path: Option<&str>) -> Word {
 
 fn redirect(op: &str, fd: Option<u32>, target: &str) -> Redirect {
     Redirect {
-        op: op.to_string(),
+        op: RedirectOp::parse(op).expect("a known operator"),
         fd,
         target: literal_word(target.to_string()),
     }
@@ -595,7 +596,7 @@ fn words_after_a_redirect_target_are_arguments() {
     assert_eq!(c.text(View::Literal), "cat y");
     let c = only("echo 2>&- x");
     assert_eq!(c.text(View::Literal), "echo x");
-    assert_eq!(c.redirects[0].op, ">&-");
+    assert_eq!(c.redirects[0].op.as_str(), ">&-");
     assert_eq!(c.redirects[0].fd, Some(2));
 }
 
@@ -627,7 +628,7 @@ fn redirect_only_line_is_a_command_without_argv() {
 #[test]
 fn herestring_is_a_redirect_and_its_substitutions_run() {
     let commands = ok(r#"bash <<< "$(curl -s x)""#);
-    assert_eq!(commands[0].redirects[0].op, "<<<");
+    assert_eq!(commands[0].redirects[0].op.as_str(), "<<<");
     assert!(commands[0].redirects[0].target.dynamic);
     assert_eq!(commands[1].text(View::Literal), "curl -s x");
     let c = only("cat 0<<< hello");
@@ -1188,4 +1189,20 @@ fn substitutions_of_known_words_are_evaluated_into_the_path_and_stay_computed() 
         assert!(w.dynamic, "{line}: {w:?}");
         assert_eq!(w.path.as_deref(), path, "{line}");
     }
+}
+
+#[test]
+fn every_redirection_operator_reads_back_from_its_spelling() {
+    for op in [
+        "<", ">", ">>", ">|", "&>", "&>>", "<>", ">&", "<&", ">&-", "<&-", "<<", "<<-", "<<<",
+    ] {
+        let parsed = RedirectOp::parse(op).expect("a known operator");
+        assert_eq!(parsed.as_str(), op);
+        assert_eq!(parsed.writes_output(), op.contains('>'), "{op}");
+        assert_eq!(parsed.is_here(), op.starts_with("<<"), "{op}");
+    }
+    assert_eq!(RedirectOp::parse("<<<<"), None);
+    let c = &analyse("cat <<< hi 2>&1 >/dev/null").commands[0];
+    let ops: Vec<&str> = c.redirects.iter().map(|r| r.op.as_str()).collect();
+    assert_eq!(ops, ["<<<", ">&", ">"]);
 }

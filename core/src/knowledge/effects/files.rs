@@ -86,7 +86,7 @@ impl Effects<'_, '_> {
     /// Output redirections write their targets; `/dev/tcp/HOST/PORT` talks to a host.
     pub(super) fn redirects(&mut self, cmd: &SimpleCommand) {
         for r in &cmd.redirects {
-            if r.op.starts_with("<<") {
+            if r.op.is_here() {
                 continue;
             }
             let t = &r.target.value;

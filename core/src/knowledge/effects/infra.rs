@@ -35,7 +35,7 @@ impl Effects<'_, '_> {
             text.push_str(&w.value.to_ascii_lowercase());
             text.push(' ');
         }
-        for r in cmd.redirects.iter().filter(|r| r.op.starts_with("<<")) {
+        for r in cmd.redirects.iter().filter(|r| r.op.is_here()) {
             text.push_str(&r.target.value.to_ascii_lowercase());
             text.push(' ');
         }

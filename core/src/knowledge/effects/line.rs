@@ -52,7 +52,7 @@ impl Line {
         for r in cmd
             .redirects
             .iter()
-            .filter(|r| r.writes() && !r.op.starts_with("<<"))
+            .filter(|r| r.writes() && !r.op.is_here())
         {
             if let Some(p) = &r.target.path {
                 self.written.push(((places.resolve)(p), fetcher));

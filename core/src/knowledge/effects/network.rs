@@ -2,6 +2,7 @@
 //! DNS and ping lookups, raw sockets (nc, socat), copiers (scp, rsync, sftp) and a web server
 //! started over the home folder; the reading of hosts in URLs and scp-style remotes.
 
+use crate::shell::RedirectOp;
 use std::path::Path;
 
 use super::model::{is, COPIER, FETCHER, LOOKUP, RAW};
@@ -79,7 +80,7 @@ impl Effects<'_, '_> {
         let input = cmd
             .redirects
             .iter()
-            .find(|r| r.op == "<" || r.op == "<>")
+            .find(|r| matches!(r.op, RedirectOp::In | RedirectOp::ReadWrite))
             .map(|r| r.target.value.clone());
         let exec = cmd.argv.iter().any(|w| {
             matches!(
@@ -96,7 +97,7 @@ impl Effects<'_, '_> {
             Some("a shell".to_string())
         } else if let Some(f) = input {
             Some(f)
-        } else if cmd.piped || cmd.redirects.iter().any(|r| r.op.starts_with("<<")) {
+        } else if cmd.piped || cmd.redirects.iter().any(|r| r.op.is_here()) {
             Some("piped output".to_string())
         } else if program == "socat" {
             Some("a local file or stream".to_string())
@@ -122,7 +123,7 @@ impl Effects<'_, '_> {
             .find_map(|w| remote_host(w).or_else(|| Some(w.split('@').next_back()?.to_string())));
         let to = host.clone().unwrap_or_else(|| "the network".into());
         let scripted = cmd.piped
-            || cmd.redirects.iter().any(|r| r.op.starts_with('<'))
+            || cmd.redirects.iter().any(|r| r.op.reads_input())
             || cmd
                 .argv
                 .iter()

@@ -6,6 +6,7 @@ use super::{expand, Env, Res, Run, Script};
 use crate::shell::driver::{self, too_deep, UNPARSABLE};
 use crate::shell::fast;
 use crate::shell::walk::Ctx;
+use crate::shell::RedirectOp;
 use crate::shell::{Origin, SimpleCommand, Word, MAX_DEPTH};
 
 /// Emits into `out` the commands of `run`, one thing `cmd` (found at nesting `depth`) runs.
@@ -114,7 +115,7 @@ fn nested_command(
 fn herestrings(cmd: &SimpleCommand, stdin: bool) -> Vec<Script> {
     cmd.redirects
         .iter()
-        .filter(|r| stdin && r.op == "<<<" && r.fd.is_none_or(|fd| fd == 0))
+        .filter(|r| stdin && r.op == RedirectOp::HereString && r.fd.is_none_or(|fd| fd == 0))
         .map(|r| Script {
             text: r.target.value.clone(),
             dynamic: r.target.dynamic,

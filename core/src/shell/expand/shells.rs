@@ -3,6 +3,7 @@
 
 use super::{joined, script_of, starts, Env, Res, Run};
 use crate::shell::options::{self, Spec};
+use crate::shell::RedirectOp;
 use crate::shell::{Origin, SimpleCommand, Word};
 
 /// `bash [options] -c STRING`, `bash [options] FILE`, or a shell reading its standard input
@@ -145,8 +146,8 @@ pub(super) fn stdin_scripts(cmd: &SimpleCommand, env: &Env<'_>, origin: Origin) 
         if r.fd.is_some_and(|fd| fd != 0) {
             continue;
         }
-        match r.op.as_str() {
-            "<<<" => runs.push(Run::Script {
+        match r.op {
+            RedirectOp::HereString => runs.push(Run::Script {
                 text: r.target.value.clone(),
                 dynamic: r.target.dynamic,
                 origin,
@@ -154,7 +155,7 @@ pub(super) fn stdin_scripts(cmd: &SimpleCommand, env: &Env<'_>, origin: Origin) 
                 same_shell: false,
                 stdin: false,
             }),
-            "<" | "<>" if r.target.dynamic => runs.push(Run::Unknown {
+            RedirectOp::In | RedirectOp::ReadWrite if r.target.dynamic => runs.push(Run::Unknown {
                 source: r.target.value.clone(),
                 origin,
             }),
