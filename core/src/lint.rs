@@ -16,14 +16,27 @@ use crate::policy::{self, print, Origin};
 /// Every lint. Its code appears in diagnostics as `harness9::CODE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Lint {
+    /// A rule that repeats an earlier rule of the same file.
     DuplicateRule,
+    /// A rule that can never decide, because an earlier rule matches every call it matches.
     ShadowedRule,
+    /// An allow rule that matches every call a later deny or ask rule matches, so the later
+    /// rule decides only re-spelled commands.
     AllowSwallows,
+    /// An allow rule for every bash command, or for every tool.
     BroadAllow,
+    /// An `expect` statement whose call the policy decides differently.
     ExpectFailed,
+    /// A rule no `expect` exercises (an error with `lint --strict`).
     UncoveredRule,
+    /// A rule whose every call the managed tier (`/etc/harness9`) denies or asks about more
+    /// strictly: it never decides.
     ManagedDead,
+    /// An allow rule that turns a high-risk built-in ask or deny into an allow
+    /// (`allow bash("git *")` silences `git push --force`).
     SilencesBuiltin,
+    /// A `path` matcher where no path is compared: after `arg NAME`, or for a tool whose calls
+    /// have no primary path.
     PathNeverMatches,
 }
 
@@ -52,36 +65,6 @@ impl Lint {
             Lint::ManagedDead => "managed-dead",
             Lint::SilencesBuiltin => "silences-builtin",
             Lint::PathNeverMatches => "path-never-matches",
-        }
-    }
-
-    /// What it reports.
-    pub fn about(self) -> &'static str {
-        match self {
-            Lint::DuplicateRule => "a rule that repeats an earlier rule of the same file",
-            Lint::ShadowedRule => {
-                "a rule that can never decide, because an earlier rule matches every call it \
-                 matches"
-            }
-            Lint::AllowSwallows => {
-                "an allow rule that matches every call a later deny or ask rule matches, so the \
-                 later rule decides only re-spelled commands"
-            }
-            Lint::BroadAllow => "an allow rule for every bash command, or for every tool",
-            Lint::ExpectFailed => "an `expect` statement whose call the policy decides differently",
-            Lint::UncoveredRule => "a rule no `expect` exercises (an error with `lint --strict`)",
-            Lint::ManagedDead => {
-                "a rule whose every call the managed tier (`/etc/harness9`) denies or asks about \
-                 more strictly: it never decides"
-            }
-            Lint::SilencesBuiltin => {
-                "an allow rule that turns a high-risk built-in ask or deny into an allow \
-                 (`allow bash(\"git *\")` silences `git push --force`)"
-            }
-            Lint::PathNeverMatches => {
-                "a `path` matcher where no path is compared: after `arg NAME`, or for a tool \
-                 whose calls have no primary path"
-            }
         }
     }
 }
@@ -729,12 +712,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_lint_has_its_own_kebab_case_code_and_a_description() {
+    fn every_lint_has_its_own_kebab_case_code() {
         let mut codes: Vec<&str> = Lint::ALL.iter().map(|l| l.code()).collect();
         assert!(codes
             .iter()
             .all(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-')));
-        assert!(Lint::ALL.iter().all(|l| !l.about().is_empty()));
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), Lint::ALL.len());

@@ -137,8 +137,8 @@ impl PolicyArgs {
         }
         // The managed tier first; the shipped default policy under every policy (unless one
         // replaces it).
-        b = match harness9::hooks::with_managed(b) {
-            Ok(b) => b.default_policy(),
+        b = match harness9::hooks::managed_policies() {
+            Ok(files) => harness9::hooks::with_managed(b, &files).default_policy(),
             Err(e) => {
                 eprintln!("error: {e}");
                 return Err(EXIT_USAGE);

@@ -128,15 +128,16 @@ pub fn managed_policies() -> Result<Vec<PathBuf>, SetupError> {
     Ok(files)
 }
 
-/// Adds the managed tier to a builder: its policy files, and its folders guarded.
-pub fn with_managed(mut b: EngineBuilder) -> Result<EngineBuilder, SetupError> {
+/// Adds the managed tier to a builder: its policy files (from [`managed_policies`]), and its
+/// folders guarded.
+pub fn with_managed(mut b: EngineBuilder, files: &[PathBuf]) -> EngineBuilder {
     for dir in managed_dirs() {
         b = b.guard(dir);
     }
-    for f in managed_policies()? {
+    for f in files {
         b = b.managed_policy_file(f);
     }
-    Ok(b)
+    b
 }
 
 /// The policy files the hook reads for a project: every `.harness9/*.policy` of its folder (by
@@ -195,13 +196,7 @@ pub fn project_engine(
     if let Some(dir) = &project.user_dir {
         b = b.guard(dir.clone());
     }
-    for dir in managed_dirs() {
-        b = b.guard(dir);
-    }
-    for f in &sources.managed {
-        b = b.managed_policy_file(f);
-    }
-    b = b.default_policy();
+    b = with_managed(b, &sources.managed).default_policy();
     if let Some((name, text)) = fallback {
         b = b.default_policy_text(name, text);
     }

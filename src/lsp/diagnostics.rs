@@ -11,7 +11,7 @@ use lsp_types::{
 use super::hover::include_target;
 use super::text::LineIndex;
 use crate::diag::{Diagnostic, Severity};
-use crate::lint::{self, Options};
+use crate::lint::{self, Lint, Options};
 use crate::policy::ast::Statement;
 use crate::policy::parse_policy;
 
@@ -70,7 +70,9 @@ pub fn to_lsp(d: &Diagnostic, uri: &Url, name: &str, text: &str) -> lsp_types::D
         message.push_str("\nhelp: ");
         message.push_str(help);
     }
-    let unnecessary = matches!(d.code, "shadowed-rule" | "duplicate-rule");
+    let unnecessary = [Lint::ShadowedRule, Lint::DuplicateRule]
+        .iter()
+        .any(|l| l.code() == d.code);
     lsp_types::Diagnostic {
         range,
         severity: Some(match d.severity {

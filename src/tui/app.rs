@@ -84,15 +84,7 @@ pub fn keep_history_out_of_git(dir: &Path) {
     use std::io::Write;
     let path = dir.join(".gitignore");
     match std::fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            if let Ok(mut f) = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                let _ = write!(f, "{}", crate::audit::GITIGNORE);
-            }
-        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => crate::audit::keep_out_of_git(dir),
         Ok(m) if m.is_file() => {
             let Ok(text) = std::fs::read_to_string(&path) else {
                 return;
