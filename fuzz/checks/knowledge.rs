@@ -704,14 +704,15 @@ pub fn shipped_tables() {
 }
 
 fn registry_is_consistent(reg: &Registry) {
+    let errors = reg.errors();
     for program in reg.programs() {
         let got = reg.get(&program.name).unwrap_or_else(|| {
             panic!(
                 "`{}` is loaded but not found by its name ({:?})",
-                program.name, reg.errors
+                program.name, errors
             )
         });
-        if reg.errors.is_empty() {
+        if errors.is_empty() {
             assert!(
                 std::ptr::eq(got, program),
                 "`{}` finds another program",

@@ -1,5 +1,9 @@
-//! Loading the program tables (`policies/programs/*.toml`, compiled into the binary) into one
-//! registry by program name, with every mistake in a table reported by file and program.
+//! Loading the program tables (`policies/programs/*.toml`) into one registry by program name,
+//! with every mistake in a table reported by file and program.
+//!
+//! The shipped tables are read at build time (`core/build.rs`): each program is kept as its
+//! own JSON text and compiled the first time a command names it, so a process that decides
+//! one call reads the programs of that call, not all of them.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
@@ -8,110 +12,166 @@ use serde::Deserialize;
 
 use super::table::{parse_spec, Examples, Operands, Program, Style};
 
-/// The tables, one file per family of programs.
-pub const FILES: [(&str, &str); 6] = [
-    (
-        "core.toml",
-        include_str!("../../../policies/programs/core.toml"),
-    ),
-    (
-        "text.toml",
-        include_str!("../../../policies/programs/text.toml"),
-    ),
-    (
-        "files.toml",
-        include_str!("../../../policies/programs/files.toml"),
-    ),
-    (
-        "search.toml",
-        include_str!("../../../policies/programs/search.toml"),
-    ),
-    (
-        "git.toml",
-        include_str!("../../../policies/programs/git.toml"),
-    ),
-    (
-        "run.toml",
-        include_str!("../../../policies/programs/run.toml"),
-    ),
-];
+/// A program of the shipped tables as `build.rs` wrote it.
+pub(crate) struct ShippedProgram {
+    /// The table file (`git.toml`).
+    file: &'static str,
+    name: &'static str,
+    aliases: &'static [&'static str],
+    /// Its table, as JSON.
+    json: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
 /// Every program the tables know, by name and alias.
 #[derive(Debug, Default)]
 pub struct Registry {
-    programs: Vec<Program>,
+    entries: Vec<Entry>,
     by_name: HashMap<String, usize>,
-    /// Programs with an option (here or in a subcommand) whose value is code, a program or
-    /// git configuration: the shell analysis reads their options for what they carry.
-    carriers: std::collections::HashSet<String>,
-    /// Mistakes in the tables (`file: program: message`). A program with a mistake is left
-    /// out, so it is unknown: never read-only.
-    pub errors: Vec<String>,
+    /// Mistakes found while reading: a file that is not TOML, a name described twice.
+    read_errors: Vec<String>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    file: &'static str,
+    name: String,
+    /// The table's JSON text, for a program compiled when first named.
+    json: Option<&'static str>,
+    compiled: OnceLock<Result<Compiled, String>>,
+}
+
+#[derive(Debug)]
+struct Compiled {
+    program: Program,
+    /// An option (here or in a subcommand) whose value is code, a program or git
+    /// configuration: the shell analysis reads its options for what they carry.
+    carries: bool,
+}
+
+impl Entry {
+    fn compiled(&self) -> Result<&Compiled, &str> {
+        let result = self.compiled.get_or_init(|| {
+            // Tables loaded from TOML are compiled as they are read; only shipped ones wait.
+            let Some(json) = self.json else {
+                return Err("no table".into());
+            };
+            let raw: RawProgram = serde_json::from_str(json).map_err(|e| e.to_string())?;
+            compile(&self.name, self.file, raw)
+        });
+        result.as_ref().map_err(String::as_str)
+    }
 }
 
 impl Registry {
     pub fn get(&self, name: &str) -> Option<&Program> {
-        self.by_name.get(name).map(|i| &self.programs[*i])
+        let i = *self.by_name.get(name)?;
+        self.entries[i].compiled().ok().map(|c| &c.program)
     }
 
-    /// Whether an option of `name` may carry a command (see [`Registry::carriers`]).
+    /// Whether an option of `name` may carry a command: its value is code, a program or git
+    /// configuration (here or in a subcommand).
     pub fn carries_code(&self, name: &str) -> bool {
-        self.carriers.contains(name)
+        self.by_name
+            .get(name)
+            .and_then(|i| self.entries[*i].compiled().ok())
+            .is_some_and(|c| c.carries)
     }
 
+    /// Every program that compiles, in the order of the tables.
     pub fn programs(&self) -> impl Iterator<Item = &Program> {
-        self.programs.iter()
+        self.entries
+            .iter()
+            .filter_map(|e| e.compiled().ok().map(|c| &c.program))
     }
 
-    /// Loads tables given as `(file name, TOML text)`.
+    /// Mistakes in the tables (`file: program: message`). A program with a mistake is left
+    /// out, so it is unknown: never read-only. Compiles every program not compiled yet.
+    pub fn errors(&self) -> Vec<String> {
+        let mut out = self.read_errors.clone();
+        for e in &self.entries {
+            if let Err(why) = e.compiled() {
+                out.push(format!("{}: {}: {}", e.file, e.name, why.trim()));
+            }
+        }
+        out
+    }
+
+    /// Loads tables given as `(file name, TOML text)`, compiling every program now.
     pub fn load(files: &[(&'static str, &str)]) -> Registry {
         let mut reg = Registry::default();
         for (file, text) in files {
             let table: toml::Table = match toml::from_str(text) {
                 Ok(t) => t,
                 Err(e) => {
-                    reg.errors.push(format!("{file}: {e}"));
+                    reg.read_errors.push(format!("{file}: {e}"));
                     continue;
                 }
             };
             for (name, value) in table {
                 // One program at a time, so that a mistake leaves only that one out.
-                let raw: RawProgram = match value.try_into() {
-                    Ok(r) => r,
-                    Err(e) => {
-                        let e = e.to_string();
-                        reg.errors.push(format!("{file}: {name}: {}", e.trim()));
-                        continue;
-                    }
+                let compiled = value
+                    .try_into::<RawProgram>()
+                    .map_err(|e| e.to_string())
+                    .and_then(|raw| {
+                        let aliases = raw.aliases.clone();
+                        compile(&name, file, raw).map(|c| (c, aliases))
+                    });
+                let aliases = match &compiled {
+                    Ok((_, aliases)) => aliases.clone(),
+                    Err(_) => Vec::new(),
                 };
-                let aliases = raw.aliases.clone();
-                match compile(&name, file, raw) {
-                    Ok(program) => {
-                        let i = reg.programs.len();
-                        let carries = carries(&program);
-                        for n in std::iter::once(&name).chain(&aliases) {
-                            if carries {
-                                reg.carriers.insert(n.clone());
-                            }
-                            if reg.by_name.insert(n.clone(), i).is_some() {
-                                reg.errors
-                                    .push(format!("{file}: `{n}` is described more than once"));
-                            }
-                        }
-                        reg.programs.push(program);
-                    }
-                    Err(e) => reg.errors.push(format!("{file}: {name}: {e}")),
-                }
+                let entry = Entry {
+                    file,
+                    name,
+                    json: None,
+                    compiled: OnceLock::from(compiled.map(|(c, _)| c)),
+                };
+                reg.add(entry, &aliases);
             }
         }
         reg
     }
+
+    /// The shipped tables, each program compiled when first named.
+    fn shipped() -> Registry {
+        let mut reg = Registry::default();
+        for p in PROGRAMS {
+            let entry = Entry {
+                file: p.file,
+                name: p.name.to_string(),
+                json: Some(p.json),
+                compiled: OnceLock::new(),
+            };
+            reg.add(entry, p.aliases);
+        }
+        reg
+    }
+
+    /// Adds a program under its name and aliases; a name already taken is a mistake (the
+    /// later program wins, as a later table overrides).
+    fn add<S: AsRef<str>>(&mut self, entry: Entry, aliases: &[S]) {
+        let i = self.entries.len();
+        // A program that did not compile is not found, by name or alias.
+        if !matches!(entry.compiled.get(), Some(Err(_))) {
+            let names =
+                std::iter::once(entry.name.as_str()).chain(aliases.iter().map(|a| a.as_ref()));
+            for n in names {
+                if self.by_name.insert(n.to_string(), i).is_some() {
+                    self.read_errors
+                        .push(format!("{}: `{n}` is described more than once", entry.file));
+                }
+            }
+        }
+        self.entries.push(entry);
+    }
 }
 
-/// The registry of the shipped tables, loaded on first use.
+/// The registry of the shipped tables, made on first use.
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Registry::load(&FILES))
+    REGISTRY.get_or_init(Registry::shipped)
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,8 +219,10 @@ struct RawOptionTable {
     operands: Vec<String>,
 }
 
-fn compile(name: &str, family: &'static str, raw: RawProgram) -> Result<Program, String> {
-    compile_node(name, family, raw, None)
+fn compile(name: &str, family: &'static str, raw: RawProgram) -> Result<Compiled, String> {
+    let program = compile_node(name, family, raw, None)?;
+    let carries = carries(&program);
+    Ok(Compiled { program, carries })
 }
 
 fn compile_node(
@@ -251,7 +313,8 @@ mod tests {
     #[test]
     fn the_shipped_tables_load_without_a_mistake() {
         let reg = registry();
-        assert!(reg.errors.is_empty(), "{}", reg.errors.join("\n"));
+        let errors = reg.errors();
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
         assert!(reg.get("git").is_some() && reg.get("find").is_some());
     }
 
@@ -272,9 +335,10 @@ mod tests {
         )]);
         assert!(reg.get("good").is_some());
         assert!(reg.get("bad").is_none() && reg.get("noops").is_none());
-        assert_eq!(reg.errors.len(), 2, "{:?}", reg.errors);
-        assert!(reg.errors[0].starts_with("t.toml: bad: unknown value role `file`"));
-        assert!(reg.errors[1].contains("noops: a read-only program must say"));
+        let errors = reg.errors();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].starts_with("t.toml: bad: unknown value role `file`"));
+        assert!(errors[1].contains("noops: a read-only program must say"));
     }
 
     #[test]
@@ -288,8 +352,9 @@ mod tests {
             options = ["-x", "-x --ex"]
             "#,
         )]);
-        assert_eq!(reg.errors.len(), 2, "{:?}", reg.errors);
-        assert!(reg.errors[0].contains("unknown field `readonlyy`"));
-        assert!(reg.errors[1].contains("option `-x` is described twice"));
+        let errors = reg.errors();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].contains("unknown field `readonlyy`"));
+        assert!(errors[1].contains("option `-x` is described twice"));
     }
 }

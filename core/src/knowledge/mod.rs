@@ -16,7 +16,7 @@ mod state;
 mod table;
 
 pub use carried::{config_code, Carried};
-pub use load::{registry, Registry, FILES};
+pub use load::{registry, Registry};
 pub use reading::{Operand, Reading, Used, Value};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{Effect, Long, Operands, OptSpec, Program, Role, Style, Takes};

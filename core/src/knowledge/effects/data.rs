@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
+use crate::knowledge::load::EFFECTS_JSON;
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Data {
@@ -85,23 +87,19 @@ pub(super) struct Network {
     pub(super) wget_writes: Vec<String>,
 }
 
-/// The shipped data (`policies/programs/effects.toml`).
-pub const DATA: &str = include_str!("../../../../policies/programs/effects.toml");
-
-/// The data, read once. A mistake in it is a build that fails its tests
+/// The data, read once from the JSON that `build.rs` wrote from
+/// `policies/programs/effects.toml`. A mistake in it is a build that fails its tests
 /// (`the_effects_data_loads`); should it happen anyway, the model knows nothing and the
 /// default decides every command, as for a program it does not know.
 pub(super) fn data() -> &'static Data {
-    static DATA_: OnceLock<Data> = OnceLock::new();
-    DATA_.get_or_init(|| load(DATA).unwrap_or_default())
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| load(EFFECTS_JSON).unwrap_or_default())
 }
 
-/// Reads the data and checks that its path globs compile.
-pub(super) fn load(text: &str) -> Result<Data, String> {
-    let d: Data = toml::from_str(text).map_err(|e| e.to_string())?;
-    globs(&d.persist.paths)?;
-    globs(&d.privilege.paths)?;
-    Ok(d)
+/// Reads the data (the path globs are compiled where they are used, and checked by the
+/// tests).
+pub(super) fn load(json: &str) -> Result<Data, String> {
+    serde_json::from_str(json).map_err(|e| e.to_string())
 }
 
 /// Compiles path globs (`*` stays within one folder, `**` crosses them).

@@ -33,7 +33,6 @@ mod targets;
 mod verbs;
 mod words;
 
-pub use data::DATA;
 pub use kind::{Found, Kind};
 pub use line::Line;
 pub use network::url_host;

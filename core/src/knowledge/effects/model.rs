@@ -2,7 +2,7 @@
 //! program is in, the path globs and the interpreter-code patterns.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use globset::GlobSet;
 use regex::Regex;
@@ -54,19 +54,22 @@ pub(super) fn is(program: &str, roles: u16) -> bool {
     model().roles.get(program).is_some_and(|r| r & roles != 0)
 }
 
+/// One compiled pattern per interpreter language.
+pub(super) type Patterns = BTreeMap<&'static str, Regex>;
+
 /// Compiled forms of the data and the interpreter-code patterns.
 pub(super) struct Model {
     /// Every program the data or the code knows something about.
     pub(super) programs: HashSet<String>,
     /// The lists each program is in (`FETCHER`, `RAW`, …).
     pub(super) roles: HashMap<String, u16>,
-    pub(super) persist: GlobSet,
-    pub(super) privilege: GlobSet,
-    pub(super) url: Option<Regex>,
-    pub(super) net: BTreeMap<&'static str, Regex>,
-    pub(super) send: BTreeMap<&'static str, Regex>,
-    pub(super) dynamic: BTreeMap<&'static str, Regex>,
-    pub(super) writes: BTreeMap<&'static str, Regex>,
+    pub(super) persist: LazyLock<GlobSet>,
+    pub(super) privilege: LazyLock<GlobSet>,
+    pub(super) url: LazyLock<Option<Regex>>,
+    pub(super) net: LazyLock<Patterns>,
+    pub(super) send: LazyLock<Patterns>,
+    pub(super) dynamic: LazyLock<Patterns>,
+    pub(super) writes: LazyLock<Patterns>,
 }
 
 /// The model, compiled once from [`data`].
@@ -77,13 +80,21 @@ pub(super) fn model() -> &'static Model {
         Model {
             programs: known_programs(d),
             roles: program_roles(d),
-            persist: globs(&d.persist.paths).unwrap_or_else(|_| GlobSet::empty()),
-            privilege: globs(&d.privilege.paths).unwrap_or_else(|_| GlobSet::empty()),
-            url: regex(r#"(?:https?|ftp|wss?)://(?:[^@/\s"']*@)?([A-Za-z0-9.\-]+)"#),
-            net: patterns(INTERP_NET),
-            send: patterns(INTERP_SEND),
-            dynamic: patterns(INTERP_DYNAMIC),
-            writes: patterns(INTERP_WRITES),
+            // Compiled when first used: a call that writes no path and runs no interpreter
+            // code compiles none of them.
+            persist: LazyLock::new(|| {
+                globs(&data().persist.paths).unwrap_or_else(|_| GlobSet::empty())
+            }),
+            privilege: LazyLock::new(|| {
+                globs(&data().privilege.paths).unwrap_or_else(|_| GlobSet::empty())
+            }),
+            url: LazyLock::new(|| {
+                regex(r#"(?:https?|ftp|wss?)://(?:[^@/\s"']*@)?([A-Za-z0-9.\-]+)"#)
+            }),
+            net: LazyLock::new(|| patterns(INTERP_NET)),
+            send: LazyLock::new(|| patterns(INTERP_SEND)),
+            dynamic: LazyLock::new(|| patterns(INTERP_DYNAMIC)),
+            writes: LazyLock::new(|| patterns(INTERP_WRITES)),
         }
     })
 }
@@ -93,7 +104,7 @@ fn regex(s: &str) -> Option<Regex> {
 }
 
 /// One compiled pattern per language (a pattern that does not compile is left out).
-fn patterns(items: &[(&'static str, &str)]) -> BTreeMap<&'static str, Regex> {
+fn patterns(items: &[(&'static str, &str)]) -> Patterns {
     items
         .iter()
         .filter_map(|(lang, s)| Some((*lang, regex(s)?)))

@@ -2,12 +2,13 @@ use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
-use super::data::load;
+use super::data::{globs, load};
 use super::interpreter::{INTERP_DYNAMIC, INTERP_NET, INTERP_SEND, INTERP_WRITES};
 use super::model::model;
 use super::verbs::word_glob;
 use super::*;
 use crate::engine::PathContext;
+use crate::knowledge::load::EFFECTS_JSON;
 use crate::shell::analyse;
 
 const CWD: &str = "/work/proj";
@@ -43,8 +44,10 @@ fn names(line: &str) -> Vec<String> {
 
 #[test]
 fn the_effects_data_loads() {
-    let d = load(DATA).expect("policies/programs/effects.toml loads");
+    let d = load(EFFECTS_JSON).expect("policies/programs/effects.toml loads");
     assert!(d.persist.paths.iter().any(|p| p == "~/.bashrc"));
+    globs(&d.persist.paths).expect("the persistence globs compile");
+    globs(&d.privilege.paths).expect("the privilege globs compile");
     for (_, re) in INTERP_NET
         .iter()
         .chain(INTERP_SEND)
