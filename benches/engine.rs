@@ -114,15 +114,15 @@ fn decide(c: &mut Criterion) {
         let engine = build(&policy(n));
         // The calls decide as intended: the middle rules, and the default for the miss.
         assert_eq!(
-            engine.decide(&hit).rule,
+            engine.decide(&hit).rule.to_string(),
             format!("bench.policy:{}", line_of_middle(n))
         );
         assert_eq!(
-            engine.decide(&file).rule,
+            engine.decide(&file).rule.to_string(),
             format!("bench.policy:{}", line_of_middle(n) + 1)
         );
         assert_eq!(
-            engine.decide(&write).rule,
+            engine.decide(&write).rule.to_string(),
             format!("bench.policy:{}", line_of_middle(n) + 2)
         );
         assert_eq!(engine.decide(&miss).rule, "default");

@@ -23,7 +23,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::call::{Action, Risk, ToolCall};
+use crate::call::{Action, Risk, RuleRef, ToolCall};
 use crate::engine::Mode;
 use crate::hooks::PROJECT_DIR;
 
@@ -80,7 +80,7 @@ pub struct Decided {
     pub mode: String,
     pub decision: Action,
     pub risk: Risk,
-    pub rule: Option<String>,
+    pub rule: Option<RuleRef>,
     pub reason: String,
     pub decided_by: DecidedBy,
 }
@@ -90,13 +90,13 @@ pub struct Decided {
 #[serde(rename_all = "kebab-case", tag = "by")]
 pub enum DecidedBy {
     /// A hook's rule (or its default); `policy` for the hook adapters' engine.
-    Rule { hook: String, rule: Option<String> },
+    Rule { hook: String, rule: Option<RuleRef> },
     /// A person's answer (`allow-once`, `deny-with-feedback`, …).
     Human { answer: String },
     /// The permission mode approved an ask.
     Mode { mode: Mode },
     /// The session memory covered the call.
-    Session { rule: String },
+    Session { rule: RuleRef },
     /// No one could be asked: the policy's `headless` setting decided.
     Headless,
     /// No answer came (cancelled, timed out, dropped): denied.
@@ -122,7 +122,7 @@ pub struct Caller<'a> {
 pub struct Verdict {
     pub action: Action,
     pub risk: Risk,
-    pub rule: Option<String>,
+    pub rule: Option<RuleRef>,
     pub reason: String,
     pub decided_by: DecidedBy,
 }

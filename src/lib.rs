@@ -27,7 +27,9 @@
 
 // The engine lives in `harness9-core` (no async runtime, UI, HTTP or CLI in its dependency
 // tree); its modules are re-exported here under the same names.
-pub use harness9_core::{call, diag, engine, import, knowledge, lint, policy, settings, shell};
+pub use harness9_core::{
+    call, diag, engine, import, knowledge, lint, policy, rule_ref, settings, shell,
+};
 
 pub mod audit;
 pub mod hooks;

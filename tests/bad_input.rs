@@ -283,7 +283,7 @@ fn a_line_too_long_to_analyse_is_judged_by_its_different_words_and_never_allowed
     for mode in Mode::ALL {
         let d = decide(&distinct, mode);
         assert_eq!(
-            (d.action, d.rule.as_str()),
+            (d.action, d.rule.to_string().as_str()),
             (Action::Deny, "analysis"),
             "{mode}: {d:?}"
         );

@@ -187,7 +187,7 @@ fn a_project_policy_adds_to_the_shipped_default_policy() {
     assert_eq!(bash(&e, "cargo build --release").action, Action::Allow);
     let d = bash(&e, "git status");
     assert_eq!(d.action, Action::Allow, "{}", d.reason);
-    assert!(d.rule.contains("readonly.policy"), "{}", d.rule);
+    assert!(d.rule.to_string().contains("readonly.policy"), "{}", d.rule);
     // Nothing matched: the shipped default decides.
     let d = bash(&e, "make deploy");
     assert_eq!(act(&d), (Action::Ask, Risk::Low));
@@ -335,7 +335,7 @@ fn a_managed_deny_holds_over_a_project_allow() {
     let d = bash(&e, "terraform apply");
     assert_eq!(d.action, Action::Deny, "{}", d.reason);
     assert!(
-        d.rule.starts_with("managed:") && d.rule.ends_with("org.policy:1"),
+        d.rule.to_string().starts_with("managed:") && d.rule.to_string().ends_with("org.policy:1"),
         "{}",
         d.rule
     );
@@ -361,7 +361,10 @@ fn no_mode_or_session_answer_loosens_a_managed_ask() {
         assert_eq!(d.reason, "releases are reviewed");
     }
     let session = e
-        .compile_allow_rules("session", &["bash(npm publish *)".to_string()])
+        .compile_allow_rules(
+            harness9::rule_ref::Held::Session,
+            &["bash(npm publish *)".to_string()],
+        )
         .unwrap();
     let d = e.decide_with_session(&call, Mode::Bypass, Some(&session));
     assert_eq!(d.action, Action::Ask, "{}", d.reason);
@@ -517,7 +520,7 @@ fn include_brings_rules_in_at_its_place() {
         .unwrap();
     let d = bash(&e, "git push");
     assert_eq!(d.action, Action::Deny);
-    assert!(d.rule.ends_with("team.policy:1"), "{}", d.rule);
+    assert!(d.rule.to_string().ends_with("team.policy:1"), "{}", d.rule);
 }
 
 #[test]
@@ -658,7 +661,7 @@ fn nothing_lifts_a_hard_protection() {
     ] {
         let d = file(&e, "read_file", path);
         assert_eq!(d.action, Action::Deny, "{path}");
-        assert!(d.rule.starts_with("protected:"), "{}", d.rule);
+        assert!(d.rule.to_string().starts_with("protected:"), "{}", d.rule);
     }
     for mode in Mode::ALL {
         assert_eq!(
@@ -1109,7 +1112,7 @@ fn writes_to_the_files_an_engine_was_built_from_are_asked_at_high_risk() {
     std::os::unix::fs::symlink(root.join("guarded"), root.join("alias")).unwrap();
     let d = file(&e, "write_file", "alias/x.policy");
     let rule = harness9::engine::POLICY_FILES_RULE;
-    assert_eq!((d.action, d.rule.as_str()), (Action::Ask, rule), "{d:?}");
+    assert_eq!((d.action, &d.rule), (Action::Ask, &rule), "{d:?}");
     for cmd in [
         "tee main.policy",
         "cd guarded && tee a",
@@ -1122,13 +1125,13 @@ fn writes_to_the_files_an_engine_was_built_from_are_asked_at_high_risk() {
     assert_eq!(file(&e, "write_file", "notes.md").action, Action::Allow);
     let read = file(&e, "read_file", "main.policy");
     assert_eq!(
-        (read.action, read.rule.as_str()),
+        (read.action, read.rule.to_string().as_str()),
         (Action::Ask, "default"),
         "{read:?}"
     );
     let cat = bash(&e, "cat main.policy settings.json");
     assert_eq!(
-        (cat.action, cat.rule.as_str()),
+        (cat.action, cat.rule.to_string().as_str()),
         (Action::Ask, "default"),
         "{cat:?}"
     );

@@ -99,15 +99,15 @@ proptest! {
             let analysis = harness9::shell::analyse(c);
             for cmd in &analysis.commands {
                 let s = Subject { tool: "bash", args: &args, target: Target::Command(CommandView::new(cmd, &ctx)), ctx: Some(&ctx) };
-                let fast = chain.first_match(&s, &mut scratch).map(|r| r.origin.label.clone());
-                let slow = chain.first_match_linear(&s).map(|r| r.origin.label.clone());
+                let fast = chain.first_match(&s, &mut scratch).map(|r| r.origin.rule.clone());
+                let slow = chain.first_match_linear(&s).map(|r| r.origin.rule.clone());
                 prop_assert_eq!(fast, slow, "command {:?}\npolicy:\n{}", c, policy);
             }
         }
         for p in &paths {
             let s = Subject { tool: "read_file", args: &args, target: Target::File(ctx.resolve(&p.replace(' ', "/"))), ctx: Some(&ctx) };
-            let fast = chain.first_match(&s, &mut scratch).map(|r| r.origin.label.clone());
-            let slow = chain.first_match_linear(&s).map(|r| r.origin.label.clone());
+            let fast = chain.first_match(&s, &mut scratch).map(|r| r.origin.rule.clone());
+            let slow = chain.first_match_linear(&s).map(|r| r.origin.rule.clone());
             prop_assert_eq!(fast, slow, "path {:?}\npolicy:\n{}", p, policy);
         }
     }

@@ -274,7 +274,10 @@ proptest! {
             .build()
             .map_err(|e| TestCaseError::fail(format!("did not load: {e}\n{}", world.describe())))?;
         let session = engine
-            .compile_allow_rules("session", &["bash".into(), "write_file".into(), "edit_file".into()])
+            .compile_allow_rules(
+                harness9::rule_ref::Held::Session,
+                &["bash".into(), "write_file".into(), "edit_file".into()],
+            )
             .map_err(TestCaseError::fail)?;
         let call = guarded_call(which, how);
         for mode in [Mode::Default, Mode::AutoApprove, Mode::ReadOnly] {
@@ -467,11 +470,11 @@ fn messy(text: &str, g: &mut Gen) -> String {
 /// Where the deciding rule sits: (file, position in the file), or the label of what decided.
 fn deciding_rule(engine: &Engine, d: &Decision) -> String {
     for chain in engine.user_chains() {
-        if let Some(i) = chain.rules.iter().position(|r| r.origin.label == d.rule) {
+        if let Some(i) = chain.rules.iter().position(|r| r.origin.rule == d.rule) {
             return format!("{} rule #{i}", chain.name);
         }
     }
-    d.rule.clone()
+    d.rule.to_string()
 }
 
 proptest! {
@@ -529,7 +532,7 @@ fn an_allow_rule_on_the_command_argument_allows_only_the_commands_it_names() {
     assert_eq!(bash("git status").action, Action::Allow);
     let d = bash("git status && rm -rf /");
     assert_eq!(
-        (d.action, d.rule.starts_with("builtin.policy")),
+        (d.action, d.rule.to_string().starts_with("builtin.policy")),
         (Action::Ask, true),
         "{d:?}"
     );

@@ -325,7 +325,10 @@ fn a_quoted_protected_path_before_a_syntax_error_is_still_denied_in_every_mode()
         for mode in harness9::Mode::ALL {
             let d = e.decide_in_mode(&ToolCall::primary("bash", line), mode);
             assert_eq!(d.action, Action::Deny, "{line:?} in mode {mode}: {d:?}");
-            assert!(d.rule.starts_with("protected:"), "{line:?}: {d:?}");
+            assert!(
+                d.rule.to_string().starts_with("protected:"),
+                "{line:?}: {d:?}"
+            );
         }
     }
 }

@@ -234,8 +234,8 @@ fn an_ask_after_a_rule_allow_skips_the_prompt_and_the_record_names_the_rule() {
     assert!(rx.try_recv().is_err(), "no prompt");
     let marker = ex.record.allowed_by_rule.expect("marked allowed by rule");
     assert_eq!(
-        (marker.hook.as_str(), marker.rule.as_deref()),
-        ("a", Some("team:1"))
+        (marker.hook.as_str(), marker.rule.map(|r| r.to_string())),
+        ("a", Some("team:1".to_string()))
     );
     assert!(ex.record.approved_by_human.is_none());
 }
@@ -646,7 +646,9 @@ fn always_allow_writes_a_narrow_rule_and_the_next_call_is_allowed_by_it() {
             .await;
         assert_eq!(ex.record.action, Action::Allow);
         match &ex.record.decided_by {
-            DecidedBy::Rule { rule: Some(r), .. } => assert!(r.contains("settings.json"), "{r}"),
+            DecidedBy::Rule { rule: Some(r), .. } => {
+                assert!(r.to_string().contains("settings.json"), "{r}")
+            }
             other => panic!("decided by {other:?}"),
         }
         drop(reg);

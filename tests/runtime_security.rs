@@ -90,7 +90,7 @@ fn an_allow_rule_does_not_cover_a_write_through_a_redirection() {
     // The same holds for session memory (compiled from the same format).
     let base = default_engine();
     let chain = base
-        .compile_allow_rules("session", &["bash(mkdir *)".into()])
+        .compile_allow_rules(harness9::rule_ref::Held::Session, &["bash(mkdir *)".into()])
         .unwrap();
     let d = base.decide_with_session(&bash("mkdir x > ~/.bashrc"), Mode::Default, Some(&chain));
     assert_ne!(d.action, Action::Allow, "{d:?}");
@@ -270,7 +270,9 @@ fn exact_rules_with_quotes_backslashes_and_unicode_round_trip_through_settings_j
         assert_eq!(rules.len(), 1, "{cmd}: {rules:?}");
         assert!(rules[0].starts_with("bash(exact "), "{cmd}: {rules:?}");
         // Through compile_allow_rules (session memory) …
-        let chain = e.compile_allow_rules("session", &rules).unwrap();
+        let chain = e
+            .compile_allow_rules(harness9::rule_ref::Held::Session, &rules)
+            .unwrap();
         let d = e.decide_with_session(&bash(cmd), Mode::Default, Some(&chain));
         assert_eq!(d.action, Action::Allow, "{cmd}: {rules:?} {d:?}");
         // … and through a real settings.json written by the writer.

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub use crate::policy::ast::{Action, Risk};
+pub use crate::rule_ref::RuleRef;
 
 /// A tool call as an agent makes it: `{"name": "bash", "arguments": {"command": "ls"}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,22 +99,18 @@ pub struct Decision {
     pub action: Action,
     pub risk: Risk,
     pub reason: String,
-    /// `file:line` of the deciding rule, `builtin.policy:12`, `protected:~/.ssh`, or `default`.
-    pub rule: String,
+    /// What decided: a rule's `file:line` (`builtin.policy:12`), `protected:~/.ssh`,
+    /// `default`, … (one string in JSON).
+    pub rule: RuleRef,
 }
 
 impl Decision {
-    pub fn new(
-        action: Action,
-        risk: Risk,
-        reason: impl Into<String>,
-        rule: impl Into<String>,
-    ) -> Self {
+    pub fn new(action: Action, risk: Risk, reason: impl Into<String>, rule: RuleRef) -> Self {
         Decision {
             action,
             risk,
             reason: reason.into(),
-            rule: rule.into(),
+            rule,
         }
     }
 

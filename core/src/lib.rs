@@ -36,9 +36,11 @@ pub mod import;
 pub mod knowledge;
 pub mod lint;
 pub mod policy;
+pub mod rule_ref;
 pub mod settings;
 pub mod shell;
 
 pub use call::{Action, Decision, Risk, ToolCall};
 pub use engine::paths::PathContext;
 pub use engine::{Engine, EngineBuilder, Explanation, LoadError, Mode};
+pub use rule_ref::RuleRef;

@@ -12,6 +12,7 @@ use crate::diag::{Diagnostic, Source};
 use crate::engine::{Engine, PathContext};
 use crate::policy::ast::{Action, Expect, ExpectArg, Matcher, MatcherKind, Risk, Rule, Statement};
 use crate::policy::{self, print, Origin};
+use crate::rule_ref::RuleRef;
 
 /// Every lint. Its code appears in diagnostics as `harness9::CODE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -217,7 +218,7 @@ fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Dia
     let Ok(builtin) = policy::load(&Origin::Embedded("builtin.policy")) else {
         return Vec::new();
     };
-    let mut silenced: Vec<(String, Vec<String>)> = Vec::new();
+    let mut silenced: Vec<(RuleRef, Vec<String>)> = Vec::new();
     for (_, st) in &builtin.statements {
         let Statement::Expect(e) = st else { continue };
         let high = e.action.value == Action::Deny
@@ -248,7 +249,7 @@ fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Dia
     let mut out = Vec::new();
     for (src, r) in rules {
         let line = src.line(r.span.start);
-        let label = format!("{}:{}", src.name, line);
+        let label = RuleRef::file(&src.name, line);
         let Some((_, list)) = silenced.iter().find(|(rule, _)| *rule == label) else {
             continue;
         };
@@ -287,7 +288,7 @@ pub struct ExpectResult {
 #[derive(Debug, Clone)]
 pub struct Covered {
     /// `team.policy:12`.
-    pub label: String,
+    pub label: RuleRef,
     /// The rule as written, on one line.
     pub text: String,
     pub covered: bool,
@@ -298,7 +299,7 @@ pub struct Covered {
 /// Which rules of the engine's user policies the `expect` statements exercise, in file
 /// order: a rule counts when the call of an `expect` matches it (it need not decide).
 pub fn coverage(engine: &Engine) -> Vec<Covered> {
-    let mut hit: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut hit: std::collections::HashSet<RuleRef> = std::collections::HashSet::new();
     for (_, e) in engine.expects() {
         let ex = engine.explain(&expect_call(e));
         for part in &ex.parts {
@@ -315,9 +316,9 @@ pub fn coverage(engine: &Engine) -> Vec<Covered> {
         .filter(|c| !c.shipped_default)
         .flat_map(|c| &c.rules)
         .map(|r| Covered {
-            label: r.origin.label.clone(),
+            label: r.origin.rule.clone(),
             text: r.text(),
-            covered: hit.contains(&r.origin.label),
+            covered: hit.contains(&r.origin.rule),
             source: r.origin.source.clone(),
             span: r.origin.span,
         })

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::EXIT_USAGE;
+use harness9::rule_ref::Held;
 use harness9::runtime::allowlist::add_allow_rules;
 use harness9::settings::SETTINGS_PATH;
 use harness9::Engine;
@@ -37,7 +38,7 @@ pub fn allow(a: AllowArgs) -> i32 {
                  `{t}`?"
             );
         }
-        if let Err(e) = engine.compile_allow_rules("rule", std::slice::from_ref(r)) {
+        if let Err(e) = engine.compile_allow_rules(Held::Proposal, std::slice::from_ref(r)) {
             eprintln!("error: `{r}` is not a valid rule: {e}");
             return EXIT_USAGE;
         }

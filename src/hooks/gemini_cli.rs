@@ -134,7 +134,12 @@ mod tests {
 
     #[test]
     fn an_ask_is_asked_or_denied_never_allowed() {
-        let d = Decision::new(Action::Ask, crate::call::Risk::High, "r", "x:1");
+        let d = Decision::new(
+            Action::Ask,
+            crate::call::Risk::High,
+            "r",
+            crate::call::RuleRef::file("x", 1),
+        );
         assert_eq!(response(&d, AskAs::Ask)["decision"], "ask");
         assert_eq!(response(&d, AskAs::Deny)["decision"], "deny");
         assert_eq!(effective(d, AskAs::Deny).action, Action::Deny);

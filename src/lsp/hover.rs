@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::call::{is_file_tool, Action, Decision, Risk};
+use crate::call::{is_file_tool, Action, Decision, Risk, RuleRef};
 use crate::diag::Source;
 use crate::engine::{rule::default_risk, Engine, PathContext};
 use crate::knowledge::effects::Kind;
@@ -39,7 +39,7 @@ pub fn hover(name: &str, text: &str, offset: usize, ctx: &PathContext) -> Option
                 return Some((span, describe_effect(kind)));
             }
             let line = source.line(r.span.start);
-            let label = format!("{name}:{line}");
+            let label = RuleRef::file(name, line);
             let mut out = describe_rule(r);
             out.push_str("\n\n");
             out.push_str(&overrides_section(r, engine().as_ref(), &label));
@@ -384,7 +384,7 @@ pub fn describe_effect(kind: Kind) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Override {
     /// `builtin.policy:40`.
-    pub builtin_rule: String,
+    pub builtin_rule: RuleRef,
     /// The built-in rule as written, on one line (empty when it is not found).
     pub builtin_text: String,
     /// What the built-in layer alone decides.
@@ -398,7 +398,7 @@ pub struct Override {
 /// The built-in rules whose decision the rule labelled `label` (`team.policy:3`) changes,
 /// found with the built-in policy's own `expect` calls as probes: a probe the built-in layer
 /// decides, and that this rule decides differently.
-pub fn overridden_builtins(engine: &Engine, label: &str) -> Vec<Override> {
+pub fn overridden_builtins(engine: &Engine, label: &RuleRef) -> Vec<Override> {
     let Ok(builtin) = policy::load(&Origin::Embedded(BUILTIN)) else {
         return Vec::new();
     };
@@ -407,11 +407,11 @@ pub fn overridden_builtins(engine: &Engine, label: &str) -> Vec<Override> {
         let Statement::Expect(e) = st else { continue };
         let call = expect_call(e);
         let by_builtin = engine.decide_builtin(&call);
-        if !by_builtin.rule.starts_with(BUILTIN) {
+        if by_builtin.rule.file_name() != Some(BUILTIN) {
             continue;
         }
         let now = engine.decide(&call);
-        if now.rule != label || now.strictness() == by_builtin.strictness() {
+        if now.rule != *label || now.strictness() == by_builtin.strictness() {
             continue;
         }
         let shown = call.primary_arg().unwrap_or(&call.name).to_string();
@@ -420,7 +420,7 @@ pub fn overridden_builtins(engine: &Engine, label: &str) -> Vec<Override> {
             None => {
                 let builtin_text = engine
                     .builtin_chain()
-                    .and_then(|c| c.rules.iter().find(|r| r.origin.label == by_builtin.rule))
+                    .and_then(|c| c.rules.iter().find(|r| r.origin.rule == by_builtin.rule))
                     .map(|r| r.text())
                     .unwrap_or_default();
                 out.push(Override {
@@ -437,7 +437,7 @@ pub fn overridden_builtins(engine: &Engine, label: &str) -> Vec<Override> {
 }
 
 /// The hover's part on built-in rules.
-fn overrides_section(r: &Rule, engine: Option<&Engine>, label: &str) -> String {
+fn overrides_section(r: &Rule, engine: Option<&Engine>, label: &RuleRef) -> String {
     let Some(engine) = engine else {
         return "Which built-in rules it overrides is shown once the file loads without errors."
             .to_string();
@@ -458,7 +458,7 @@ fn overrides_section(r: &Rule, engine: Option<&Engine>, label: &str) -> String {
     for o in found.iter().take(SHOWN) {
         let calls: Vec<String> = o.calls.iter().take(2).map(|c| format!("`{c}`")).collect();
         let by = if o.builtin_text.is_empty() {
-            o.builtin_rule.clone()
+            o.builtin_rule.to_string()
         } else {
             format!("`{}` ({})", o.builtin_text, o.builtin_rule)
         };

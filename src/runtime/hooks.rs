@@ -33,6 +33,7 @@ use crate::diag;
 use crate::engine::{Chain, Engine, Mode};
 use crate::hooks::{project_engine, Project, SetupError, PROJECT_DIR};
 use crate::policy::read_bounded;
+use crate::rule_ref::Held;
 use crate::settings::SETTINGS_PATH;
 
 /// Builds the engine from its files.
@@ -367,19 +368,19 @@ impl PermissionHook {
         }
         // The rules compiled once already (as a proposal). Should one no longer compile, the
         // others still count: it alone is left out (its calls are asked about, never allowed).
-        let chain = match engine.compile_allow_rules("session", &rules) {
+        let chain = match engine.compile_allow_rules(Held::Session, &rules) {
             Ok(c) => c,
             Err(_) => {
                 let good: Vec<String> = rules
                     .iter()
                     .filter(|r| {
                         engine
-                            .compile_allow_rules("session", std::slice::from_ref(r))
+                            .compile_allow_rules(Held::Session, std::slice::from_ref(r))
                             .is_ok()
                     })
                     .cloned()
                     .collect();
-                engine.compile_allow_rules("session", &good).ok()?
+                engine.compile_allow_rules(Held::Session, &good).ok()?
             }
         };
         let chain = Arc::new(chain);

@@ -43,7 +43,7 @@ pub use approval::{
 };
 pub use session::SessionMemory;
 
-use crate::call::{Action, Risk, ToolCall};
+use crate::call::{Action, Risk, RuleRef, ToolCall};
 use crate::engine::Mode;
 
 /// What a tool call produced, as the model sees it.
@@ -99,7 +99,7 @@ pub struct HumanApproval {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RuleAllow {
     pub hook: String,
-    pub rule: Option<String>,
+    pub rule: Option<RuleRef>,
 }
 
 /// What travels along the chain with a call.
@@ -121,7 +121,7 @@ pub struct HookDecision {
     pub reason: String,
     pub risk: Risk,
     /// The rule that decided (`builtin.policy:12`), when one did.
-    pub rule: Option<String>,
+    pub rule: Option<RuleRef>,
     /// Arguments that replace the call's for every later hook and for the tool (allow only).
     pub modified_args: Option<Map<String, Value>>,
     /// For an ask: the rules "always allow" would write (see [`propose`]).
@@ -168,7 +168,7 @@ impl HookDecision {
         }
     }
 
-    pub fn with_rule(mut self, rule: impl Into<String>) -> Self {
+    pub fn with_rule(mut self, rule: impl Into<RuleRef>) -> Self {
         self.rule = Some(rule.into());
         self
     }
@@ -242,7 +242,7 @@ pub struct DecisionRecord {
     #[serde(rename = "decision")]
     pub action: Action,
     pub risk: Risk,
-    pub rule: Option<String>,
+    pub rule: Option<RuleRef>,
     pub reason: String,
     pub decided_by: DecidedBy,
     pub mode: Mode,
@@ -555,9 +555,8 @@ impl HookRegistry {
             });
         }
         if p.decided.is_none() {
-            // The engine labels rules of the session memory `session:N`.
             let by = match &d.rule {
-                Some(r) if r.starts_with("session:") => DecidedBy::Session { rule: r.clone() },
+                Some(r) if r.is_session() => DecidedBy::Session { rule: r.clone() },
                 _ => DecidedBy::Rule {
                     hook: name,
                     rule: d.rule.clone(),
@@ -675,7 +674,7 @@ impl HookRegistry {
         }
         if !d.managed && self.session.covers_exactly(call) {
             return Ok(DecidedBy::Session {
-                rule: "this exact call".into(),
+                rule: RuleRef::Named("this exact call".into()),
             });
         }
         let Some(approver) = &self.approver else {
@@ -714,7 +713,7 @@ impl HookRegistry {
                 call,
                 &d.reason,
                 d.risk,
-                d.rule.as_deref(),
+                d.rule.as_ref().map(ToString::to_string).as_deref(),
                 proposal.clone(),
                 &ctx.cancel,
             )
@@ -879,7 +878,7 @@ struct Progress {
     mode: Mode,
     ran: Vec<usize>,
     last_risk: Risk,
-    decided: Option<(DecidedBy, Option<String>, String)>,
+    decided: Option<(DecidedBy, Option<RuleRef>, String)>,
 }
 
 impl Pending<'_> {

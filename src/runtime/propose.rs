@@ -37,6 +37,7 @@ use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
 use crate::engine::{Engine, Mode};
 use crate::policy::print::quote_raw;
+use crate::rule_ref::Held;
 use crate::shell::{self, SimpleCommand, View};
 
 /// Programs with subcommands: a rule names the subcommand too (see [`generalise`]).
@@ -331,7 +332,7 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
     }
     let exact = rules.iter().all(|r| r.contains("(exact "));
     // The proposal must really make the call allowed; otherwise it would be a false promise.
-    let chain = engine.compile_allow_rules("proposal", &rules).ok()?;
+    let chain = engine.compile_allow_rules(Held::Proposal, &rules).ok()?;
     let check = engine.decide_with_session(call, Mode::Default, Some(&chain));
     if check.action != Action::Allow {
         return None;

@@ -15,6 +15,7 @@ pub mod gen;
 
 use std::path::{Path, PathBuf};
 
+use harness9::call::RuleRef;
 use harness9::engine::paths::wildcard_may_reach;
 use harness9::engine::rule::{walks_folders, CommandView, CompiledRule, Subject, Target};
 use harness9::engine::{pseudo_commands, Chain, Protection};
@@ -54,7 +55,7 @@ fn keep_strictest(best: &mut Option<Decision>, d: Decision) {
 }
 
 fn decision_of(r: &CompiledRule) -> Decision {
-    Decision::new(r.action, r.risk, r.reason(), r.origin.label.clone())
+    Decision::new(r.action, r.risk, r.reason(), r.origin.rule.clone())
 }
 
 fn first_match<'c>(chain: &'c Chain, s: &Subject) -> Option<&'c CompiledRule> {
@@ -66,7 +67,7 @@ fn protected_decision(p: &Protection) -> Decision {
         Action::Deny,
         Risk::High,
         p.reason.clone(),
-        format!("protected:{}", p.written),
+        RuleRef::from(format!("protected:{}", p.written).as_str()),
     )
 }
 
@@ -117,7 +118,12 @@ impl<'e> Reference<'e> {
                     } else {
                         Risk::Medium
                     };
-                    Decision::new(Action::Deny, risk, "read-only mode", "mode:read-only")
+                    Decision::new(
+                        Action::Deny,
+                        risk,
+                        "read-only mode",
+                        "mode:read-only".into(),
+                    )
                 }
             }
         }
@@ -161,7 +167,7 @@ impl<'e> Reference<'e> {
                 Action::Deny,
                 Risk::High,
                 format!("malformed call: {why}"),
-                "analysis",
+                "analysis".into(),
             )
         };
         let tool = call.name.as_str();
@@ -206,11 +212,13 @@ impl<'e> Reference<'e> {
                         Action::Ask,
                         Risk::High,
                         why.clone(),
-                        "analysis",
+                        "analysis".into(),
                     ));
                     words
                 }
-                None => return Decision::new(Action::Deny, Risk::High, why.clone(), "analysis"),
+                None => {
+                    return Decision::new(Action::Deny, Risk::High, why.clone(), "analysis".into())
+                }
             },
             None => analysis.commands,
         };
@@ -219,7 +227,7 @@ impl<'e> Reference<'e> {
                 Action::Ask,
                 Risk::Low,
                 "the command is empty",
-                "analysis",
+                "analysis".into(),
             ));
         }
         // Every folder an earlier `cd` may have moved to.
@@ -403,7 +411,12 @@ impl<'e> Reference<'e> {
             if view.cmd.computed_program() {
                 keep_strictest(
                     &mut found,
-                    Decision::new(Action::Ask, Risk::High, "computed program", "analysis"),
+                    Decision::new(
+                        Action::Ask,
+                        Risk::High,
+                        "computed program",
+                        "analysis".into(),
+                    ),
                 );
             }
         }

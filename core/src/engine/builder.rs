@@ -13,6 +13,7 @@ use crate::call::{Action, Decision, Risk};
 use crate::diag::{Diagnostic, Source};
 use crate::policy::ast::{DefaultStmt, Statement};
 use crate::policy::{self, read_bounded, Origin};
+use crate::rule_ref::RuleRef;
 use crate::settings;
 
 /// Problems that stop a policy from loading.
@@ -393,7 +394,7 @@ impl<'c> Loading<'c> {
 /// The decision for calls no rule matches: the default statement in force, or ask, low risk.
 fn default_decision(default: Option<(Arc<Source>, DefaultStmt)>) -> Decision {
     let Some((src, d)) = default else {
-        return Decision::new(Action::Ask, Risk::Low, "no rule matched", "default");
+        return Decision::new(Action::Ask, Risk::Low, "no rule matched", RuleRef::Default);
     };
     let risk = d
         .risk
@@ -404,7 +405,7 @@ fn default_decision(default: Option<(Arc<Source>, DefaultStmt)>) -> Decision {
         .reason
         .map(|r| r.value)
         .unwrap_or_else(|| format!("no rule matched (the default, {}:{line})", src.name));
-    Decision::new(d.action.value, risk, reason, "default")
+    Decision::new(d.action.value, risk, reason, RuleRef::Default)
 }
 
 /// Guarded paths as the engine compares them: resolved against the working folder, and

@@ -4,9 +4,6 @@ use super::explain::Layer;
 use super::index::{ChainIndex, RuleId};
 use super::rule::{CompiledRule, Subject};
 
-/// How the labels of the managed tier's rules start (`managed:/etc/harness9/org.policy:3`).
-pub const MANAGED_PREFIX: &str = "managed:";
-
 /// An ordered list of rules from one file (with its includes), indexed.
 #[derive(Debug)]
 pub struct Chain {
@@ -52,7 +49,7 @@ impl Chain {
     /// `managed:FILE:LINE`.
     pub fn managed(mut self) -> Chain {
         for r in &mut self.rules {
-            r.origin.label = format!("{MANAGED_PREFIX}{}", r.origin.label);
+            r.origin.rule = r.origin.rule.clone().managed();
         }
         self.managed = true;
         self

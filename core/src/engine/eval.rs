@@ -16,6 +16,7 @@ use super::rule::{CommandView, CompiledRule, Subject, Target};
 use super::{Engine, PathContext, POLICY_FILES_RULE};
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall, WRITE_TOOLS};
 use crate::knowledge;
+use crate::rule_ref::RuleRef;
 use crate::shell::{self, SimpleCommand};
 
 /// What an evaluation consults besides the compiled layers.
@@ -378,7 +379,7 @@ impl Engine {
         if let Some(why) = lost {
             d = stricter(
                 Some(d),
-                Decision::new(Action::Ask, Risk::High, why, "analysis"),
+                Decision::new(Action::Ask, Risk::High, why, RuleRef::Analysis),
             );
         }
         if facts.several {
@@ -475,7 +476,7 @@ impl Engine {
                 Action::Deny,
                 Risk::High,
                 p.reason.clone(),
-                format!("protected:{}", p.written),
+                RuleRef::Protected(p.written.as_str().into()),
             );
             if let Some(h) = hits {
                 h.push(Hit {
@@ -503,7 +504,7 @@ impl Engine {
                 Action::Allow,
                 Risk::Low,
                 "no built-in rule matched",
-                "builtin",
+                RuleRef::NoBuiltinMatch,
             );
         }
         if let Some(h) = hits {
@@ -532,7 +533,7 @@ impl Engine {
                 Action::Allow,
                 Risk::Low,
                 "no managed rule matched",
-                "managed",
+                RuleRef::NoManagedMatch,
             )
         })
     }
@@ -610,7 +611,7 @@ impl Engine {
                     Action::Ask,
                     Risk::High,
                     "the program's name is computed when the command runs, so it cannot be judged",
-                    "analysis",
+                    RuleRef::Analysis,
                 );
                 if let Some(h) = hits {
                     h.push(Hit {
@@ -721,7 +722,7 @@ fn commands_to_judge(
         floor = Some(match pseudo_commands(command) {
             Some(p) => {
                 parts = p;
-                Decision::new(Action::Ask, Risk::High, why.clone(), "analysis")
+                Decision::new(Action::Ask, Risk::High, why.clone(), RuleRef::Analysis)
             }
             None => {
                 parts = Vec::new();
@@ -732,7 +733,7 @@ fn commands_to_judge(
                         "{why}, and it has more than {MAX_PSEUDO_WORDS} different words: too \
                          many to check against the protections"
                     ),
-                    "analysis",
+                    RuleRef::Analysis,
                 )
             }
         });
@@ -744,7 +745,7 @@ fn commands_to_judge(
             Action::Ask,
             Risk::Low,
             "the command is empty",
-            "analysis",
+            RuleRef::Analysis,
         ));
     }
     (parts, floor)
@@ -783,7 +784,7 @@ fn out_of_time(best: Option<Decision>) -> Decision {
                 "the command took longer than {} ms to analyse, so it was not analysed whole",
                 ANALYSIS_BUDGET.as_millis()
             ),
-            "analysis",
+            RuleRef::Analysis,
         ),
     )
 }
@@ -812,7 +813,7 @@ fn repeat_key(cmd: &SimpleCommand) -> String {
 }
 
 fn rule_decision(r: &CompiledRule) -> Decision {
-    Decision::new(r.action, r.risk, r.reason(), r.origin.label.clone())
+    Decision::new(r.action, r.risk, r.reason(), r.origin.rule.clone())
 }
 
 /// A rule's decision on a subject: a rule about effects says which one it saw (`sends local
@@ -859,7 +860,7 @@ fn malformed(why: &str) -> Decision {
         Action::Deny,
         Risk::High,
         format!("malformed call: {why}"),
-        "analysis",
+        RuleRef::Analysis,
     )
 }
 
@@ -879,11 +880,11 @@ mod tests {
 
     #[test]
     fn running_out_of_time_asks_at_high_risk_and_keeps_a_deny() {
-        let allow = Decision::new(Action::Allow, Risk::Low, "ok", "r");
+        let allow = Decision::new(Action::Allow, Risk::Low, "ok", RuleRef::from("r"));
         let d = out_of_time(Some(allow));
         assert_eq!((d.action, d.risk), (Action::Ask, Risk::High));
         assert!(d.reason.contains("longer than"), "{}", d.reason);
-        let deny = Decision::new(Action::Deny, Risk::High, "protected", "p");
+        let deny = Decision::new(Action::Deny, Risk::High, "protected", RuleRef::from("p"));
         assert_eq!(out_of_time(Some(deny)).action, Action::Deny);
         assert_eq!(out_of_time(None).action, Action::Ask);
     }
@@ -902,7 +903,7 @@ mod tests {
         let call = ToolCall::primary("bash", "ls x; cat ~/.ssh/id_rsa");
         let d = e.evaluate(&call, o, None);
         assert_eq!(
-            (d.action, d.rule.as_str()),
+            (d.action, d.rule.to_string().as_str()),
             (Action::Deny, "protected:~/.ssh"),
             "{d:?}"
         );

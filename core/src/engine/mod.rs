@@ -31,9 +31,10 @@ use std::sync::Arc;
 use crate::call::{Action, Decision, Risk, ToolCall};
 use crate::diag::{Diagnostic, Source};
 use crate::policy::ast::Expect;
+use crate::rule_ref::{Held, RuleRef};
 use crate::settings;
 pub use builder::{EngineBuilder, LoadError};
-pub use chain::{Chain, MANAGED_PREFIX};
+pub use chain::Chain;
 use compile::Compiler;
 use eval::Opts;
 pub use explain::{Explanation, Hit, Layer, Part};
@@ -74,7 +75,7 @@ pub const SHIPPED_HEADLESS: Headless = [
 ];
 
 /// The rule named by an ask about a write to the policy's own files.
-pub const POLICY_FILES_RULE: &str = "guard:policy-files";
+pub const POLICY_FILES_RULE: RuleRef = RuleRef::PolicyFilesGuard;
 
 impl Engine {
     pub fn builder() -> EngineBuilder {
@@ -151,7 +152,7 @@ impl Engine {
             ..Opts::default()
         };
         let d = self.evaluate(call, o, None);
-        (d.action != Action::Allow && d.rule.starts_with(chain::MANAGED_PREFIX)).then_some(d)
+        (d.action != Action::Allow && d.rule.is_managed()).then_some(d)
     }
 
     /// `d`, or the managed floor when `d` is looser than it (an ask of the managed tier that a
@@ -197,9 +198,10 @@ impl Engine {
     }
 
     /// Compiles allow rules written in settings.json's format (`bash(git commit *)`) against
-    /// this engine's folders: the session memory and "always allow" proposals. Rule `i` is
-    /// labelled `NAME:i+1`.
-    pub fn compile_allow_rules(&self, name: &str, rules: &[String]) -> Result<Chain, String> {
+    /// this engine's folders: the session memory and "always allow" proposals. Rule `i`
+    /// decides as [`RuleRef::Memory`] `i+1` (`session:3`).
+    pub fn compile_allow_rules(&self, held: Held, rules: &[String]) -> Result<Chain, String> {
+        let name = held.as_str();
         // One rule per line (the first beside the header), so rule `i` is on line `i+1`.
         let items: Vec<String> = rules
             .iter()
@@ -212,10 +214,17 @@ impl Engine {
         let source = Source::new(name.to_string(), text);
         let (parsed, diags) = settings::parse_settings(&source);
         let mut compiler = Compiler::new(&self.ctx);
-        let compiled: Vec<CompiledRule> = parsed
+        let mut compiled: Vec<CompiledRule> = parsed
             .iter()
             .filter_map(|r| compiler.rule(&source, r))
             .collect();
+        for r in &mut compiled {
+            let n = source.line(r.origin.span.start);
+            r.origin.rule = RuleRef::Memory {
+                held,
+                n: u32::try_from(n).unwrap_or(u32::MAX),
+            };
+        }
         if let Some(d) = diags.iter().chain(&compiler.diags).find(|d| d.is_error()) {
             return Err(d.message.clone());
         }

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use super::Engine;
 use crate::call::{Action, Decision, Risk, ToolCall};
+use crate::rule_ref::RuleRef;
 
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
@@ -96,7 +97,7 @@ pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decis
             Action::Deny,
             d.risk.max(Risk::Medium),
             format!("read-only mode: `{}` may change something", call.name),
-            "mode:read-only",
+            RuleRef::ReadOnlyMode,
         ),
     }
 }

@@ -11,6 +11,7 @@ use super::paths::{has_meta, wildcard_may_reach};
 use super::rule::{self, CommandView, Subject, Target};
 use super::{Engine, PathContext};
 use crate::call::{Action, Decision, Risk, PATH_ARGUMENTS};
+use crate::rule_ref::RuleRef;
 use crate::shell::SimpleCommand;
 
 /// A hard-protected path.
@@ -201,7 +202,7 @@ impl Engine {
             Action::Deny,
             Risk::High,
             p.reason.clone(),
-            format!("protected:{}", p.written),
+            RuleRef::Protected(p.written.as_str().into()),
         );
         if let Some(t) = trace {
             let hit = Hit {

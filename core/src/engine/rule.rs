@@ -13,6 +13,7 @@ use crate::diag::Source;
 use crate::knowledge::effects::{self, Found, Kind, Places};
 use crate::knowledge::Effect;
 use crate::policy::ast::{Action, Risk, Span};
+use crate::rule_ref::RuleRef;
 use crate::shell::{SimpleCommand, View};
 
 /// Where a rule was written: for decisions (`team.policy:12`), `explain` and lints.
@@ -21,7 +22,7 @@ pub struct RuleOrigin {
     pub source: Arc<Source>,
     pub span: Span,
     /// `file:line`.
-    pub label: String,
+    pub rule: RuleRef,
 }
 
 impl RuleOrigin {
@@ -30,7 +31,7 @@ impl RuleOrigin {
         RuleOrigin {
             source: source.clone(),
             span,
-            label: format!("{}:{}", source.name, line),
+            rule: RuleRef::file(&source.name, line),
         }
     }
 }
