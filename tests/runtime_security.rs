@@ -485,6 +485,49 @@ fn the_danger_hook_first_does_not_wave_through_what_the_policy_asks_about() {
 }
 
 #[test]
+fn an_ask_analyses_its_command_line_once() {
+    // The built-in layer, the policy's decision, the proposal's explanation and its check all
+    // ask about the same line: it is analysed once. (A high-risk ask has no probes, which are
+    // other lines.)
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path().to_path_buf();
+    let live = Arc::new(
+        LiveEngine::new(
+            Box::new(move || {
+                Ok(Engine::builder()
+                    .context(PathContext::new(cwd.clone(), None))
+                    .policy_text("p", "ask bash(prefix 'make') risk high;")
+                    .build()
+                    .unwrap())
+            }),
+            Vec::new(),
+            None,
+        )
+        .unwrap(),
+    );
+    let mode = ModeHandle::new(Mode::Default);
+    let reg = HookRegistry::new(mode.clone())
+        .with_headless(headless_deny_all())
+        .with_hook(Arc::new(DangerHook::new(live.clone())))
+        .with_hook(Arc::new(harness9::runtime::hooks::PermissionHook::new(
+            live.clone(),
+            mode,
+            harness9::runtime::SessionMemory::default(),
+        )));
+    let tool = Echo::default();
+    let ex = rt().block_on(reg.execute(HookContext::default(), bash("make deploy"), &tool));
+    assert_eq!(ex.record.action, Action::Deny, "{:?}", ex.record);
+    let engine = live.current().0;
+    assert_eq!(engine.lines_analysed(), 1);
+    // The proposal the ask carried was made (and checked) from the same analysis.
+    let call = bash("make deploy");
+    let d = engine.decide(&call);
+    let proposal = harness9::runtime::propose::propose(&engine, &call, &d);
+    assert!(proposal.is_some(), "{d:?}");
+    assert_eq!(engine.lines_analysed(), 1);
+}
+
+#[test]
 fn arguments_changed_after_an_allow_are_judged_afresh() {
     // `ls` is allowed by a rule; a later hook rewrites it to `rm -rf ~`; a third hook asks. The
     // rule's allow was for `ls`: it must not skip the ask about the new call.

@@ -198,6 +198,7 @@ impl EngineBuilder {
             guarded: guarded_paths(&self.ctx, l.guarded),
             expects: l.expects,
             warnings: diags,
+            recent: Default::default(),
             ctx: self.ctx,
         })
     }
@@ -432,6 +433,7 @@ fn origin_name(origin: &Origin) -> String {
     }
 }
 
+/// A shipped policy's statements but its `expect`s, which an engine does not read.
 fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {
     match policy::load(&Origin::Embedded(name)) {
         Ok(l) => l,

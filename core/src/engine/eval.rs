@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -218,7 +219,7 @@ impl Engine {
         touched: &mut Option<PathBuf>,
     ) -> Decision {
         let started = Instant::now();
-        let analysis = shell::analyse(command);
+        let analysis = self.recent.analyse(command);
         let parsed = analysis.failure.is_none();
         // `best` starts at what an unparsed or empty line can do no better than.
         let (parts, mut best) = commands_to_judge(command, analysis, trace.as_deref_mut());
@@ -646,7 +647,7 @@ impl Engine {
                 let Some(command) = call.arguments.get("command").and_then(Value::as_str) else {
                     return false;
                 };
-                let analysis = shell::analyse(command);
+                let analysis = self.recent.analyse(command);
                 analysis.failure.is_none()
                     && self.all_read_only(call, &analysis.commands, &mut Vec::new())
             }
@@ -711,10 +712,10 @@ struct LineSoFar {
 /// when it could not be analysed (a deny when its words are too many to check) or is empty.
 fn commands_to_judge(
     command: &str,
-    analysis: shell::Analysis,
+    analysis: Arc<shell::Analysis>,
     trace: Option<&mut Explanation>,
 ) -> (Vec<SimpleCommand>, Option<Decision>) {
-    let mut parts: Vec<SimpleCommand> = analysis.commands;
+    let mut parts: Vec<SimpleCommand> = analysis.commands.clone();
     let mut floor = None;
     if let Some(why) = &analysis.failure {
         // Still judge the words we can see, so a deny rule or a protected path holds; when

@@ -17,6 +17,7 @@ mod compile;
 mod eval;
 mod explain;
 pub mod index;
+mod memo;
 pub mod mode;
 pub mod paths;
 pub mod pattern;
@@ -61,6 +62,8 @@ pub struct Engine {
     headless: Headless,
     expects: Vec<(Arc<Source>, Expect)>,
     warnings: Vec<Diagnostic>,
+    /// The last lines analysed: the questions about one call analyse its line once.
+    recent: memo::Recent,
 }
 
 /// How an ask resolves when no person can be asked: an action per risk (`headless`
@@ -193,6 +196,13 @@ impl Engine {
     }
 
     /// How an ask of each risk resolves when no person can answer.
+    /// How many command lines this engine has analysed. A line asked about again soon after
+    /// (the built-in layer, the managed floor, an explanation or a proposal's check of the
+    /// same call) is not analysed again.
+    pub fn lines_analysed(&self) -> usize {
+        self.recent.analysed()
+    }
+
     pub fn headless(&self) -> Headless {
         self.headless
     }
