@@ -272,7 +272,12 @@ impl<'c> Loading<'c> {
 
     /// One policy file (with its includes) as one chain of its tier.
     fn policy(&mut self, origin: &Origin, tier: Tier) {
-        let loaded = match policy::load(origin) {
+        // The shipped tier's expects are not read (below): they are not parsed either.
+        let loaded = match (origin, tier) {
+            (Origin::Embedded(name), Tier::Shipped) => policy::load_shipped_rules(name),
+            _ => policy::load(origin),
+        };
+        let loaded = match loaded {
             Ok(l) => l,
             Err(e) => {
                 self.messages.push(e);
@@ -435,7 +440,7 @@ fn origin_name(origin: &Origin) -> String {
 
 /// A shipped policy's statements but its `expect`s, which an engine does not read.
 fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {
-    match policy::load(&Origin::Embedded(name)) {
+    match policy::load_shipped_rules(name) {
         Ok(l) => l,
         Err(e) => {
             messages.push(e);

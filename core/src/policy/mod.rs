@@ -67,6 +67,19 @@ pub enum Origin {
 /// Reads and parses a policy and everything it includes. A top-level file that cannot be read
 /// is an `Err` with the reason; problems inside files are diagnostics.
 pub fn load(origin: &Origin) -> Result<Loaded, String> {
+    load_with(origin, parse_policy)
+}
+
+/// A shipped policy (and what it includes) for an engine, which does not read `expect`
+/// statements: they are left out unparsed (the shipped policies' tests run them).
+pub fn load_shipped_rules(name: &'static str) -> Result<Loaded, String> {
+    load_with(&Origin::Embedded(name), parse::parse_policy_without_expects)
+}
+
+/// How a file's text becomes statements: [`parse_policy`], or one that leaves some out.
+type Parse = fn(&Arc<Source>) -> (ast::PolicyFile, Vec<Diagnostic>);
+
+fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, String> {
     let mut loaded = Loaded::default();
     let source = match origin {
         Origin::File(p) => {
@@ -80,7 +93,7 @@ pub fn load(origin: &Origin) -> Result<Loaded, String> {
         Origin::Text { name, text } => Source::new(name.as_str(), text.as_str()),
     };
     let mut stack = vec![identity(origin)];
-    expand(origin, &source, &mut loaded, &mut stack);
+    expand(origin, &source, &mut loaded, &mut stack, parse);
     Ok(loaded)
 }
 
@@ -138,12 +151,18 @@ fn identity(origin: &Origin) -> String {
     }
 }
 
-fn expand(origin: &Origin, source: &Arc<Source>, loaded: &mut Loaded, stack: &mut Vec<String>) {
+fn expand(
+    origin: &Origin,
+    source: &Arc<Source>,
+    loaded: &mut Loaded,
+    stack: &mut Vec<String>,
+    parse: Parse,
+) {
     loaded.sources.push(source.clone());
     if let Origin::File(p) = origin {
         loaded.files.push(p.clone());
     }
-    let (file, diags) = parse_policy(source);
+    let (file, diags) = parse(source);
     loaded.diags.extend(diags);
     for stmt in file.statements {
         let Statement::Include(inc) = &stmt else {
@@ -218,7 +237,7 @@ fn expand(origin: &Origin, source: &Arc<Source>, loaded: &mut Loaded, stack: &mu
                 };
                 let child = Source::new(name, text);
                 stack.push(id);
-                expand(&target, &child, loaded, stack);
+                expand(&target, &child, loaded, stack, parse);
                 stack.pop();
             }
             Err(e) => loaded.diags.push(

@@ -36,14 +36,52 @@ pub fn parse_policy(source: &Arc<Source>) -> (PolicyFile, Vec<Diagnostic>) {
         }
         return (file, diags);
     }
+    let file = parse_each(source, |_| true, &mut diags);
+    (file, diags)
+}
+
+/// [`parse_policy`] but for the `expect` statements, which only `harness9 test` and lint
+/// read: what an engine needs of a shipped policy, whose expects its tests run. An `expect`
+/// is left out unparsed, so a mistake in one is not found here.
+pub fn parse_policy_without_expects(source: &Arc<Source>) -> (PolicyFile, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let file = parse_each(source, |text| !is_expect(text), &mut diags);
+    (file, diags)
+}
+
+/// Whether a statement's text (blanks and comments first, as cut) is an `expect`.
+fn is_expect(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    while let Some(comment) = rest.strip_prefix('#') {
+        rest = comment
+            .split_once('\n')
+            .map_or("", |(_, after)| after)
+            .trim_start();
+    }
+    rest.strip_prefix("expect").is_some_and(|after| {
+        !after.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    })
+}
+
+/// Parses the statements of a file one by one, those `keep` accepts, so that every mistake
+/// is reported.
+fn parse_each(
+    source: &Arc<Source>,
+    keep: impl Fn(&str) -> bool,
+    diags: &mut Vec<Diagnostic>,
+) -> PolicyFile {
+    let mut file = PolicyFile::default();
     for (start, end) in split_statements(&source.text) {
         let text = &source.text[start..end];
+        if !keep(text) {
+            continue;
+        }
         match PolicyParser::parse(Rule::statement, text) {
             Ok(pairs) => {
                 let mut lower = Lower {
                     source,
                     offset: start,
-                    diags: &mut diags,
+                    diags,
                 };
                 let body = pairs
                     .flat_map(|p| p.into_inner())
@@ -54,7 +92,7 @@ pub fn parse_policy(source: &Arc<Source>) -> (PolicyFile, Vec<Diagnostic>) {
             Err(err) => diags.push(syntax_error(source, start, text, err)),
         }
     }
-    (file, diags)
+    file
 }
 
 /// Byte ranges of the statements of a file: each ends after its `;` (or at the end of the text
@@ -748,6 +786,57 @@ type Rule_ = super::ast::Rule;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shipped_policy_without_its_expects_is_the_same_statements_at_the_same_places() {
+        for (name, text) in crate::policy::EMBEDDED {
+            let source = Arc::new(Source::new(name, text));
+            let (all, diags) = parse_policy(&source);
+            assert!(diags.is_empty(), "{name}");
+            let (rules, diags) = parse_policy_without_expects(&source);
+            assert!(diags.is_empty(), "{name}");
+            let kept: Vec<&Statement> = all
+                .statements
+                .iter()
+                .filter(|s| !matches!(s, Statement::Expect(_)))
+                .collect();
+            assert!(kept.len() < all.statements.len() || !text.contains("expect"));
+            assert_eq!(kept.len(), rules.statements.len(), "{name}");
+            for (a, b) in kept.iter().zip(&rules.statements) {
+                assert_eq!(*a, b, "{name}");
+                assert_eq!(
+                    (a.span().start, a.span().end),
+                    (b.span().start, b.span().end)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn only_an_expect_statement_is_left_out() {
+        for text in [
+            "expect deny bash(\"rm -rf /\");",
+            "  # a comment\n# another\n  expect allow read_file(\"a\");",
+            "expect\tallow read_file;",
+        ] {
+            assert!(is_expect(text), "{text:?}");
+        }
+        for text in [
+            "expects allow read_file;",
+            "expect-x allow read_file;",
+            "allow bash(\"expect *\");",
+            "# expect deny bash(\"x\");\nallow read_file;",
+        ] {
+            assert!(!is_expect(text), "{text:?}");
+        }
+        let source = Arc::new(Source::new(
+            "t.policy",
+            "allow read_file; expect allow read_file(\"a\"); deny bash(\"rm *\");",
+        ));
+        let (file, diags) = parse_policy_without_expects(&source);
+        assert!(diags.is_empty());
+        assert_eq!(file.statements.len(), 2);
+    }
 
     fn parse(text: &str) -> (PolicyFile, Vec<Diagnostic>) {
         parse_policy(&Source::new("t.policy", text))
