@@ -86,14 +86,20 @@ impl Registry {
             .filter_map(|e| e.compiled().ok().map(|c| &c.program))
     }
 
-    /// Mistakes in the tables (`file: program: message`). A program with a mistake is left
-    /// out, so it is unknown: never read-only. Compiles every program not compiled yet.
+    /// Mistakes in the tables (`file: program: message`). A program or subcommand with a
+    /// mistake is left out, so it is unknown: never read-only. Compiles every program and
+    /// subcommand not compiled yet.
     pub fn errors(&self) -> Vec<String> {
         let mut out = self.read_errors.clone();
         for e in &self.entries {
-            if let Err(why) = e.compiled() {
-                out.push(format!("{}: {}: {}", e.file, e.name, why.trim()));
-            }
+            let why = match e.compiled() {
+                Ok(c) => c.program.sub.errors(),
+                Err(why) => vec![why.to_string()],
+            };
+            out.extend(
+                why.iter()
+                    .map(|why| format!("{}: {}: {}", e.file, e.name, why.trim())),
+            );
         }
         out
     }
@@ -270,8 +276,12 @@ fn compile_node(
     });
     for (sub_name, sub) in raw.sub {
         let full = format!("{name} {sub_name}");
-        let compiled = compile_node(&full, family, sub, Some(style))?;
-        program.add_sub(sub_name, compiled);
+        program.sub.add(
+            sub_name,
+            Box::new(move || {
+                compile_node(&full, family, sub, Some(style)).map_err(|e| format!("{full}: {e}"))
+            }),
+        );
     }
     Ok(program)
 }
@@ -339,6 +349,30 @@ mod tests {
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(errors[0].starts_with("t.toml: bad: unknown value role `file`"));
         assert!(errors[1].contains("noops: a read-only program must say"));
+    }
+
+    #[test]
+    fn a_subcommand_with_a_mistake_is_unknown_and_reported_and_its_siblings_are_not() {
+        let reg = Registry::load(&[(
+            "t.toml",
+            r#"
+            [tool]
+            [tool.sub.good]
+            readonly = true
+            operands = ["read..."]
+            [tool.sub.bad]
+            options = ["--out=file"]
+            "#,
+        )]);
+        let tool = reg.get("tool").expect("the program loads");
+        assert!(tool.sub.get("good").is_some_and(|g| g.readonly));
+        assert!(tool.sub.get("bad").is_none());
+        let errors = reg.errors();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("t.toml: tool: tool bad: unknown value role `file`"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! specs (`"-o --output=write"`, `"-r -R --recursive !walk"`) and compiled here.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, LazyLock};
 
 /// What a word given to a program is to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -229,7 +230,7 @@ pub struct Program {
     pub options: Vec<OptSpec>,
     pub operands: Operands,
     /// Subcommands by name: the first operand picks one.
-    pub sub: BTreeMap<String, Program>,
+    pub sub: Subs,
     short: HashMap<char, usize>,
     /// Long option names without their dashes, sorted, with the option they name.
     long: Vec<(String, usize)>,
@@ -274,7 +275,7 @@ impl Program {
             plus: false,
             options,
             operands,
-            sub: BTreeMap::new(),
+            sub: Subs::default(),
             short: HashMap::new(),
             long: Vec::new(),
             single_dash: HashMap::new(),
@@ -382,7 +383,52 @@ impl Program {
     }
 
     pub fn add_sub(&mut self, name: String, sub: Program) {
-        self.sub.insert(name, sub);
+        self.sub.add(name, Box::new(move || Ok(sub)));
+    }
+}
+
+/// How a subcommand is compiled when first named.
+pub type MakeSub = Box<dyn FnOnce() -> Result<Program, String> + Send>;
+
+/// A program's subcommands by name, each compiled the first time a command names it (`git`
+/// has dozens; a command uses one). A subcommand whose table has a mistake is not found, so
+/// it is unknown: never read-only.
+#[derive(Debug, Default, Clone)]
+pub struct Subs {
+    by_name: BTreeMap<String, Arc<LazySub>>,
+}
+
+type LazySub = LazyLock<Result<Program, String>, MakeSub>;
+
+impl Subs {
+    pub fn add(&mut self, name: String, make: MakeSub) {
+        self.by_name.insert(name, Arc::new(LazyLock::new(make)));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Program> {
+        self.by_name.get(name).and_then(|s| (***s).as_ref().ok())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    /// Every subcommand that compiles (compiling each not compiled yet).
+    pub fn values(&self) -> impl Iterator<Item = &Program> {
+        self.by_name.values().filter_map(|s| (***s).as_ref().ok())
+    }
+
+    /// The mistakes of the subcommands and of theirs, each naming its subcommand (compiling
+    /// each not compiled yet).
+    pub fn errors(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in self.by_name.values() {
+            match &***s {
+                Ok(p) => out.extend(p.sub.errors()),
+                Err(e) => out.push(e.clone()),
+            }
+        }
+        out
     }
 }
 
