@@ -458,27 +458,41 @@ impl HookRegistry {
         pending.risk = p.last_risk;
         match d.action {
             Action::Deny => {
-                let record = self.record(
-                    &p.call,
-                    Verdict {
-                        action: Action::Deny,
-                        risk: d.risk,
-                        rule: d.rule.clone(),
-                        reason: d.reason.clone(),
-                        decided_by: DecidedBy::Rule {
-                            hook: name,
-                            rule: d.rule.clone(),
-                        },
-                    },
-                    p.mode,
-                    &p.ctx,
-                );
+                let by = DecidedBy::Rule {
+                    hook: name,
+                    rule: d.rule.clone(),
+                };
                 // Denied: no after_execute for anyone.
-                ControlFlow::Break(self.finish_denied(pending, p.call, record))
+                ControlFlow::Break(self.deny_by_hook(p, pending, &d, d.reason.clone(), by))
             }
             Action::Allow => self.apply_allow(name, d, p, pending, tool),
             Action::Ask => self.apply_ask(name, d, p, pending).await,
         }
+    }
+
+    /// Denies the call on a hook's decision `d` (its risk and rule), with `reason`, decided by
+    /// `by`: recorded, and no after_execute for anyone.
+    fn deny_by_hook(
+        &self,
+        p: Progress,
+        pending: &mut Pending<'_>,
+        d: &HookDecision,
+        reason: String,
+        by: DecidedBy,
+    ) -> Execution {
+        let record = self.record(
+            &p.call,
+            Verdict {
+                action: Action::Deny,
+                risk: d.risk,
+                rule: d.rule.clone(),
+                reason,
+                decided_by: by,
+            },
+            p.mode,
+            &p.ctx,
+        );
+        self.finish_denied(pending, p.call, record)
     }
 
     /// Denies the call because hook `name` failed or panicked (`reason` says which); the hooks
@@ -586,19 +600,7 @@ impl HookRegistry {
         {
             Ok(by) => p.decided = Some((by, d.rule.clone(), d.reason.clone())),
             Err((by, reason)) => {
-                let record = self.record(
-                    &p.call,
-                    Verdict {
-                        action: Action::Deny,
-                        risk: d.risk,
-                        rule: d.rule.clone(),
-                        reason,
-                        decided_by: by,
-                    },
-                    p.mode,
-                    &p.ctx,
-                );
-                return ControlFlow::Break(self.finish_denied(pending, p.call, record));
+                return ControlFlow::Break(self.deny_by_hook(p, pending, &d, reason, by));
             }
         }
         ControlFlow::Continue(p)
