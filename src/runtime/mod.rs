@@ -681,35 +681,54 @@ impl HookRegistry {
             });
         }
         let Some(approver) = &self.approver else {
-            let headless = match &self.live {
-                Some(live) => live.snapshot().headless(),
-                None => self.headless,
-            };
-            let action = match d.managed {
-                true => Action::Deny,
-                false => headless
-                    .iter()
-                    .find(|(r, _)| *r == d.risk)
-                    .map_or(Action::Deny, |(_, a)| *a),
-            };
-            return match action {
-                Action::Allow => Ok(DecidedBy::Headless),
-                _ if d.managed => Err((
-                    DecidedBy::Headless,
-                    format!(
-                        "{} (the managed policy asks, and no one can answer in a non-interactive run)",
-                        d.reason
-                    ),
-                )),
-                _ => Err((
-                    DecidedBy::Headless,
-                    format!(
-                        "{} (asked, and no one can answer in a non-interactive run: the headless setting denies {} risk)",
-                        d.reason, d.risk
-                    ),
-                )),
-            };
+            return self.resolve_headless(d);
         };
+        self.ask_person(approver, hook, d, call, ctx).await
+    }
+
+    /// Settles an ask where no one can answer: by the headless setting, and a managed
+    /// policy's ask is always a denial.
+    fn resolve_headless(&self, d: &HookDecision) -> Result<DecidedBy, (DecidedBy, String)> {
+        let headless = match &self.live {
+            Some(live) => live.snapshot().headless(),
+            None => self.headless,
+        };
+        let action = match d.managed {
+            true => Action::Deny,
+            false => headless
+                .iter()
+                .find(|(r, _)| *r == d.risk)
+                .map_or(Action::Deny, |(_, a)| *a),
+        };
+        match action {
+            Action::Allow => Ok(DecidedBy::Headless),
+            _ if d.managed => Err((
+                DecidedBy::Headless,
+                format!(
+                    "{} (the managed policy asks, and no one can answer in a non-interactive run)",
+                    d.reason
+                ),
+            )),
+            _ => Err((
+                DecidedBy::Headless,
+                format!(
+                    "{} (asked, and no one can answer in a non-interactive run: the headless setting denies {} risk)",
+                    d.reason, d.risk
+                ),
+            )),
+        }
+    }
+
+    /// Settles an ask by a person's answer: a denial says why; an allow beyond this call is
+    /// remembered (and written, for always), and the context notes who approved.
+    async fn ask_person(
+        &self,
+        approver: &Approver,
+        hook: &str,
+        d: &HookDecision,
+        call: &ToolCall,
+        ctx: &mut HookContext,
+    ) -> Result<DecidedBy, (DecidedBy, String)> {
         let proposal = d.proposal.clone();
         let asked = approver
             .ask(
