@@ -284,6 +284,23 @@ pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     f.write_all(text.as_bytes())
 }
 
+/// The verdict tests record most: the policy's `default` rule asks, at low risk.
+#[cfg(test)]
+impl Verdict {
+    pub(crate) fn default_ask() -> Verdict {
+        Verdict {
+            action: Action::Ask,
+            risk: Risk::Low,
+            rule: Some("default".into()),
+            reason: "no rule".into(),
+            decided_by: DecidedBy::Rule {
+                hook: "policy".into(),
+                rule: Some("default".into()),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,16 +327,7 @@ mod tests {
             by,
             &ToolCall::primary("bash", "npm test"),
             "default",
-            Verdict {
-                action: Action::Ask,
-                risk: Risk::Low,
-                rule: Some("default".into()),
-                reason: "no rule".into(),
-                decided_by: DecidedBy::Rule {
-                    hook: "policy".into(),
-                    rule: Some("default".into()),
-                },
-            },
+            Verdict::default_ask(),
         );
         let line = r.to_line();
         let v: Value = serde_json::from_str(&line).unwrap();

@@ -16,8 +16,10 @@ pub enum Format {
     Json,
 }
 
+// The options `check` and `explain` share: the policy, the mode, the output, the call's
+// arguments. (Not a doc comment: on a flattened struct that would become the command's about.)
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+struct CallArgs {
     #[command(flatten)]
     policy: PolicyArgs,
     /// Permission mode: default, auto-approve, read-only, bypass.
@@ -28,6 +30,12 @@ pub struct CheckArgs {
     /// All arguments of the call, as a JSON object.
     #[arg(long, value_name = "JSON")]
     args: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    call: CallArgs,
     /// Decide a JSONL file of tool calls (`-` for stdin); one JSON decision per line, in order.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "args"])]
     batch: Option<PathBuf>,
@@ -41,13 +49,7 @@ pub struct CheckArgs {
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     #[command(flatten)]
-    policy: PolicyArgs,
-    #[arg(long, value_parser = parse_mode, default_value = "default")]
-    mode: Mode,
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    #[arg(long, value_name = "JSON")]
-    args: Option<String>,
+    call: CallArgs,
     tool: String,
     arg: Option<String>,
 }
@@ -86,26 +88,26 @@ fn decision_json(d: &Decision, id: Option<&Value>) -> Value {
 }
 
 pub fn check(a: CheckArgs) -> i32 {
-    let engine = match a.policy.engine() {
+    let engine = match a.call.policy.engine() {
         Ok(e) => e,
         Err(code) => return code,
     };
     if let Some(batch) = &a.batch {
-        return run_batch(&engine, batch, a.mode);
+        return run_batch(&engine, batch, a.call.mode);
     }
     let Some(tool) = a.tool.as_deref() else {
         eprintln!("error: give a TOOL, or --batch FILE");
         return EXIT_USAGE;
     };
-    let call = match call_from(tool, a.arg.as_deref(), a.args.as_deref()) {
+    let call = match call_from(tool, a.arg.as_deref(), a.call.args.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_USAGE;
         }
     };
-    let d = engine.decide_in_mode(&call, a.mode);
-    match a.format {
+    let d = engine.decide_in_mode(&call, a.call.mode);
+    match a.call.format {
         Format::Json => println!("{}", decision_json(&d, None)),
         Format::Text => {
             println!("{} ({} risk)", d.action, d.risk);
@@ -181,11 +183,11 @@ fn batch_line(text: &str) -> Result<(ToolCall, Option<Value>), String> {
 }
 
 pub fn explain(a: ExplainArgs) -> i32 {
-    let engine = match a.policy.engine() {
+    let engine = match a.call.policy.engine() {
         Ok(e) => e,
         Err(code) => return code,
     };
-    let call = match call_from(&a.tool, a.arg.as_deref(), a.args.as_deref()) {
+    let call = match call_from(&a.tool, a.arg.as_deref(), a.call.args.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -193,10 +195,13 @@ pub fn explain(a: ExplainArgs) -> i32 {
         }
     };
     let ex = engine.explain(&call);
-    let final_decision = engine.decide_in_mode(&call, a.mode);
-    match a.format {
-        Format::Json => println!("{}", explanation_json(&ex, &final_decision, a.mode)),
-        Format::Text => print!("{}", explanation_text(&call, &ex, &final_decision, a.mode)),
+    let final_decision = engine.decide_in_mode(&call, a.call.mode);
+    match a.call.format {
+        Format::Json => println!("{}", explanation_json(&ex, &final_decision, a.call.mode)),
+        Format::Text => print!(
+            "{}",
+            explanation_text(&call, &ex, &final_decision, a.call.mode)
+        ),
     }
     0
 }

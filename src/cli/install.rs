@@ -377,70 +377,111 @@ pub fn doctor(a: DoctorArgs) -> i32 {
     println!("harness9 {version}");
     for agent in Agent::ALL {
         for global in [false, true] {
-            let Ok(path) = settings_path(agent, global, Some(&cwd)) else {
-                continue;
-            };
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let Ok(root) = CstRootNode::parse(&text, &ParseOptions::default()) else {
-                println!("problem: {} does not parse", path.display());
-                problems += 1;
-                continue;
-            };
-            let commands = agent
-                .events()
-                .iter()
-                .flat_map(|e| hook_objects(&root, e))
-                .map(|(_, c)| c);
-            for command in commands {
-                if !is_our_hook(&command, agent) {
-                    continue;
-                }
-                let (program, found) = program_of(&command);
-                let at = path.display();
-                let Some(exe) = found else {
-                    println!(
-                        "problem: {at}: `{command}`: `{program}` is not found; the agent treats \
-                         a hook that cannot start as no decision and runs the call \
-                         (fix: harness9 install {}{})",
-                        agent.name(),
-                        if global { " --global" } else { "" }
-                    );
-                    problems += 1;
-                    continue;
-                };
-                let answer = Command::new(&exe).arg("--version").output();
-                let theirs = answer
-                    .ok()
-                    .filter(|o| o.status.success())
-                    .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-                match theirs {
-                    Some(v) if v.split_whitespace().last() == Some(version) => {
-                        let relative = !program.starts_with('/');
-                        if relative {
-                            println!(
-                                "warning: {at}: `{command}` finds harness9 through PATH; an \
-                                 agent started with another PATH runs the call unchecked \
-                                 (harness9 install writes the absolute path)"
-                            );
-                        } else {
-                            println!("ok: {at}: `{command}` ({v})");
-                        }
-                    }
-                    Some(v) => {
-                        println!("problem: {at}: `{command}` is `{v}`, not harness9 {version}");
-                        problems += 1;
-                    }
-                    None => {
-                        println!("problem: {at}: `{command}` does not run (`--version` failed)");
-                        problems += 1;
-                    }
-                }
-            }
+            problems += check_settings_file(agent, global, &cwd, version);
         }
     }
-    let project = Project::from_env(cwd.clone());
+    problems += check_policies(&cwd);
+    if problems > 0 {
+        println!("{problems} problem(s)");
+        1
+    } else {
+        0
+    }
+}
+
+/// Checks the harness9 hooks of one agent's settings file (the project's, or the global one),
+/// when there is one; says what it finds, and returns how many problems.
+fn check_settings_file(agent: Agent, global: bool, cwd: &Path, version: &str) -> usize {
+    let Ok(path) = settings_path(agent, global, Some(cwd)) else {
+        return 0;
+    };
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return 0;
+    };
+    let Ok(root) = CstRootNode::parse(&text, &ParseOptions::default()) else {
+        println!("problem: {} does not parse", path.display());
+        return 1;
+    };
+    let commands = agent
+        .events()
+        .iter()
+        .flat_map(|e| hook_objects(&root, e))
+        .map(|(_, c)| c);
+    let mut problems = 0;
+    for command in commands {
+        if !is_our_hook(&command, agent) {
+            continue;
+        }
+        let hook = InstalledHook {
+            agent,
+            global,
+            at: &path,
+            command: &command,
+        };
+        problems += check_hook(&hook, version);
+    }
+    problems
+}
+
+/// A harness9 hook command found in an agent's settings file.
+struct InstalledHook<'a> {
+    agent: Agent,
+    global: bool,
+    /// The settings file.
+    at: &'a Path,
+    command: &'a str,
+}
+
+/// Checks that a hook command starts this harness9, by an absolute path; says what it finds,
+/// and returns how many problems.
+fn check_hook(hook: &InstalledHook, version: &str) -> usize {
+    let command = hook.command;
+    let (program, found) = program_of(command);
+    let at = hook.at.display();
+    let Some(exe) = found else {
+        println!(
+            "problem: {at}: `{command}`: `{program}` is not found; the agent treats \
+             a hook that cannot start as no decision and runs the call \
+             (fix: harness9 install {}{})",
+            hook.agent.name(),
+            if hook.global { " --global" } else { "" }
+        );
+        return 1;
+    };
+    let answer = Command::new(&exe).arg("--version").output();
+    let theirs = answer
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    match theirs {
+        Some(v) if v.split_whitespace().last() == Some(version) => {
+            let relative = !program.starts_with('/');
+            if relative {
+                println!(
+                    "warning: {at}: `{command}` finds harness9 through PATH; an \
+                     agent started with another PATH runs the call unchecked \
+                     (harness9 install writes the absolute path)"
+                );
+            } else {
+                println!("ok: {at}: `{command}` ({v})");
+            }
+            0
+        }
+        Some(v) => {
+            println!("problem: {at}: `{command}` is `{v}`, not harness9 {version}");
+            1
+        }
+        None => {
+            println!("problem: {at}: `{command}` does not run (`--version` failed)");
+            1
+        }
+    }
+}
+
+/// Checks that the project's policies load, and what they answer to `git status`; returns how
+/// many problems.
+fn check_policies(cwd: &Path) -> usize {
+    let project = Project::from_env(cwd.to_path_buf());
     match hooks::project_engine(&project, None) {
         Ok((engine, sources)) => {
             if !sources.managed.is_empty() {
@@ -472,17 +513,12 @@ pub fn doctor(a: DoctorArgs) -> i32 {
                 "the hook would answer `git status`: {} ({} risk): {}",
                 d.action, d.risk, d.reason
             );
+            0
         }
         Err(e) => {
             println!("problem: the project's policies do not load: {e}");
-            problems += 1;
+            1
         }
-    }
-    if problems > 0 {
-        println!("{problems} problem(s)");
-        1
-    } else {
-        0
     }
 }
 

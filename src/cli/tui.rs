@@ -92,18 +92,10 @@ pub fn tui(args: TuiArgs) -> i32 {
         eprintln!("error: harness9 tui needs a terminal (standard input and output)");
         return EXIT_USAGE;
     }
-    let here = match std::env::current_dir() {
+    let cwd = match working_folder(&args) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: cannot read the current folder: {e}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
-    let cwd = match &args.cwd {
-        Some(dir) => here.join(dir),
-        None => here,
-    };
-    let cwd = std::fs::canonicalize(&cwd).unwrap_or(cwd);
     let config = match Config::load(&cwd) {
         Ok(c) => c,
         Err(e) => {
@@ -126,14 +118,75 @@ pub fn tui(args: TuiArgs) -> i32 {
         OpenAiModel::from_config(&config.model)
     };
     let demo = configured.is_none();
-    // The demo runs real commands (`git init`, `rm -rf`): in a scratch folder of its own,
-    // never in the person's folder. It goes when the TUI ends.
+    let (scratch, cwd) = match demo_folder(demo, lang, cwd, &mut notes) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let model: Arc<dyn Model> = match configured {
+        Some(m) => Arc::new(m),
+        None => {
+            if !args.demo {
+                notes.push(harness9::tui::texts(lang).no_model.into());
+            }
+            Arc::new(DemoModel::new().with_language(lang))
+        }
+    };
+    let setup = Setup {
+        mode: args.mode,
+        lang,
+        model,
+        demo,
+        cwd,
+        notes,
+    };
+    let app = match build_app(&config, setup) {
+        Ok(app) => app,
+        Err(code) => return code,
+    };
+    let result = app::run(app);
+    drop(scratch);
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: the terminal failed: {e}");
+            1
+        }
+    }
+}
+
+/// The folder the agent works in: `--cwd` (relative to the current folder), else the current
+/// folder; canonical when it can be.
+fn working_folder(args: &TuiArgs) -> Result<PathBuf, i32> {
+    let here = match std::env::current_dir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: cannot read the current folder: {e}");
+            return Err(EXIT_USAGE);
+        }
+    };
+    let cwd = match &args.cwd {
+        Some(dir) => here.join(dir),
+        None => here,
+    };
+    Ok(std::fs::canonicalize(&cwd).unwrap_or(cwd))
+}
+
+/// The demo runs real commands (`git init`, `rm -rf`): in a scratch folder of its own, never
+/// in the person's folder. It goes when the TUI ends (when the returned folder is dropped).
+/// The folder the agent works in comes back with it: the scratch folder for the demo, else
+/// `cwd`.
+fn demo_folder(
+    demo: bool,
+    lang: Language,
+    cwd: PathBuf,
+    notes: &mut Vec<String>,
+) -> Result<(Option<tempfile::TempDir>, PathBuf), i32> {
     let scratch = if demo {
         match make_scratch() {
             Ok(dir) => Some(dir),
             Err(e) => {
                 eprintln!("error: cannot make a scratch folder for the demo: {e}");
-                return 1;
+                return Err(1);
             }
         }
     } else {
@@ -150,17 +203,30 @@ pub fn tui(args: TuiArgs) -> i32 {
         }
         None => cwd,
     };
-    let model: Arc<dyn Model> = match configured {
-        Some(m) => Arc::new(m),
-        None => {
-            if !args.demo {
-                notes.push(harness9::tui::texts(lang).no_model.into());
-            }
-            Arc::new(DemoModel::new().with_language(lang))
-        }
-    };
+    Ok((scratch, cwd))
+}
 
-    let mode = ModeHandle::new(args.mode);
+/// What the app is built from, once the model and the working folder are settled.
+struct Setup {
+    mode: Mode,
+    lang: Language,
+    model: Arc<dyn Model>,
+    demo: bool,
+    cwd: PathBuf,
+    notes: Vec<String>,
+}
+
+/// The hooks, the tools and the first state around the model, ready to run.
+fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
+    let Setup {
+        mode,
+        lang,
+        model,
+        demo,
+        cwd,
+        notes,
+    } = s;
+    let mode = ModeHandle::new(mode);
     let (events_tx, events_rx) = mpsc::unbounded_channel();
     let approver = Approver::new(events_tx).with_timeout(config.runtime.approval_timeout);
     let options = Options {
@@ -178,7 +244,7 @@ pub fn tui(args: TuiArgs) -> i32 {
             if let harness9::hooks::SetupError::Load(load) = &e {
                 super::report_load_error(load);
             }
-            return EXIT_USAGE;
+            return Err(EXIT_USAGE);
         }
     };
     let tools = Tools::new(cwd.clone())
@@ -195,7 +261,7 @@ pub fn tui(args: TuiArgs) -> i32 {
         state.inactivity_timeout = (secs > 0).then(|| Duration::from_secs(secs));
     }
     let project_dir = cwd.join(".harness9");
-    let app = App {
+    Ok(App {
         state,
         model,
         registry: Arc::new(registry),
@@ -209,16 +275,7 @@ pub fn tui(args: TuiArgs) -> i32 {
         history_file: Some(project_dir.join(app::HISTORY_FILE)),
         settings_file: Some(project_dir.join("settings.json")),
         cwd,
-    };
-    let result = app::run(app);
-    drop(scratch);
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: the terminal failed: {e}");
-            1
-        }
-    }
+    })
 }
 
 #[cfg(test)]

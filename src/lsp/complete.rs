@@ -174,88 +174,120 @@ fn matchers(after_arg: bool) -> impl Iterator<Item = CompletionItem> {
         )
 }
 
+/// The current statement as read so far: its words (strings as `"`), its parenthesis depth,
+/// and whether the cursor is inside a string or a comment.
+#[derive(Default)]
+struct Scan {
+    words: Vec<String>,
+    /// The word being typed.
+    word: String,
+    depth: usize,
+    /// A rule's parentheses were closed.
+    closed: bool,
+    in_string: Option<char>,
+    in_comment: bool,
+}
+
+impl Scan {
+    /// Reads the text before the cursor.
+    fn of(before: &str) -> Scan {
+        let mut s = Scan::default();
+        let mut chars = before.chars().peekable();
+        while let Some(c) = chars.next() {
+            if s.in_comment {
+                s.in_comment = c != '\n';
+                continue;
+            }
+            if let Some(q) = s.in_string {
+                if c == '\\' && q == '"' {
+                    chars.next();
+                } else if c == q {
+                    s.in_string = None;
+                    s.words.push("\"".to_string());
+                }
+                continue;
+            }
+            s.code_char(c);
+        }
+        s
+    }
+
+    fn flush(&mut self) {
+        if !self.word.is_empty() {
+            self.words.push(std::mem::take(&mut self.word));
+        }
+    }
+
+    /// A character outside strings and comments.
+    fn code_char(&mut self, c: char) {
+        match c {
+            '#' => {
+                self.flush();
+                self.in_comment = true;
+            }
+            '"' | '\'' => {
+                self.flush();
+                self.in_string = Some(c);
+            }
+            ';' => {
+                self.word.clear();
+                self.words.clear();
+                self.depth = 0;
+                self.closed = false;
+            }
+            '(' | '[' => {
+                self.flush();
+                if c == '(' {
+                    self.depth += 1;
+                }
+                self.words.push(c.to_string());
+            }
+            ')' | ']' | ',' => {
+                self.flush();
+                if c == ')' {
+                    self.depth = self.depth.saturating_sub(1);
+                    self.closed = self.depth == 0;
+                }
+                self.words.push(c.to_string());
+            }
+            c if c.is_whitespace() => self.flush(),
+            c => self.word.push(c),
+        }
+    }
+}
+
 /// Reads the text before the cursor: strings, comments and parentheses of the current
 /// statement, and the words since it began.
 fn place(before: &str) -> Place {
-    // The current statement's words (strings as `"`), its parenthesis depth, and whether the
-    // cursor is inside a string (and the words before that string).
-    let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
-    let mut depth = 0usize;
-    let mut closed = false;
-    let mut chars = before.chars().peekable();
-    let mut in_string: Option<char> = None;
-    let mut in_comment = false;
-    let flush = |word: &mut String, words: &mut Vec<String>| {
-        if !word.is_empty() {
-            words.push(std::mem::take(word));
-        }
-    };
-    while let Some(c) = chars.next() {
-        if in_comment {
-            in_comment = c != '\n';
-            continue;
-        }
-        if let Some(q) = in_string {
-            if c == '\\' && q == '"' {
-                chars.next();
-            } else if c == q {
-                in_string = None;
-                words.push("\"".to_string());
-            }
-            continue;
-        }
-        match c {
-            '#' => {
-                flush(&mut word, &mut words);
-                in_comment = true;
-            }
-            '"' | '\'' => {
-                flush(&mut word, &mut words);
-                in_string = Some(c);
-            }
-            ';' => {
-                word.clear();
-                words.clear();
-                depth = 0;
-                closed = false;
-            }
-            '(' | '[' => {
-                flush(&mut word, &mut words);
-                if c == '(' {
-                    depth += 1;
-                }
-                words.push(c.to_string());
-            }
-            ')' | ']' | ',' => {
-                flush(&mut word, &mut words);
-                if c == ')' {
-                    depth = depth.saturating_sub(1);
-                    closed = depth == 0;
-                }
-                words.push(c.to_string());
-            }
-            c if c.is_whitespace() => flush(&mut word, &mut words),
-            c => word.push(c),
-        }
-    }
-    if in_comment {
+    let s = Scan::of(before);
+    if s.in_comment {
         return Place::Nothing;
     }
-    if in_string.is_some() {
-        // The matcher keyword before the string (or before the list it is in).
-        let kw = words
-            .iter()
-            .rev()
-            .find(|w| !matches!(w.as_str(), "[" | "," | "\""));
-        return if kw.is_some_and(|k| k == "effect") {
-            Place::Effect
-        } else {
-            Place::Nothing
-        };
+    if s.in_string.is_some() {
+        return string_place(&s.words);
     }
     // The word being typed is not context; the one before it is.
-    let done: Vec<&str> = words.iter().map(String::as_str).collect();
+    let done: Vec<&str> = s.words.iter().map(String::as_str).collect();
+    word_place(&done, s.depth, s.closed)
+}
+
+/// Inside a string: an effect's name after `effect`, else nothing.
+fn string_place(words: &[String]) -> Place {
+    // The matcher keyword before the string (or before the list it is in).
+    let kw = words
+        .iter()
+        .rev()
+        .find(|w| !matches!(w.as_str(), "[" | "," | "\""));
+    if kw.is_some_and(|k| k == "effect") {
+        Place::Effect
+    } else {
+        Place::Nothing
+    }
+}
+
+/// Outside strings and comments: by the words `done` of the statement so far, the depth of
+/// its parentheses, and whether they were closed.
+fn word_place(done: &[&str], depth: usize, closed: bool) -> Place {
     let last = done.last().copied();
     let first = done.first().copied();
     let is_action = |w: &str| Action::parse(w).is_some();

@@ -10,7 +10,9 @@ use crate::diag::Source;
 use crate::engine::{rule::default_risk, Engine, PathContext};
 use crate::knowledge::effects::Kind;
 use crate::lint::expect_call;
-use crate::policy::ast::{Matcher, MatcherKind, Rule, Span, Statement};
+use crate::policy::ast::{
+    DefaultStmt, Expect, Include, Matcher, MatcherKind, Protect, Rule, Span, Statement,
+};
 use crate::policy::print::print_statement;
 use crate::policy::{self, parse_policy, Origin};
 
@@ -45,86 +47,88 @@ pub fn hover(name: &str, text: &str, offset: usize, ctx: &PathContext) -> Option
             out.push_str(&overrides_section(r, engine().as_ref(), &label));
             Some((r.span, out))
         }
-        Statement::Default(d) => {
-            let risk = d
-                .risk
-                .as_ref()
-                .map_or(default_risk(d.action.value), |r| r.value);
-            Some((
-                d.span,
-                format!(
-                    "**default**: a call that no rule of any policy file matches, and no \
-                     built-in rule either, is {} ({risk} risk).",
-                    done(d.action.value)
-                ),
-            ))
-        }
-        Statement::Headless(d) => {
-            let risk = d
-                .risk
-                .as_ref()
-                .map_or("every".to_string(), |r| r.value.to_string());
-            // Nobody can be asked: an ask there is a deny.
-            let action = match d.action.value {
-                Action::Ask => Action::Deny,
-                a => a,
-            };
-            Some((
-                d.span,
-                format!(
-                    "**headless**: where nobody can answer (a runtime without an approval \
-                     channel), an ask of {risk} risk is {} instead.",
-                    done(action)
-                ),
-            ))
-        }
-        Statement::Include(i) => {
-            let target = include_target(name, &i.path.value);
-            let state = if target.is_file() {
-                "; go to definition opens it"
-            } else {
-                ", but there is no such file: the policy does not load until there is"
-            };
-            Some((
-                i.span,
-                format!(
-                    "**include**: the statements of `{}` take this statement's place{state}.",
-                    target.display()
-                ),
-            ))
-        }
-        Statement::Protect(p) => Some((
-            p.span,
-            format!(
-                "**protect**: a hard protection. Every call that reads or writes `{}` or \
-                 anything under it (after resolving `~`, `..` and symlinks) is denied; no rule, \
-                 mode or approval lifts it.",
-                p.path.value
-            ),
-        )),
-        Statement::Expect(e) => {
-            let call = expect_call(e);
-            let mut out = format!(
-                "**expect**: a test that `harness9 test` and `harness9 lint` run: the policy \
-                 must {} this call",
-                e.action.value
-            );
-            if let Some(r) = &e.risk {
-                let _ = write!(out, " with {} risk", r.value);
-            }
-            out.push('.');
-            if let Some(engine) = engine() {
-                let d = engine.decide(&call);
-                let _ = write!(
-                    out,
-                    "\n\nNow: {} ({} risk) by `{}`: {}",
-                    d.action, d.risk, d.rule, d.reason
-                );
-            }
-            Some((e.span, out))
-        }
+        Statement::Default(d) => Some((d.span, describe_default(d))),
+        Statement::Headless(d) => Some((d.span, describe_headless(d))),
+        Statement::Include(i) => Some((i.span, describe_include(name, i))),
+        Statement::Protect(p) => Some((p.span, describe_protect(p))),
+        Statement::Expect(e) => Some((e.span, describe_expect(e, engine))),
         other => Some((other.span(), format!("`{}`", print_statement(other)))),
     }
+}
+
+fn describe_default(d: &DefaultStmt) -> String {
+    let risk = d
+        .risk
+        .as_ref()
+        .map_or(default_risk(d.action.value), |r| r.value);
+    format!(
+        "**default**: a call that no rule of any policy file matches, and no \
+         built-in rule either, is {} ({risk} risk).",
+        done(d.action.value)
+    )
+}
+
+fn describe_headless(d: &DefaultStmt) -> String {
+    let risk = d
+        .risk
+        .as_ref()
+        .map_or("every".to_string(), |r| r.value.to_string());
+    // Nobody can be asked: an ask there is a deny.
+    let action = match d.action.value {
+        Action::Ask => Action::Deny,
+        a => a,
+    };
+    format!(
+        "**headless**: where nobody can answer (a runtime without an approval \
+         channel), an ask of {risk} risk is {} instead.",
+        done(action)
+    )
+}
+
+/// An `include` of the policy named `name`: where it reads, and whether that file is there.
+fn describe_include(name: &str, i: &Include) -> String {
+    let target = include_target(name, &i.path.value);
+    let state = if target.is_file() {
+        "; go to definition opens it"
+    } else {
+        ", but there is no such file: the policy does not load until there is"
+    };
+    format!(
+        "**include**: the statements of `{}` take this statement's place{state}.",
+        target.display()
+    )
+}
+
+fn describe_protect(p: &Protect) -> String {
+    format!(
+        "**protect**: a hard protection. Every call that reads or writes `{}` or \
+         anything under it (after resolving `~`, `..` and symlinks) is denied; no rule, \
+         mode or approval lifts it.",
+        p.path.value
+    )
+}
+
+/// An `expect` test, and what the policy decides for its call now (when `engine` loads it).
+fn describe_expect(e: &Expect, engine: impl FnOnce() -> Option<Engine>) -> String {
+    let call = expect_call(e);
+    let mut out = format!(
+        "**expect**: a test that `harness9 test` and `harness9 lint` run: the policy \
+         must {} this call",
+        e.action.value
+    );
+    if let Some(r) = &e.risk {
+        let _ = write!(out, " with {} risk", r.value);
+    }
+    out.push('.');
+    if let Some(engine) = engine() {
+        let d = engine.decide(&call);
+        let _ = write!(
+            out,
+            "\n\nNow: {} ({} risk) by `{}`: {}",
+            d.action, d.risk, d.rule, d.reason
+        );
+    }
+    out
 }
 
 /// The file an `include` of a policy named `name` reads.
@@ -247,25 +251,10 @@ fn done(action: Action) -> &'static str {
 
 /// One matcher in words, for a rule of `tool` doing `action`.
 pub fn describe_matcher(m: &Matcher, tool: &str, action: Action) -> String {
-    let values: Vec<&str> = m.values.iter().map(|v| v.value.as_str()).collect();
-    let v = match values.as_slice() {
-        [one] => format!("`{one}`"),
-        many => format!(
-            "one of {}",
-            many.iter()
-                .map(|x| format!("`{x}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
+    let v = values_in_words(m);
     let command = tool == "bash";
     let path = is_file_tool(tool);
-    let what = match &m.arg {
-        Some(a) => format!("the argument `{}`", a.value),
-        None if command => "the command".to_string(),
-        None if path => "the path".to_string(),
-        None => "the call's primary argument (a command, or a file tool's path)".to_string(),
-    };
+    let what = subject_in_words(m, command, path);
     let allow = action == Action::Allow;
     match m.kind {
         MatcherKind::Shorthand if path && m.arg.is_none() => {
@@ -323,25 +312,53 @@ pub fn describe_matcher(m: &Matcher, tool: &str, action: Action) -> String {
              model vouches for)"
         ),
         MatcherKind::Host => format!("a host the command names or sends to matches {v}"),
-        MatcherKind::Effect => {
-            let meanings: Vec<String> = m
-                .values
-                .iter()
-                .map(|x| match Kind::ALL.iter().find(|(_, n, _)| *n == x.value) {
-                    Some((_, n, what)) => format!("`{n}` ({what})"),
-                    None => format!("`{}` (not an effect)", x.value),
-                })
-                .collect();
-            if allow {
-                format!(
-                    "every effect the command has is among {} (and the effects model vouches \
-                     that it sees all the command does)",
-                    meanings.join(", ")
-                )
-            } else {
-                format!("the call has the effect {}", meanings.join(" or "))
-            }
-        }
+        MatcherKind::Effect => effects_in_words(m, allow),
+    }
+}
+
+/// A matcher's values: `` `one` ``, or `` one of `a`, `b` ``.
+fn values_in_words(m: &Matcher) -> String {
+    let values: Vec<&str> = m.values.iter().map(|v| v.value.as_str()).collect();
+    match values.as_slice() {
+        [one] => format!("`{one}`"),
+        many => format!(
+            "one of {}",
+            many.iter()
+                .map(|x| format!("`{x}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// What a matcher compares: its argument, else the command, the path or the primary argument.
+fn subject_in_words(m: &Matcher, command: bool, path: bool) -> String {
+    match &m.arg {
+        Some(a) => format!("the argument `{}`", a.value),
+        None if command => "the command".to_string(),
+        None if path => "the path".to_string(),
+        None => "the call's primary argument (a command, or a file tool's path)".to_string(),
+    }
+}
+
+/// An `effect` matcher: each effect with its meaning; for an allow, all the command does.
+fn effects_in_words(m: &Matcher, allow: bool) -> String {
+    let meanings: Vec<String> = m
+        .values
+        .iter()
+        .map(|x| match Kind::ALL.iter().find(|(_, n, _)| *n == x.value) {
+            Some((_, n, what)) => format!("`{n}` ({what})"),
+            None => format!("`{}` (not an effect)", x.value),
+        })
+        .collect();
+    if allow {
+        format!(
+            "every effect the command has is among {} (and the effects model vouches \
+             that it sees all the command does)",
+            meanings.join(", ")
+        )
+    } else {
+        format!("the call has the effect {}", meanings.join(" or "))
     }
 }
 

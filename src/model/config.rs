@@ -252,6 +252,116 @@ enum Origin {
     Env,
 }
 
+impl RuntimeSection {
+    /// Sets the limits this file names.
+    fn apply_to(self, r: &mut RuntimeConfig) {
+        if let Some(t) = self.approval_timeout_secs {
+            r.approval_timeout = Some(Duration::from_secs(*t.get_ref()));
+        }
+        if let Some(t) = self.bash_timeout_secs {
+            r.bash_timeout = Duration::from_secs(*t.get_ref());
+        }
+        if let Some(n) = self.output_cap_bytes {
+            r.output_cap_bytes = usize::try_from(*n.get_ref()).unwrap_or(usize::MAX);
+        }
+        if let Some(n) = self.offload_bytes {
+            r.offload_bytes = usize::try_from(*n.get_ref()).unwrap_or(usize::MAX);
+        }
+    }
+}
+
+/// The model's settings as the files, then the environment, set them; the server and the key
+/// with where they came from.
+#[derive(Default)]
+struct ModelPicks {
+    base_url: Option<(String, Origin)>,
+    model: Option<String>,
+    key: Option<(String, Origin)>,
+    /// The variable a file said the key is in.
+    key_env: Option<String>,
+    /// The variable the key was read from.
+    key_from_env: Option<String>,
+}
+
+impl ModelPicks {
+    /// The `[model]` section of a file, over what earlier files set.
+    fn take_file(&mut self, section: ModelSection, origin: Origin) {
+        if let Some(u) = section.base_url {
+            self.base_url = Some((u.into_inner(), origin));
+        }
+        if let Some(m) = section.model {
+            self.model = Some(m.into_inner());
+        }
+        // A file that names where the key comes from overrides an earlier file's key.
+        if let Some(k) = section.api_key {
+            self.key = Some((k, origin));
+            self.key_env = None;
+        } else if let Some(e) = section.api_key_env {
+            self.key = None;
+            self.key_env = Some(e.into_inner());
+        }
+    }
+
+    /// The environment's server, model and key, over the files'; OpenAI's variables only
+    /// where nothing else set them.
+    fn take_env(&mut self, env: &HashMap<String, String>, notes: &mut Vec<String>) {
+        if let Some(u) = var(env, "HARNESS9_BASE_URL") {
+            self.base_url = Some((u.to_string(), Origin::Env));
+        } else if self.base_url.is_none() {
+            self.base_url = var(env, "OPENAI_BASE_URL").map(|u| (u.to_string(), Origin::Env));
+        }
+        if let Some(m) = var(env, "HARNESS9_MODEL") {
+            self.model = Some(m.to_string());
+        }
+        if let Some(k) = var(env, "HARNESS9_API_KEY") {
+            self.key = Some((k.to_string(), Origin::Env));
+            self.key_from_env = Some("HARNESS9_API_KEY".into());
+        } else if self.key.is_none() {
+            if let Some(name) = &self.key_env {
+                match var(env, name) {
+                    Some(k) => {
+                        self.key = Some((k.to_string(), Origin::Env));
+                        self.key_from_env = Some(name.clone());
+                    }
+                    None => notes.push(format!(
+                        "api_key_env names `{name}`, but that environment variable is not set"
+                    )),
+                }
+            } else if let Some(k) = var(env, "OPENAI_API_KEY") {
+                self.key = Some((k.to_string(), Origin::Env));
+                self.key_from_env = Some("OPENAI_API_KEY".into());
+            }
+        }
+    }
+
+    /// Drops a key that did not come from the project's own file when the project's file
+    /// chose the server, and says so.
+    fn withhold_key_from_project_server(&mut self, notes: &mut Vec<String>) {
+        if let (Some((url, Origin::File(Scope::Project))), Some((_, key_origin))) =
+            (&self.base_url, &self.key)
+        {
+            if *key_origin != Origin::File(Scope::Project) {
+                notes.push(format!(
+                    "not sending your API key to {url}: that base_url comes from this folder's \
+                     .harness9/config.toml; set it in your own config file or HARNESS9_BASE_URL \
+                     to use your key there"
+                ));
+                self.key = None;
+                self.key_from_env = None;
+            }
+        }
+    }
+
+    fn into_model(self) -> ModelConfig {
+        ModelConfig {
+            base_url: self.base_url.map(|(u, _)| u),
+            model: self.model.filter(|m| !m.trim().is_empty()),
+            api_key: self.key.map(|(k, _)| k).filter(|k| !k.is_empty()),
+            api_key_env: self.key_from_env,
+        }
+    }
+}
+
 /// The process's environment, as a map (variables that are not UTF-8 are left out).
 pub fn process_env() -> HashMap<String, String> {
     std::env::vars_os()
@@ -311,97 +421,23 @@ impl Config {
 
     fn merge(files: Vec<(PathBuf, Scope, FileConfig)>, env: &HashMap<String, String>) -> Config {
         let mut config = Config::default();
-        let mut base_url: Option<(String, Origin)> = None;
-        let mut model: Option<String> = None;
-        let mut key: Option<(String, Origin)> = None;
-        let mut key_env: Option<String> = None;
+        let mut picks = ModelPicks::default();
         let mut language: Option<Language> = None;
 
         for (path, scope, f) in files {
             config.files.push(path);
-            let origin = Origin::File(scope);
-            if let Some(u) = f.model.base_url {
-                base_url = Some((u.into_inner(), origin));
-            }
-            if let Some(m) = f.model.model {
-                model = Some(m.into_inner());
-            }
-            // A file that names where the key comes from overrides an earlier file's key.
-            if let Some(k) = f.model.api_key {
-                key = Some((k, origin));
-                key_env = None;
-            } else if let Some(e) = f.model.api_key_env {
-                key = None;
-                key_env = Some(e.into_inner());
-            }
+            picks.take_file(f.model, Origin::File(scope));
             if let Some(l) = f.ui.language {
                 language = Some(l);
             }
-            let r = &mut config.runtime;
-            if let Some(t) = f.runtime.approval_timeout_secs {
-                r.approval_timeout = Some(Duration::from_secs(*t.get_ref()));
-            }
-            if let Some(t) = f.runtime.bash_timeout_secs {
-                r.bash_timeout = Duration::from_secs(*t.get_ref());
-            }
-            if let Some(n) = f.runtime.output_cap_bytes {
-                r.output_cap_bytes = usize::try_from(*n.get_ref()).unwrap_or(usize::MAX);
-            }
-            if let Some(n) = f.runtime.offload_bytes {
-                r.offload_bytes = usize::try_from(*n.get_ref()).unwrap_or(usize::MAX);
-            }
+            f.runtime.apply_to(&mut config.runtime);
         }
 
-        if let Some(u) = var(env, "HARNESS9_BASE_URL") {
-            base_url = Some((u.to_string(), Origin::Env));
-        } else if base_url.is_none() {
-            base_url = var(env, "OPENAI_BASE_URL").map(|u| (u.to_string(), Origin::Env));
-        }
-        if let Some(m) = var(env, "HARNESS9_MODEL") {
-            model = Some(m.to_string());
-        }
-        let mut key_from_env: Option<String> = None;
-        if let Some(k) = var(env, "HARNESS9_API_KEY") {
-            key = Some((k.to_string(), Origin::Env));
-            key_from_env = Some("HARNESS9_API_KEY".into());
-        } else if key.is_none() {
-            if let Some(name) = &key_env {
-                match var(env, name) {
-                    Some(k) => {
-                        key = Some((k.to_string(), Origin::Env));
-                        key_from_env = Some(name.clone());
-                    }
-                    None => config.notes.push(format!(
-                        "api_key_env names `{name}`, but that environment variable is not set"
-                    )),
-                }
-            } else if let Some(k) = var(env, "OPENAI_API_KEY") {
-                key = Some((k.to_string(), Origin::Env));
-                key_from_env = Some("OPENAI_API_KEY".into());
-            }
-        }
-
+        picks.take_env(env, &mut config.notes);
         // A project's file must not send the user's key to a server it chose.
-        if let (Some((url, Origin::File(Scope::Project))), Some((_, key_origin))) =
-            (&base_url, &key)
-        {
-            if *key_origin != Origin::File(Scope::Project) {
-                config.notes.push(format!(
-                    "not sending your API key to {url}: that base_url comes from this folder's \
-                     .harness9/config.toml; set it in your own config file or HARNESS9_BASE_URL \
-                     to use your key there"
-                ));
-                key = None;
-                key_from_env = None;
-            }
-        }
+        picks.withhold_key_from_project_server(&mut config.notes);
 
-        config.model = ModelConfig {
-            base_url: base_url.map(|(u, _)| u),
-            model: model.filter(|m| !m.trim().is_empty()),
-            api_key: key.map(|(k, _)| k).filter(|k| !k.is_empty()),
-            api_key_env: key_from_env,
-        };
+        config.model = picks.into_model();
         config.language = language.unwrap_or_else(|| locale_language(env));
         config
     }

@@ -458,27 +458,41 @@ impl HookRegistry {
         pending.risk = p.last_risk;
         match d.action {
             Action::Deny => {
-                let record = self.record(
-                    &p.call,
-                    Verdict {
-                        action: Action::Deny,
-                        risk: d.risk,
-                        rule: d.rule.clone(),
-                        reason: d.reason.clone(),
-                        decided_by: DecidedBy::Rule {
-                            hook: name,
-                            rule: d.rule.clone(),
-                        },
-                    },
-                    p.mode,
-                    &p.ctx,
-                );
+                let by = DecidedBy::Rule {
+                    hook: name,
+                    rule: d.rule.clone(),
+                };
                 // Denied: no after_execute for anyone.
-                ControlFlow::Break(self.finish_denied(pending, p.call, record))
+                ControlFlow::Break(self.deny_by_hook(p, pending, &d, d.reason.clone(), by))
             }
             Action::Allow => self.apply_allow(name, d, p, pending, tool),
             Action::Ask => self.apply_ask(name, d, p, pending).await,
         }
+    }
+
+    /// Denies the call on a hook's decision `d` (its risk and rule), with `reason`, decided by
+    /// `by`: recorded, and no after_execute for anyone.
+    fn deny_by_hook(
+        &self,
+        p: Progress,
+        pending: &mut Pending<'_>,
+        d: &HookDecision,
+        reason: String,
+        by: DecidedBy,
+    ) -> Execution {
+        let record = self.record(
+            &p.call,
+            Verdict {
+                action: Action::Deny,
+                risk: d.risk,
+                rule: d.rule.clone(),
+                reason,
+                decided_by: by,
+            },
+            p.mode,
+            &p.ctx,
+        );
+        self.finish_denied(pending, p.call, record)
     }
 
     /// Denies the call because hook `name` failed or panicked (`reason` says which); the hooks
@@ -585,19 +599,7 @@ impl HookRegistry {
         {
             Ok(by) => p.decided = Some((by, d.rule.clone(), d.reason.clone())),
             Err((by, reason)) => {
-                let record = self.record(
-                    &p.call,
-                    Verdict {
-                        action: Action::Deny,
-                        risk: d.risk,
-                        rule: d.rule.clone(),
-                        reason,
-                        decided_by: by,
-                    },
-                    p.mode,
-                    &p.ctx,
-                );
-                return ControlFlow::Break(self.finish_denied(pending, p.call, record));
+                return ControlFlow::Break(self.deny_by_hook(p, pending, &d, reason, by));
             }
         }
         ControlFlow::Continue(p)
@@ -678,35 +680,54 @@ impl HookRegistry {
             });
         }
         let Some(approver) = &self.approver else {
-            let headless = match &self.live {
-                Some(live) => live.snapshot().headless(),
-                None => self.headless,
-            };
-            let action = match d.managed {
-                true => Action::Deny,
-                false => headless
-                    .iter()
-                    .find(|(r, _)| *r == d.risk)
-                    .map_or(Action::Deny, |(_, a)| *a),
-            };
-            return match action {
-                Action::Allow => Ok(DecidedBy::Headless),
-                _ if d.managed => Err((
-                    DecidedBy::Headless,
-                    format!(
-                        "{} (the managed policy asks, and no one can answer in a non-interactive run)",
-                        d.reason
-                    ),
-                )),
-                _ => Err((
-                    DecidedBy::Headless,
-                    format!(
-                        "{} (asked, and no one can answer in a non-interactive run: the headless setting denies {} risk)",
-                        d.reason, d.risk
-                    ),
-                )),
-            };
+            return self.resolve_headless(d);
         };
+        self.ask_person(approver, hook, d, call, ctx).await
+    }
+
+    /// Settles an ask where no one can answer: by the headless setting, and a managed
+    /// policy's ask is always a denial.
+    fn resolve_headless(&self, d: &HookDecision) -> Result<DecidedBy, (DecidedBy, String)> {
+        let headless = match &self.live {
+            Some(live) => live.snapshot().headless(),
+            None => self.headless,
+        };
+        let action = match d.managed {
+            true => Action::Deny,
+            false => headless
+                .iter()
+                .find(|(r, _)| *r == d.risk)
+                .map_or(Action::Deny, |(_, a)| *a),
+        };
+        match action {
+            Action::Allow => Ok(DecidedBy::Headless),
+            _ if d.managed => Err((
+                DecidedBy::Headless,
+                format!(
+                    "{} (the managed policy asks, and no one can answer in a non-interactive run)",
+                    d.reason
+                ),
+            )),
+            _ => Err((
+                DecidedBy::Headless,
+                format!(
+                    "{} (asked, and no one can answer in a non-interactive run: the headless setting denies {} risk)",
+                    d.reason, d.risk
+                ),
+            )),
+        }
+    }
+
+    /// Settles an ask by a person's answer: a denial says why; an allow beyond this call is
+    /// remembered (and written, for always), and the context notes who approved.
+    async fn ask_person(
+        &self,
+        approver: &Approver,
+        hook: &str,
+        d: &HookDecision,
+        call: &ToolCall,
+        ctx: &mut HookContext,
+    ) -> Result<DecidedBy, (DecidedBy, String)> {
         let proposal = d.proposal.clone();
         let asked = approver
             .ask(

@@ -167,16 +167,7 @@ mod tests {
     }
 
     fn asked(call_id: &str, command: &str) -> Record {
-        let verdict = Verdict {
-            action: Action::Ask,
-            risk: Risk::Low,
-            rule: Some("default".into()),
-            reason: "no rule".into(),
-            decided_by: DecidedBy::Rule {
-                hook: "policy".into(),
-                rule: Some("default".into()),
-            },
-        };
+        let verdict = Verdict::default_ask();
         Record::decision(
             claude(call_id),
             &ToolCall::primary("bash", command),

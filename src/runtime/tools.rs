@@ -17,6 +17,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::{json, Map, Value};
 use tokio::io::AsyncReadExt;
+use tokio::process::{ChildStderr, ChildStdout};
 
 use super::{CancelToken, ToolResult, ToolRunner};
 use crate::call::ToolCall;
@@ -405,8 +406,37 @@ enum Stop {
     Cancelled,
 }
 
+/// What a `bash` run left: its output, and how it ended.
+struct Ran {
+    out: Capture,
+    status: Option<std::io::Result<std::process::ExitStatus>>,
+    stop: Option<Stop>,
+    /// bash exited, but something it left in the background held the output open.
+    abandoned: bool,
+    /// The output pipes still open, kept open until the run's result is made: a command that
+    /// is killed is killed before they close.
+    _pipes: (Option<ChildStdout>, Option<ChildStderr>),
+}
+
 impl Tools {
     async fn bash(&self, command: &str, cancel: &CancelToken) -> ToolResult {
+        let mut child = match self.spawn_bash(command) {
+            Ok(c) => c,
+            Err(result) => return result,
+        };
+        let pid = child.id();
+        let ran = self.collect(&mut child, cancel).await;
+        if let Some(stop) = ran.stop {
+            kill_group(pid).await;
+            let _ = child.start_kill();
+            let _ = tokio::time::timeout(KILL_GRACE, child.wait()).await;
+            return self.stopped(stop, ran.out);
+        }
+        exited(ran)
+    }
+
+    /// Starts `bash -c command` in the working folder, in a process group of its own.
+    fn spawn_bash(&self, command: &str) -> Result<tokio::process::Child, ToolResult> {
         let mut cmd = tokio::process::Command::new("bash");
         cmd.arg("-c")
             .arg(command)
@@ -418,16 +448,17 @@ impl Tools {
         // Its own process group, so that a timeout or a cancel kills what it started too.
         #[cfg(unix)]
         cmd.process_group(0);
-        let mut child = match cmd.spawn() {
-            Ok(c) => c,
-            Err(e) => {
-                return ToolResult::error(format!(
-                    "could not start `bash` in {}: {e}",
-                    self.cwd.display()
-                ))
-            }
-        };
-        let pid = child.id();
+        cmd.spawn().map_err(|e| {
+            ToolResult::error(format!(
+                "could not start `bash` in {}: {e}",
+                self.cwd.display()
+            ))
+        })
+    }
+
+    /// Reads the child's output until it exits and its output closes, the timeout passes, or
+    /// the turn is cancelled.
+    async fn collect(&self, child: &mut tokio::process::Child, cancel: &CancelToken) -> Ran {
         let mut stdout = child.stdout.take();
         let mut stderr = child.stderr.take();
         let mut out = Capture::new(self.output_cap);
@@ -473,55 +504,63 @@ impl Tools {
                 }
             }
         }
-
-        if let Some(stop) = stop {
-            kill_group(pid).await;
-            let _ = child.start_kill();
-            let _ = tokio::time::timeout(KILL_GRACE, child.wait()).await;
-            let mut content = out.finish();
-            if !content.is_empty() && !content.ends_with('\n') {
-                content.push('\n');
-            }
-            content.push_str(&match stop {
-                Stop::Timeout => format!(
-                    "[timed out after {}: the command was killed]",
-                    humantime::format_duration(self.timeout)
-                ),
-                Stop::Cancelled => "[cancelled: the command was killed]".to_string(),
-            });
-            return ToolResult::error(content);
+        Ran {
+            out,
+            status,
+            stop,
+            abandoned,
+            _pipes: (stdout, stderr),
         }
+    }
 
+    /// The result of a run that was killed: its output, and why it was killed.
+    fn stopped(&self, stop: Stop, out: Capture) -> ToolResult {
         let mut content = out.finish();
-        if content.is_empty() {
-            content.push_str("(no output)");
-        }
-        if !content.ends_with('\n') {
+        if !content.is_empty() && !content.ends_with('\n') {
             content.push('\n');
         }
-        if abandoned {
-            content.push_str(
-                "[a background process still holds the output open; output after bash exited is not shown]\n",
-            );
+        content.push_str(&match stop {
+            Stop::Timeout => format!(
+                "[timed out after {}: the command was killed]",
+                humantime::format_duration(self.timeout)
+            ),
+            Stop::Cancelled => "[cancelled: the command was killed]".to_string(),
+        });
+        ToolResult::error(content)
+    }
+}
+
+/// The result of a run that ended by itself: its output, and its exit code.
+fn exited(ran: Ran) -> ToolResult {
+    let mut content = ran.out.finish();
+    if content.is_empty() {
+        content.push_str("(no output)");
+    }
+    if !content.ends_with('\n') {
+        content.push('\n');
+    }
+    if ran.abandoned {
+        content.push_str(
+            "[a background process still holds the output open; output after bash exited is not shown]\n",
+        );
+    }
+    match ran.status {
+        Some(Ok(s)) if s.success() => {
+            content.push_str("[exit code 0]");
+            ToolResult::ok(content)
         }
-        match status {
-            Some(Ok(s)) if s.success() => {
-                content.push_str("[exit code 0]");
-                ToolResult::ok(content)
+        Some(Ok(s)) => {
+            match s.code() {
+                Some(c) => content.push_str(&format!("[exit code {c}]")),
+                None => content.push_str(&signal_note(&s)),
             }
-            Some(Ok(s)) => {
-                match s.code() {
-                    Some(c) => content.push_str(&format!("[exit code {c}]")),
-                    None => content.push_str(&signal_note(&s)),
-                }
-                ToolResult::error(content)
-            }
-            Some(Err(e)) => {
-                content.push_str(&format!("[could not wait for bash: {e}]"));
-                ToolResult::error(content)
-            }
-            None => ToolResult::error(content + "[bash did not report an exit status]"),
+            ToolResult::error(content)
         }
+        Some(Err(e)) => {
+            content.push_str(&format!("[could not wait for bash: {e}]"));
+            ToolResult::error(content)
+        }
+        None => ToolResult::error(content + "[bash did not report an exit status]"),
     }
 }
 

@@ -473,7 +473,7 @@ impl Runner {
 async fn event_loop(
     terminal: &mut Term,
     app: App,
-    mut keys: UnboundedReceiver<ct::Event>,
+    keys: UnboundedReceiver<ct::Event>,
 ) -> io::Result<()> {
     let App {
         mut state,
@@ -482,27 +482,25 @@ async fn event_loop(
         tools,
         specs,
         mode,
-        mut runtime_events,
+        runtime_events,
         auto_start,
         system,
         cwd,
         history_file,
         settings_file,
     } = app;
-    let (agent_tx, mut agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
-    let (turn_tx, mut turn_rx) = mpsc::unbounded_channel::<AgentCommand>();
+    let (agent_tx, agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
+    let (turn_tx, turn_rx) = mpsc::unbounded_channel::<AgentCommand>();
     let mut agent = Agent::new(model, registry.clone(), tools, specs, agent_tx).with_cwd(&cwd);
     if let Some(s) = system {
         agent = agent.with_system(s);
     }
-    tokio::spawn(async move {
-        while let Some(cmd) = turn_rx.recv().await {
-            match cmd {
-                AgentCommand::Turn(text, cancel) => agent.turn(text, cancel).await,
-                AgentCommand::Clear => agent.clear(),
-            }
-        }
-    });
+    spawn_agent(agent, turn_rx);
+    let mut inputs = Inputs {
+        keys,
+        runtime_events,
+        agent: agent_rx,
+    };
     if let Some(path) = &history_file {
         state.input.set_history(read_history(path));
     }
@@ -527,30 +525,62 @@ async fn event_loop(
             runner.act(&mut state, a);
         }
     }
+    run_until_quit(terminal, &mut state, &mut runner, &mut inputs).await?;
+    runner.turn.cancel();
+    runner.pending.clear();
+    Ok(())
+}
+
+/// Runs the agent's turns on a task of its own, one command at a time.
+fn spawn_agent(mut agent: Agent, mut commands: UnboundedReceiver<AgentCommand>) {
+    tokio::spawn(async move {
+        while let Some(cmd) = commands.recv().await {
+            match cmd {
+                AgentCommand::Turn(text, cancel) => agent.turn(text, cancel).await,
+                AgentCommand::Clear => agent.clear(),
+            }
+        }
+    });
+}
+
+/// What the loop waits on besides the clock.
+struct Inputs {
+    keys: UnboundedReceiver<ct::Event>,
+    /// Approval requests and runtime notices.
+    runtime_events: UnboundedReceiver<RuntimeEvent>,
+    agent: UnboundedReceiver<AgentEvent>,
+}
+
+/// Draws, waits for the next event, updates the state and carries out the actions, until the
+/// person quits; ends early only when drawing fails.
+async fn run_until_quit(
+    terminal: &mut Term,
+    state: &mut State,
+    runner: &mut Runner,
+    inputs: &mut Inputs,
+) -> io::Result<()> {
     let mut ticks = tokio::time::interval(TICK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
-        terminal.draw(|f| render(&state, f))?;
+        terminal.draw(|f| render(state, f))?;
         let event = tokio::select! {
-            Some(ev) = keys.recv() => match from_terminal(ev) {
+            Some(ev) = inputs.keys.recv() => match from_terminal(ev) {
                 Some(e) => e,
                 None => continue,
             },
-            Some(ev) = runtime_events.recv() => runner.runtime_event(state.lang, ev),
-            Some(ev) = agent_rx.recv() => Event::Agent(ev),
+            Some(ev) = inputs.runtime_events.recv() => runner.runtime_event(state.lang, ev),
+            Some(ev) = inputs.agent.recv() => Event::Agent(ev),
             _ = ticks.tick() => Event::Tick(Instant::now()),
         };
         state.now = Instant::now();
         let mut go_on = true;
-        for a in update(&mut state, event) {
-            go_on &= runner.act(&mut state, a);
+        for a in update(state, event) {
+            go_on &= runner.act(state, a);
         }
         if !go_on || state.quit {
             break;
         }
     }
-    runner.turn.cancel();
-    runner.pending.clear();
     Ok(())
 }
 

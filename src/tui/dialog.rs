@@ -56,60 +56,33 @@ impl Level {
                 all_options: true,
                 feedback_rows: 3,
             },
+            // Each level gives up something more than the one above it.
             Level::Compact => Params {
-                bordered: true,
                 blanks: false,
-                reason_rows: usize::MAX,
                 detail_rows: 3,
-                option_rows: usize::MAX,
-                details: true,
-                hint: true,
-                all_options: true,
                 feedback_rows: 1,
+                ..Level::Full.params()
             },
             Level::Snug => Params {
-                bordered: true,
-                blanks: false,
-                reason_rows: usize::MAX,
                 detail_rows: 2,
-                option_rows: usize::MAX,
                 details: false,
                 hint: false,
-                all_options: true,
-                feedback_rows: 1,
+                ..Level::Compact.params()
             },
             Level::Bare => Params {
-                bordered: true,
-                blanks: false,
                 reason_rows: 0,
                 detail_rows: 1,
-                option_rows: usize::MAX,
-                details: false,
-                hint: false,
-                all_options: true,
-                feedback_rows: 1,
+                ..Level::Snug.params()
             },
             Level::Tight => Params {
                 bordered: false,
-                blanks: false,
-                reason_rows: 0,
-                detail_rows: 1,
-                option_rows: usize::MAX,
-                details: false,
-                hint: false,
-                all_options: true,
-                feedback_rows: 1,
+                ..Level::Bare.params()
             },
             Level::Tiny => Params {
-                bordered: false,
-                blanks: false,
-                reason_rows: 0,
                 detail_rows: 0,
                 option_rows: 1,
-                details: false,
-                hint: false,
                 all_options: false,
-                feedback_rows: 1,
+                ..Level::Tight.params()
             },
         }
     }

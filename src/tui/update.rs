@@ -278,52 +278,61 @@ fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
             Vec::new()
         }
         AgentEvent::ModelError(text) => {
-            state.turn_output = true;
-            keep_streamed(state);
-            let t = texts(state.lang);
-            let (text, colon) = match state.lang {
-                super::i18n::Lang::Zh => (super::zh::message(&text), "："),
-                super::i18n::Lang::En => (text, ": "),
-            };
-            push(
-                state,
-                Entry::Error(format!("{}{colon}{text}", t.model_error)),
-            );
+            model_error(state, text);
             Vec::new()
         }
-        AgentEvent::TurnEnded { cancelled } => {
-            let was_cancelling = state.cancelling;
-            state.turn_running = false;
-            state.cancelling = false;
-            state.turn_started = None;
-            state.last_activity = None;
-            state.running_tools = 0;
-            keep_streamed(state);
-            let t = texts(state.lang);
-            if cancelled {
-                push(state, Entry::Notice(t.interrupted.to_string()));
-            } else if !state.turn_output && !was_cancelling {
-                push(state, Entry::Notice(t.empty_reply.to_string()));
-            }
-            // Nobody waits for what is left in the queue any more.
-            let mut actions = deny_all(state);
-            if cancelled || was_cancelling {
-                // Interrupted: what was typed meanwhile goes back to the input, unsent.
-                if !state.queued.is_empty() {
-                    let mut back: Vec<String> = state.queued.drain(..).collect();
-                    if !state.input.is_empty() {
-                        back.push(state.input.take());
-                    }
-                    state.input.set(back.join("\n"));
-                }
-            } else if let Some(next) = state.queued.pop_front() {
-                push(state, Entry::User(next.clone()));
-                start_turn(state);
-                actions.push(Action::Submit(next));
-            }
-            actions
-        }
+        AgentEvent::TurnEnded { cancelled } => turn_ended(state, cancelled),
     }
+}
+
+/// The turn is over: the state goes back to waiting, the queue's requests are denied, and what
+/// was typed meanwhile goes back to the input (interrupted) or is sent (the next message).
+fn turn_ended(state: &mut State, cancelled: bool) -> Vec<Action> {
+    let was_cancelling = state.cancelling;
+    state.turn_running = false;
+    state.cancelling = false;
+    state.turn_started = None;
+    state.last_activity = None;
+    state.running_tools = 0;
+    keep_streamed(state);
+    let t = texts(state.lang);
+    if cancelled {
+        push(state, Entry::Notice(t.interrupted.to_string()));
+    } else if !state.turn_output && !was_cancelling {
+        push(state, Entry::Notice(t.empty_reply.to_string()));
+    }
+    // Nobody waits for what is left in the queue any more.
+    let mut actions = deny_all(state);
+    if cancelled || was_cancelling {
+        // Interrupted: what was typed meanwhile goes back to the input, unsent.
+        if !state.queued.is_empty() {
+            let mut back: Vec<String> = state.queued.drain(..).collect();
+            if !state.input.is_empty() {
+                back.push(state.input.take());
+            }
+            state.input.set(back.join("\n"));
+        }
+    } else if let Some(next) = state.queued.pop_front() {
+        push(state, Entry::User(next.clone()));
+        start_turn(state);
+        actions.push(Action::Submit(next));
+    }
+    actions
+}
+
+/// The model failed: what was streamed stays, and the error goes in the conversation.
+fn model_error(state: &mut State, text: String) {
+    state.turn_output = true;
+    keep_streamed(state);
+    let t = texts(state.lang);
+    let (text, colon) = match state.lang {
+        super::i18n::Lang::Zh => (super::zh::message(&text), "："),
+        super::i18n::Lang::En => (text, ": "),
+    };
+    push(
+        state,
+        Entry::Error(format!("{}{colon}{text}", t.model_error)),
+    );
 }
 
 /// Text streamed before a reply was cut off stays in the conversation, marked as cut.

@@ -1,6 +1,8 @@
 //! `render(&State, &mut Frame)`: draws the conversation, the input line or the approval dialog,
 //! and the status bar. Never changes the state, never panics, whatever the terminal's size.
 
+use std::collections::HashMap;
+
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -9,7 +11,7 @@ use ratatui::Frame;
 
 use super::dialog::{self, DialogLayout};
 use super::diff::{Diff, DiffKind};
-use super::i18n::texts;
+use super::i18n::{texts, Texts};
 use super::state::{Entry, State};
 use super::text::{tail, truncate, width, wrap};
 use crate::engine::Mode;
@@ -284,21 +286,60 @@ pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
     let t = texts(state.lang);
     let bar = Style::default().bg(Color::Indexed(236)).fg(Color::Gray);
     let sep = || Span::styled(" │ ", bar.fg(Color::DarkGray));
-    let mode_value = Span::styled(
-        state.mode.as_str(),
-        mode_style(state.mode).bg(Color::Indexed(236)),
-    );
     // Full-width in Chinese.
     let colon = match state.lang {
         crate::tui::Lang::Zh => "：",
         crate::tui::Lang::En => ": ",
     };
+    let mode = mode_part(state, bar, colon, total);
+    let parts = status_parts(state, bar, colon);
+    let mut used = spans_width(&mode);
+    let keep = parts_that_fit(&parts, &mut used, total);
+    let mut spans = mode;
+    for (i, (_, part)) in parts.into_iter().enumerate() {
+        if keep[i] {
+            spans.push(sep());
+            spans.extend(part);
+        }
+    }
+    let keys = format!("{} ", t.status_keys);
+    if used + width(&keys) + 2 <= total {
+        spans.push(Span::styled(" ".repeat(total - used - width(&keys)), bar));
+        spans.push(Span::styled(keys, bar.fg(Color::DarkGray)));
+    } else if used < total {
+        spans.push(Span::styled(" ".repeat(total - used), bar));
+    }
+    spans
+}
+
+fn spans_width(spans: &[Span]) -> usize {
+    spans.iter().map(Span::width).sum::<usize>()
+}
+
+/// The mode, labelled when that fits in `total` columns, else bare, else nothing.
+fn mode_part(state: &State, bar: Style, colon: &str, total: usize) -> Vec<Span<'static>> {
+    let t = texts(state.lang);
+    let mode_value = Span::styled(
+        state.mode.as_str(),
+        mode_style(state.mode).bg(Color::Indexed(236)),
+    );
     let mode_full = vec![
         Span::styled(format!(" {}{colon}", t.status_mode), bar),
         mode_value.clone(),
     ];
     let mode_short = vec![Span::styled(" ", bar), mode_value];
-    // (priority, part); lower numbers are kept first.
+    if spans_width(&mode_full) <= total {
+        mode_full
+    } else if spans_width(&mode_short) <= total {
+        mode_short
+    } else {
+        Vec::new()
+    }
+}
+
+/// The status bar's parts after the mode, each with its priority (lower numbers are kept first).
+fn status_parts(state: &State, bar: Style, colon: &str) -> Vec<(u8, Vec<Span<'static>>)> {
+    let t = texts(state.lang);
     let mut parts: Vec<(u8, Vec<Span<'static>>)> = Vec::new();
     parts.push((
         3,
@@ -333,40 +374,23 @@ pub fn status_spans(state: &State, total: usize) -> Vec<Span<'static>> {
             )],
         ));
     }
-    let w = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
-    let mode = if w(&mode_full) <= total {
-        mode_full
-    } else if w(&mode_short) <= total {
-        mode_short
-    } else {
-        Vec::new()
-    };
-    let mut used = w(&mode);
+    parts
+}
+
+/// Which parts fit after the `used` columns, taken by priority, each with its separator;
+/// `used` grows by what they take.
+fn parts_that_fit(parts: &[(u8, Vec<Span<'static>>)], used: &mut usize, total: usize) -> Vec<bool> {
     let mut order: Vec<usize> = (0..parts.len()).collect();
     order.sort_by_key(|&i| parts[i].0);
     let mut keep = vec![false; parts.len()];
     for i in order {
-        let need = 3 + w(&parts[i].1);
-        if used + need <= total {
-            used += need;
+        let need = 3 + spans_width(&parts[i].1);
+        if *used + need <= total {
+            *used += need;
             keep[i] = true;
         }
     }
-    let mut spans = mode;
-    for (i, (_, part)) in parts.into_iter().enumerate() {
-        if keep[i] {
-            spans.push(sep());
-            spans.extend(part);
-        }
-    }
-    let keys = format!("{} ", t.status_keys);
-    if used + width(&keys) + 2 <= total {
-        spans.push(Span::styled(" ".repeat(total - used - width(&keys)), bar));
-        spans.push(Span::styled(keys, bar.fg(Color::DarkGray)));
-    } else if used < total {
-        spans.push(Span::styled(" ".repeat(total - used), bar));
-    }
-    spans
+    keep
 }
 
 fn render_conversation(state: &State, frame: &mut Frame, area: Rect) {
@@ -405,169 +429,220 @@ fn prefixed(
     }
 }
 
+/// What every row of the conversation is drawn with.
+struct Conversation<'a> {
+    state: &'a State,
+    t: &'static Texts,
+    width: usize,
+    dim: Style,
+    red: Style,
+    /// The arguments of each tool call, by the call's id.
+    calls: HashMap<&'a str, &'a str>,
+}
+
+impl<'a> Conversation<'a> {
+    fn new(state: &'a State, width: usize) -> Self {
+        let calls = state
+            .entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::ToolCall { id, arguments, .. } => Some((id.as_str(), arguments.as_str())),
+                _ => None,
+            })
+            .collect();
+        Conversation {
+            state,
+            t: texts(state.lang),
+            width,
+            dim: Style::default().fg(Color::DarkGray),
+            red: Style::default().fg(Color::Indexed(160)),
+            calls,
+        }
+    }
+
+    /// How many lines of a tool result are shown.
+    fn result_limit(&self) -> usize {
+        if self.state.expand_results {
+            usize::MAX
+        } else {
+            RESULT_LINES
+        }
+    }
+}
+
 /// Every row of the conversation, wrapped to `width` columns.
 pub fn conversation_lines(state: &State, width: usize) -> Vec<Line<'static>> {
-    let t = texts(state.lang);
+    let cx = Conversation::new(state, width);
     let mut out: Vec<Line<'static>> = Vec::new();
-    let dim = Style::default().fg(Color::DarkGray);
-    let red = Style::default().fg(Color::Indexed(160));
-    prefixed(&mut out, "", dim, t.welcome, dim, width);
+    prefixed(&mut out, "", cx.dim, cx.t.welcome, cx.dim, width);
     // The call a result follows directly (notices in between do not count).
     let mut last_call: Option<&str> = None;
-    let calls: std::collections::HashMap<&str, &str> = state
-        .entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::ToolCall { id, arguments, .. } => Some((id.as_str(), arguments.as_str())),
-            _ => None,
-        })
-        .collect();
     for entry in &state.entries {
-        match entry {
-            Entry::User(text) => {
-                out.push(Line::default());
-                prefixed(
-                    &mut out,
-                    "› ",
-                    Style::default()
-                        .fg(Color::Cyan)
-                        .add_modifier(Modifier::BOLD),
-                    text,
-                    Style::default().fg(Color::Cyan),
-                    width,
-                );
-            }
-            Entry::Assistant(text) => {
-                out.push(Line::default());
-                prefixed(
-                    &mut out,
-                    "● ",
-                    Style::default(),
-                    text,
-                    Style::default(),
-                    width,
-                );
-            }
-            Entry::ToolCall {
-                name, arguments, ..
-            } => {
-                prefixed(
-                    &mut out,
-                    "⚙ ",
-                    Style::default().fg(Color::Indexed(75)),
-                    &format!("{name}  {arguments}"),
-                    Style::default().add_modifier(Modifier::BOLD),
-                    width,
-                );
-            }
-            Entry::ToolResult {
-                id,
-                name,
-                status,
-                content,
-                diff,
-            } => {
-                let after_call = last_call == Some(id.as_str());
-                if !after_call {
-                    // The call it answers, by name and arguments.
-                    let args = calls.get(id.as_str()).copied().unwrap_or("");
-                    let head = format!("{name} {args}");
-                    out.push(Line::from(vec![
-                        Span::styled("  ⎿ ", dim),
-                        Span::styled(
-                            truncate(
-                                &super::text::sanitize(&head).replace('\n', " "),
-                                width.saturating_sub(4),
-                            ),
-                            Style::default().add_modifier(Modifier::BOLD),
-                        ),
-                    ]));
-                }
-                let (style, label) = match status {
-                    ResultStatus::Ok => (dim, String::new()),
-                    ResultStatus::Error => (red, format!("{}: ", t.error)),
-                    // "denied by the user …" says it already.
-                    ResultStatus::Denied if content.starts_with("denied") => (red, String::new()),
-                    ResultStatus::Denied => (red, format!("{}: ", t.denied)),
-                };
-                let content = match (state.lang, status) {
-                    // The runtime's own words (a denial); a tool's output stays as it is.
-                    (crate::tui::Lang::Zh, ResultStatus::Denied) => super::zh::message(content),
-                    _ => content.clone(),
-                };
-                let text = format!("{label}{}", content.trim_end());
-                let limit = if state.expand_results {
-                    usize::MAX
-                } else {
-                    RESULT_LINES
-                };
-                let all: Vec<&str> = text.lines().collect();
-                let mut shown = all
-                    .iter()
-                    .take(limit)
-                    .copied()
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                if all.len() > limit {
-                    shown.push_str(&format!("\n… +{} ({})", all.len() - limit, t.expand_hint));
-                } else if all.len() > RESULT_LINES {
-                    shown.push_str(&format!("\n({})", t.collapse_hint));
-                }
-                if shown.is_empty() {
-                    shown = t.no_output.into();
-                }
-                let lead = if after_call { "  ⎿ " } else { "    " };
-                prefixed(&mut out, lead, dim, &shown, style, width);
-                if let Some(d) = diff.as_ref().filter(|d| !d.is_empty()) {
-                    diff_lines(&mut out, d, limit, state, width);
-                }
-            }
-            Entry::Notice(text) => {
-                let text = match state.lang {
-                    crate::tui::Lang::Zh => super::zh::message(text),
-                    crate::tui::Lang::En => text.clone(),
-                };
-                prefixed(
-                    &mut out,
-                    "ℹ ",
-                    Style::default().fg(Color::Indexed(75)),
-                    &text,
-                    Style::default().fg(Color::Gray),
-                    width,
-                );
-            }
-            Entry::Error(text) => {
-                prefixed(&mut out, "✗ ", red, text, red, width);
-            }
-        }
+        entry_lines(&mut out, &cx, entry, last_call);
         match entry {
             Entry::ToolCall { id, .. } => last_call = Some(id),
             Entry::Notice(_) => {}
             _ => last_call = None,
         }
     }
+    unsent_lines(&mut out, &cx);
+    out
+}
+
+/// The rows of one entry; `last_call` is the id of the call it directly follows, if any.
+fn entry_lines(
+    out: &mut Vec<Line<'static>>,
+    cx: &Conversation,
+    entry: &Entry,
+    last_call: Option<&str>,
+) {
+    let width = cx.width;
+    match entry {
+        Entry::User(text) => {
+            out.push(Line::default());
+            prefixed(
+                out,
+                "› ",
+                Style::default()
+                    .fg(Color::Cyan)
+                    .add_modifier(Modifier::BOLD),
+                text,
+                Style::default().fg(Color::Cyan),
+                width,
+            );
+        }
+        Entry::Assistant(text) => {
+            out.push(Line::default());
+            prefixed(out, "● ", Style::default(), text, Style::default(), width);
+        }
+        Entry::ToolCall {
+            name, arguments, ..
+        } => {
+            prefixed(
+                out,
+                "⚙ ",
+                Style::default().fg(Color::Indexed(75)),
+                &format!("{name}  {arguments}"),
+                Style::default().add_modifier(Modifier::BOLD),
+                width,
+            );
+        }
+        Entry::ToolResult {
+            id,
+            name,
+            status,
+            content,
+            diff,
+        } => {
+            let after_call = last_call == Some(id.as_str());
+            if !after_call {
+                answered_call_line(out, cx, name, id);
+            }
+            let (style, shown) = result_text(cx, *status, content);
+            let lead = if after_call { "  ⎿ " } else { "    " };
+            prefixed(out, lead, cx.dim, &shown, style, width);
+            if let Some(d) = diff.as_ref().filter(|d| !d.is_empty()) {
+                diff_lines(out, d, cx.result_limit(), cx.state, width);
+            }
+        }
+        Entry::Notice(text) => notice_lines(out, cx, text),
+        Entry::Error(text) => {
+            prefixed(out, "✗ ", cx.red, text, cx.red, width);
+        }
+    }
+}
+
+/// Something the runtime says, in the person's language.
+fn notice_lines(out: &mut Vec<Line<'static>>, cx: &Conversation, text: &str) {
+    let text = match cx.state.lang {
+        crate::tui::Lang::Zh => super::zh::message(text),
+        crate::tui::Lang::En => text.to_string(),
+    };
+    prefixed(
+        out,
+        "ℹ ",
+        Style::default().fg(Color::Indexed(75)),
+        &text,
+        Style::default().fg(Color::Gray),
+        cx.width,
+    );
+}
+
+/// The call a result answers, by name and arguments, for a result that does not follow it.
+fn answered_call_line(out: &mut Vec<Line<'static>>, cx: &Conversation, name: &str, id: &str) {
+    let args = cx.calls.get(id).copied().unwrap_or("");
+    let head = format!("{name} {args}");
+    out.push(Line::from(vec![
+        Span::styled("  ⎿ ", cx.dim),
+        Span::styled(
+            truncate(
+                &super::text::sanitize(&head).replace('\n', " "),
+                cx.width.saturating_sub(4),
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        ),
+    ]));
+}
+
+/// A tool result's style and text: labelled by its status, cut to the lines shown.
+fn result_text(cx: &Conversation, status: ResultStatus, content: &str) -> (Style, String) {
+    let t = cx.t;
+    let (style, label) = match status {
+        ResultStatus::Ok => (cx.dim, String::new()),
+        ResultStatus::Error => (cx.red, format!("{}: ", t.error)),
+        // "denied by the user …" says it already.
+        ResultStatus::Denied if content.starts_with("denied") => (cx.red, String::new()),
+        ResultStatus::Denied => (cx.red, format!("{}: ", t.denied)),
+    };
+    let content = match (cx.state.lang, status) {
+        // The runtime's own words (a denial); a tool's output stays as it is.
+        (crate::tui::Lang::Zh, ResultStatus::Denied) => super::zh::message(content),
+        _ => content.to_string(),
+    };
+    let text = format!("{label}{}", content.trim_end());
+    let limit = cx.result_limit();
+    let all: Vec<&str> = text.lines().collect();
+    let mut shown = all
+        .iter()
+        .take(limit)
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
+    if all.len() > limit {
+        shown.push_str(&format!("\n… +{} ({})", all.len() - limit, t.expand_hint));
+    } else if all.len() > RESULT_LINES {
+        shown.push_str(&format!("\n({})", t.collapse_hint));
+    }
+    if shown.is_empty() {
+        shown = t.no_output.into();
+    }
+    (style, shown)
+}
+
+/// What is not in the conversation yet: the reply being streamed, then the queued messages.
+fn unsent_lines(out: &mut Vec<Line<'static>>, cx: &Conversation) {
+    let state = cx.state;
     if !state.streaming.is_empty() {
         out.push(Line::default());
         prefixed(
-            &mut out,
+            out,
             "● ",
             Style::default(),
             &state.streaming,
             Style::default(),
-            width,
+            cx.width,
         );
     }
     for q in &state.queued {
         prefixed(
-            &mut out,
+            out,
             "⏳ ",
-            dim,
-            &format!("{}: {q}", t.queued),
-            dim,
-            width,
+            cx.dim,
+            &format!("{}: {q}", cx.t.queued),
+            cx.dim,
+            cx.width,
         );
     }
-    out
 }
 
 /// The colour of a diff row.
