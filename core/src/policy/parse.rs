@@ -515,6 +515,25 @@ impl Lower<'_> {
 
     fn matcher(&mut self, pair: Pair<Rule>) -> Option<Matcher> {
         let span = self.span(&pair);
+        let MatcherParts {
+            words,
+            values,
+            list,
+        } = self.matcher_parts(pair)?;
+        let has_value = list || !values.is_empty();
+        let (kind, arg) = self.matcher_kind_and_arg(words)?;
+        self.check_matcher_value(kind, span, has_value, list && values.is_empty())?;
+        Some(Matcher {
+            kind,
+            arg,
+            values,
+            list,
+            span,
+        })
+    }
+
+    /// A matcher's words, values and list; `None` for a string that does not parse.
+    fn matcher_parts(&mut self, pair: Pair<Rule>) -> Option<MatcherParts> {
         let mut words = Vec::new();
         let mut values = Vec::new();
         let mut list = false;
@@ -535,7 +554,19 @@ impl Lower<'_> {
                 _ => {}
             }
         }
-        let has_value = list || !values.is_empty();
+        Some(MatcherParts {
+            words,
+            values,
+            list,
+        })
+    }
+
+    /// The kind a matcher's words name, and the JSON argument after `arg`; `None` (an error
+    /// reported) for words that name none.
+    fn matcher_kind_and_arg(
+        &mut self,
+        words: Vec<(String, Span)>,
+    ) -> Option<(MatcherKind, Option<Spanned<String>>)> {
         let mut words = words.into_iter();
         let (kind, arg) = match words.next() {
             None => (MatcherKind::Shorthand, None),
@@ -566,6 +597,18 @@ impl Lower<'_> {
             );
             return None;
         }
+        Some((kind, arg))
+    }
+
+    /// Whether a matcher of `kind` has a value when, and only when, it takes one, and its
+    /// list (if any) is not empty; `None` (an error reported) when not.
+    fn check_matcher_value(
+        &mut self,
+        kind: MatcherKind,
+        span: Span,
+        has_value: bool,
+        empty_list: bool,
+    ) -> Option<()> {
         if kind.takes_value() && !has_value {
             self.error(
                 span,
@@ -584,7 +627,7 @@ impl Lower<'_> {
             );
             return None;
         }
-        if list && values.is_empty() {
+        if empty_list {
             self.error(
                 span,
                 "bad-matcher",
@@ -593,13 +636,7 @@ impl Lower<'_> {
             );
             return None;
         }
-        Some(Matcher {
-            kind,
-            arg,
-            values,
-            list,
-            span,
-        })
+        Some(())
     }
 
     fn matcher_kind(&mut self, word: &str, span: Span, after_arg: bool) -> Option<MatcherKind> {
@@ -744,6 +781,14 @@ impl Lower<'_> {
 
 /// The rule node's name clashes with pest's `Rule` enum inside this module.
 type Rule_ = super::ast::Rule;
+
+/// A matcher as written: its words (`arg url host`), its quoted values, and whether they are
+/// a list.
+struct MatcherParts {
+    words: Vec<(String, Span)>,
+    values: Vec<Spanned<String>>,
+    list: bool,
+}
 
 #[cfg(test)]
 mod tests {
