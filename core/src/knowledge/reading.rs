@@ -346,7 +346,7 @@ fn read_option_and_roles<'c>(
     roles_from: &mut Option<&'static Operands>,
 ) -> usize {
     let before = r.options.len();
-    let next = read_option(node, argv, i, r);
+    let next = r.read_option(node, argv, i);
     // `--no-list` turns the listing off again: its operand roles do not apply.
     for u in r.options[before..].iter().filter(|u| !u.negated) {
         if let Some(ops) = u.spec.and_then(|s| s.operands.as_ref()) {
@@ -444,21 +444,164 @@ fn may_split(word: &Word) -> bool {
     word.dynamic || word.value.contains(['*', '?', '['])
 }
 
-/// Reads the option word at `argv[i]` into `r`; returns the index of the next word.
-fn read_option<'c>(
-    node: &'static Program,
-    argv: &'c [Word],
-    i: usize,
-    r: &mut Reading<'c>,
-) -> usize {
-    let a = argv[i].value.as_str();
-    if let Some(spec) = node.single_dash(a) {
-        return read_single_dash_option(spec, argv, i, r);
+impl<'c> Reading<'c> {
+    /// Reads the option word at `argv[i]` into the reading; returns the index of the next word.
+    fn read_option(&mut self, node: &'static Program, argv: &'c [Word], i: usize) -> usize {
+        let a = argv[i].value.as_str();
+        if let Some(spec) = node.single_dash(a) {
+            return self.read_single_dash_option(spec, argv, i);
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            return self.read_long_option(node, long, argv, i);
+        }
+        self.read_short_cluster(node, argv, i)
     }
-    if let Some(long) = a.strip_prefix("--") {
-        return read_long_option(node, long, argv, i, r);
+
+    /// A single-dash option the table knows whole (`-name`, `-exec`).
+    fn read_single_dash_option(
+        &mut self,
+        spec: &'static OptSpec,
+        argv: &'c [Word],
+        i: usize,
+    ) -> usize {
+        let a = argv[i].value.as_str();
+        match spec.takes {
+            Takes::Required(_) => {
+                let value = argv.get(i + 1).map(|w| whole(w));
+                let missing = value.is_none();
+                self.options.push(used(i, Some(spec), a.to_string(), value));
+                if missing {
+                    self.unknown.push(format!("`{a}` needs a value"));
+                }
+                i + 2
+            }
+            _ => {
+                self.options.push(used(i, Some(spec), a.to_string(), None));
+                i + 1
+            }
+        }
     }
-    read_short_cluster(node, argv, i, r)
+
+    /// A long option `--long` (`long` without its dashes), its value attached after `=` or the
+    /// next word.
+    fn read_long_option(
+        &mut self,
+        node: &'static Program,
+        long: &'c str,
+        argv: &'c [Word],
+        i: usize,
+    ) -> usize {
+        let word = &argv[i];
+        let (name, attached) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        let attached = attached.map(|v| Value {
+            text: Cow::Borrowed(v),
+            word,
+        });
+        let written = format!("--{name}");
+        match node.long(name) {
+            Long::Found(spec) => match spec.takes {
+                Takes::Required(_) if attached.is_none() => {
+                    let value = argv.get(i + 1).map(|w| whole(w));
+                    if value.is_none() {
+                        self.unknown.push(format!("`{written}` needs a value"));
+                    }
+                    self.options.push(used(i, Some(spec), written, value));
+                    i + 2
+                }
+                Takes::Nothing if attached.is_some() => {
+                    self.unknown.push(format!(
+                        "`{written}` takes no value, so the program refuses it"
+                    ));
+                    self.options.push(used(i, Some(spec), written, attached));
+                    i + 1
+                }
+                _ => {
+                    self.options.push(used(i, Some(spec), written, attached));
+                    i + 1
+                }
+            },
+            Long::Negated(spec) => {
+                if attached.is_some() {
+                    self.unknown.push(format!("`{written}` takes no value"));
+                }
+                self.options.push(Used {
+                    negated: true,
+                    ..used(i, Some(spec), written, attached)
+                });
+                i + 1
+            }
+            Long::Ambiguous(candidates) => {
+                self.unknown
+                    .push(format!("`{written}` is an abbreviation of several options"));
+                self.options.push(Used {
+                    candidates,
+                    ..used(i, None, written, attached)
+                });
+                i + 1
+            }
+            Long::Unknown => {
+                self.unknown
+                    .push(format!("`{written}` is an option the table does not know"));
+                self.options.push(used(i, None, written, attached));
+                i + 1
+            }
+        }
+    }
+
+    /// A cluster of short options (`-rf`, `-n5`, `-5` where the program takes numbers), each
+    /// letter on its own; a letter that takes a value ends the cluster.
+    fn read_short_cluster(&mut self, node: &'static Program, argv: &'c [Word], i: usize) -> usize {
+        let word = &argv[i];
+        let a = word.value.as_str();
+        let cluster = &a[1..];
+        if node.numeric && cluster.bytes().all(|b| b.is_ascii_digit()) {
+            self.options.push(used(i, None, a.to_string(), None));
+            return i + 1;
+        }
+        let mut next = i + 1;
+        for (pos, c) in cluster.char_indices() {
+            let rest = &cluster[pos + c.len_utf8()..];
+            let written = format!("-{c}");
+            let Some(spec) = node.short(c) else {
+                self.unknown
+                    .push(format!("`{written}` is an option the table does not know"));
+                self.options.push(used(i, None, written, None));
+                continue;
+            };
+            match spec.takes {
+                Takes::Nothing => self.options.push(used(i, Some(spec), written, None)),
+                Takes::Required(_) => {
+                    let value = if rest.is_empty() {
+                        next = i + 2;
+                        let value = argv.get(i + 1).map(|w| whole(w));
+                        if value.is_none() {
+                            self.unknown.push(format!("`{written}` needs a value"));
+                        }
+                        value
+                    } else {
+                        Some(Value {
+                            text: Cow::Borrowed(rest),
+                            word,
+                        })
+                    };
+                    self.options.push(used(i, Some(spec), written, value));
+                    break;
+                }
+                Takes::Optional(_) => {
+                    let value = (!rest.is_empty()).then_some(Value {
+                        text: Cow::Borrowed(rest),
+                        word,
+                    });
+                    self.options.push(used(i, Some(spec), written, value));
+                    break;
+                }
+            }
+        }
+        next
+    }
 }
 
 /// One option given at `argv[at]`, as the table knows it (or not), not negated.
@@ -476,157 +619,6 @@ fn used<'c>(
         value,
         at,
     }
-}
-
-/// A single-dash option the table knows whole (`-name`, `-exec`).
-fn read_single_dash_option<'c>(
-    spec: &'static OptSpec,
-    argv: &'c [Word],
-    i: usize,
-    r: &mut Reading<'c>,
-) -> usize {
-    let a = argv[i].value.as_str();
-    match spec.takes {
-        Takes::Required(_) => {
-            let value = argv.get(i + 1).map(|w| whole(w));
-            let missing = value.is_none();
-            r.options.push(used(i, Some(spec), a.to_string(), value));
-            if missing {
-                r.unknown.push(format!("`{a}` needs a value"));
-            }
-            i + 2
-        }
-        _ => {
-            r.options.push(used(i, Some(spec), a.to_string(), None));
-            i + 1
-        }
-    }
-}
-
-/// A long option `--long` (`long` without its dashes), its value attached after `=` or the
-/// next word.
-fn read_long_option<'c>(
-    node: &'static Program,
-    long: &'c str,
-    argv: &'c [Word],
-    i: usize,
-    r: &mut Reading<'c>,
-) -> usize {
-    let word = &argv[i];
-    let (name, attached) = match long.split_once('=') {
-        Some((n, v)) => (n, Some(v)),
-        None => (long, None),
-    };
-    let attached = attached.map(|v| Value {
-        text: Cow::Borrowed(v),
-        word,
-    });
-    let written = format!("--{name}");
-    match node.long(name) {
-        Long::Found(spec) => match spec.takes {
-            Takes::Required(_) if attached.is_none() => {
-                let value = argv.get(i + 1).map(|w| whole(w));
-                if value.is_none() {
-                    r.unknown.push(format!("`{written}` needs a value"));
-                }
-                r.options.push(used(i, Some(spec), written, value));
-                i + 2
-            }
-            Takes::Nothing if attached.is_some() => {
-                r.unknown.push(format!(
-                    "`{written}` takes no value, so the program refuses it"
-                ));
-                r.options.push(used(i, Some(spec), written, attached));
-                i + 1
-            }
-            _ => {
-                r.options.push(used(i, Some(spec), written, attached));
-                i + 1
-            }
-        },
-        Long::Negated(spec) => {
-            if attached.is_some() {
-                r.unknown.push(format!("`{written}` takes no value"));
-            }
-            r.options.push(Used {
-                negated: true,
-                ..used(i, Some(spec), written, attached)
-            });
-            i + 1
-        }
-        Long::Ambiguous(candidates) => {
-            r.unknown
-                .push(format!("`{written}` is an abbreviation of several options"));
-            r.options.push(Used {
-                candidates,
-                ..used(i, None, written, attached)
-            });
-            i + 1
-        }
-        Long::Unknown => {
-            r.unknown
-                .push(format!("`{written}` is an option the table does not know"));
-            r.options.push(used(i, None, written, attached));
-            i + 1
-        }
-    }
-}
-
-/// A cluster of short options (`-rf`, `-n5`, `-5` where the program takes numbers), each
-/// letter on its own; a letter that takes a value ends the cluster.
-fn read_short_cluster<'c>(
-    node: &'static Program,
-    argv: &'c [Word],
-    i: usize,
-    r: &mut Reading<'c>,
-) -> usize {
-    let word = &argv[i];
-    let a = word.value.as_str();
-    let cluster = &a[1..];
-    if node.numeric && cluster.bytes().all(|b| b.is_ascii_digit()) {
-        r.options.push(used(i, None, a.to_string(), None));
-        return i + 1;
-    }
-    let mut next = i + 1;
-    for (pos, c) in cluster.char_indices() {
-        let rest = &cluster[pos + c.len_utf8()..];
-        let written = format!("-{c}");
-        let Some(spec) = node.short(c) else {
-            r.unknown
-                .push(format!("`{written}` is an option the table does not know"));
-            r.options.push(used(i, None, written, None));
-            continue;
-        };
-        match spec.takes {
-            Takes::Nothing => r.options.push(used(i, Some(spec), written, None)),
-            Takes::Required(_) => {
-                let value = if rest.is_empty() {
-                    next = i + 2;
-                    let value = argv.get(i + 1).map(|w| whole(w));
-                    if value.is_none() {
-                        r.unknown.push(format!("`{written}` needs a value"));
-                    }
-                    value
-                } else {
-                    Some(Value {
-                        text: Cow::Borrowed(rest),
-                        word,
-                    })
-                };
-                r.options.push(used(i, Some(spec), written, value));
-                break;
-            }
-            Takes::Optional(_) => {
-                let value = (!rest.is_empty()).then_some(Value {
-                    text: Cow::Borrowed(rest),
-                    word,
-                });
-                r.options.push(used(i, Some(spec), written, value));
-                break;
-            }
-        }
-    }
-    next
 }
 
 fn whole(w: &Word) -> Value<'_> {

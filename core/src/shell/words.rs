@@ -187,8 +187,8 @@ impl Walker<'_> {
             "string" => self.double_quoted(node, acc, ctx)?,
             "translated_string" | "concatenation" => self.each_part(node, acc, ctx)?,
             "simple_expansion" => simple_expansion(raw, acc),
-            "expansion" => self.parameter_expansion(node, raw, acc, ctx)?,
-            "command_substitution" => self.command_substitution(node, raw, acc, ctx)?,
+            "expansion" => self.parameter_expansion(node, acc, ctx)?,
+            "command_substitution" => self.command_substitution(node, acc, ctx)?,
             "process_substitution" => {
                 self.subst(node, Origin::ProcessSubstitution, ctx)?;
                 acc.dynamic(raw);
@@ -236,39 +236,27 @@ impl Walker<'_> {
     }
 
     /// `${…}`: the home folder, a value known before the command runs, or dynamic.
-    fn parameter_expansion(
-        &mut self,
-        node: Node<'_>,
-        raw: &str,
-        acc: &mut WordAcc,
-        ctx: Ctx,
-    ) -> Res<()> {
+    fn parameter_expansion(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let raw = self.text(node);
         if raw == "${HOME}" {
             acc.segs.push(Seg::Home(raw.to_string()));
         } else {
             self.scan(node, ctx)?;
-            match home_expansion(raw).or_else(|| working_folder(raw).map(str::to_string)) {
-                Some(value) => acc.computed(raw, value),
-                None => acc.dynamic(raw),
-            }
+            let value = home_expansion(raw).or_else(|| working_folder(raw).map(str::to_string));
+            acc.computed_or_dynamic(raw, value);
         }
         Ok(())
     }
 
     /// `$(…)`: its commands walked; its output when they only print known text, else dynamic.
-    fn command_substitution(
-        &mut self,
-        node: Node<'_>,
-        raw: &str,
-        acc: &mut WordAcc,
-        ctx: Ctx,
-    ) -> Res<()> {
+    fn command_substitution(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let raw = self.text(node);
         let start = self.out.len();
         self.subst(node, Origin::CommandSubstitution, ctx)?;
-        match static_output(self.out.get(start..).unwrap_or_default()) {
-            Some(value) => acc.computed(raw, value),
-            None => acc.dynamic(raw),
-        }
+        acc.computed_or_dynamic(
+            raw,
+            static_output(self.out.get(start..).unwrap_or_default()),
+        );
         Ok(())
     }
 
@@ -396,6 +384,14 @@ impl WordAcc {
 
     pub(super) fn computed(&mut self, source: &str, value: String) {
         self.segs.push(Seg::Computed(source.to_string(), value));
+    }
+
+    /// A computed part when its value is known before the command runs, else dynamic.
+    pub(super) fn computed_or_dynamic(&mut self, source: &str, value: Option<String>) {
+        match value {
+            Some(value) => self.computed(source, value),
+            None => self.dynamic(source),
+        }
     }
 }
 
