@@ -682,29 +682,17 @@ impl Lower<'_> {
 
     fn default(&mut self, pair: Pair<Rule>, keyword: &str) -> Option<DefaultStmt> {
         let span = self.span(&pair);
-        let mut it = pair
-            .into_inner()
-            .filter(|p| !matches!(p.as_rule(), Rule::kw_default | Rule::kw_headless));
-        let action = it.next().and_then(|p| self.action(&p, false));
-        let mut risk = None;
         let mut reason = None;
-        let mut ok = true;
-        for p in it {
-            match p.as_rule() {
-                Rule::risk_opt => {
-                    risk = self.risk(p);
-                    ok &= risk.is_some();
-                }
-                Rule::reason_opt => {
-                    reason = self.reason(p);
-                    ok &= reason.is_some();
-                }
-                _ => {
-                    self.misplaced_option(&p, keyword, &["risk", "reason"]);
-                    ok = false;
-                }
+        let keywords = [Rule::kw_default, Rule::kw_headless];
+        let (action, risk, ok) = self.action_and_risk(pair, &keywords, |this, p| {
+            if p.as_rule() == Rule::reason_opt {
+                reason = this.reason(p);
+                reason.is_some()
+            } else {
+                this.misplaced_option(&p, keyword, &["risk", "reason"]);
+                false
             }
-        }
+        });
         let action = action?;
         ok.then_some(DefaultStmt {
             action,
@@ -716,21 +704,13 @@ impl Lower<'_> {
 
     fn expect(&mut self, pair: Pair<Rule>) -> Option<Expect> {
         let span = self.span(&pair);
-        let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_expect);
-        let action = it.next().and_then(|p| self.action(&p, false));
-        let mut risk = None;
         let mut call = None;
-        let mut ok = true;
-        for p in it {
-            match p.as_rule() {
-                Rule::risk_opt => {
-                    risk = self.risk(p);
-                    ok &= risk.is_some();
-                }
-                Rule::call => call = self.call(p),
-                _ => {}
+        let (action, risk, ok) = self.action_and_risk(pair, &[Rule::kw_expect], |this, p| {
+            if p.as_rule() == Rule::call {
+                call = this.call(p);
             }
-        }
+            true
+        });
         let (action, call) = (action?, call?);
         ok.then_some(Expect {
             action,
@@ -738,6 +718,32 @@ impl Lower<'_> {
             call,
             span,
         })
+    }
+
+    /// The action after the `keywords` of a `default` or `expect` statement, its `risk`
+    /// option, and whether every option parsed. Each other part goes to `other`, which says
+    /// whether it parsed (having reported its error when not).
+    fn action_and_risk(
+        &mut self,
+        pair: Pair<Rule>,
+        keywords: &[Rule],
+        mut other: impl FnMut(&mut Self, Pair<Rule>) -> bool,
+    ) -> (Option<Spanned<Action>>, Option<Spanned<Risk>>, bool) {
+        let mut it = pair
+            .into_inner()
+            .filter(|p| !keywords.contains(&p.as_rule()));
+        let action = it.next().and_then(|p| self.action(&p, false));
+        let mut risk = None;
+        let mut ok = true;
+        for p in it {
+            if p.as_rule() == Rule::risk_opt {
+                risk = self.risk(p);
+                ok &= risk.is_some();
+            } else {
+                ok &= other(self, p);
+            }
+        }
+        (action, risk, ok)
     }
 
     fn call(&mut self, pair: Pair<Rule>) -> Option<Spanned<ExpectCall>> {
