@@ -572,13 +572,11 @@ impl Lower<'_> {
             None => (MatcherKind::Shorthand, None),
             Some((w, wspan)) if w == "arg" => {
                 let Some((name, nspan)) = words.next() else {
-                    self.error(
+                    return self.bad_matcher(
                         wspan,
-                        "bad-matcher",
                         "`arg` needs the name of an argument".into(),
-                        Some("for example `arg url host \"github.com\"`".into()),
+                        "for example `arg url host \"github.com\"`".into(),
                     );
-                    return None;
                 };
                 let kind = match words.next() {
                     None => MatcherKind::Shorthand,
@@ -589,13 +587,11 @@ impl Lower<'_> {
             Some((w, wspan)) => (self.matcher_kind(&w, wspan, false)?, None),
         };
         if let Some((extra, espan)) = words.next() {
-            self.error(
+            return self.bad_matcher(
                 espan,
-                "bad-matcher",
                 format!("unexpected `{extra}` in a matcher"),
-                Some("separate matchers with `,`".into()),
+                "separate matchers with `,`".into(),
             );
-            return None;
         }
         Some((kind, arg))
     }
@@ -610,33 +606,33 @@ impl Lower<'_> {
         empty_list: bool,
     ) -> Option<()> {
         if kind.takes_value() && !has_value {
-            self.error(
+            return self.bad_matcher(
                 span,
-                "bad-matcher",
                 format!("`{}` needs a quoted value", kind.keyword()),
-                Some(format!("for example `{} \"…\"`", kind.keyword())),
+                format!("for example `{} \"…\"`", kind.keyword()),
             );
-            return None;
         }
         if !kind.takes_value() && has_value {
-            self.error(
+            return self.bad_matcher(
                 span,
-                "bad-matcher",
                 format!("`{}` takes no value", kind.keyword()),
-                Some(format!("write `{}` alone", kind.keyword())),
+                format!("write `{}` alone", kind.keyword()),
             );
-            return None;
         }
         if empty_list {
-            self.error(
+            return self.bad_matcher(
                 span,
-                "bad-matcher",
                 "empty list matches nothing".into(),
-                Some("give at least one value".into()),
+                "give at least one value".into(),
             );
-            return None;
         }
         Some(())
+    }
+
+    /// Reports a matcher that does not make sense (`bad-matcher`); always `None`.
+    fn bad_matcher<T>(&mut self, span: Span, message: String, help: String) -> Option<T> {
+        self.error(span, "bad-matcher", message, Some(help));
+        None
     }
 
     fn matcher_kind(&mut self, word: &str, span: Span, after_arg: bool) -> Option<MatcherKind> {
@@ -649,15 +645,11 @@ impl Lower<'_> {
             {
                 Some(k)
             }
-            Some(k) => {
-                self.error(
-                    span,
-                    "bad-matcher",
-                    format!("`{}` does not apply to a JSON argument", k.keyword()),
-                    Some("after `arg NAME` use a string, `prefix`, `glob`, `contains`, `regex`, `exact`, `path` or `host`".into()),
-                );
-                None
-            }
+            Some(k) => self.bad_matcher(
+                span,
+                format!("`{}` does not apply to a JSON argument", k.keyword()),
+                "after `arg NAME` use a string, `prefix`, `glob`, `contains`, `regex`, `exact`, `path` or `host`".into(),
+            ),
             None => {
                 let help = match did_you_mean(word, MatcherKind::keywords()) {
                     Some(s) => format!("did you mean `{s}`?"),
