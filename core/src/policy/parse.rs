@@ -402,24 +402,13 @@ impl Lower<'_> {
             } else {
                 format!(
                     "`{statement}` takes only {}",
-                    allowed
-                        .iter()
-                        .map(|a| format!("`{a}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    backticked(allowed.iter().copied())
                 )
             }
         } else {
             match did_you_mean(word, allowed.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => format!(
-                    "options are {}",
-                    allowed
-                        .iter()
-                        .map(|a| format!("`{a}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                None => format!("options are {}", backticked(allowed.iter().copied())),
             }
         };
         let message = if OPTION_KEYWORDS.contains(&word) {
@@ -655,10 +644,7 @@ impl Lower<'_> {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!(
                         "matchers are a quoted string or one of {}",
-                        MatcherKind::keywords()
-                            .map(|k| format!("`{k}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        backticked(MatcherKind::keywords())
                     ),
                 };
                 self.error(
@@ -779,6 +765,14 @@ impl Lower<'_> {
 
 /// The rule node's name clashes with pest's `Rule` enum inside this module.
 type Rule_ = super::ast::Rule;
+
+/// Words in back-ticks, separated by commas (`` `a`, `b` ``).
+fn backticked<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    words
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// A matcher as written: its words (`arg url host`), its quoted values, and whether they are
 /// a list.
