@@ -100,8 +100,63 @@ impl Scope {
 /// Translates the `permissions` of a Claude Code settings file. `Err` holds the diagnostics of
 /// a file that is not JSON or whose `permissions` have the wrong shape.
 pub fn claude_code(source: &Arc<Source>, scope: Scope) -> Result<Imported, Vec<Diagnostic>> {
+    let root = parse_json(source)?;
+    let Value::Object(root) = root else {
+        return Err(shape_error(source, "the settings must be a JSON object"));
+    };
+    let empty = serde_json::Map::new();
+    let perms = match root.get("permissions") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(p)) => p,
+        Some(_) => return Err(shape_error(source, "`permissions` must be an object")),
+    };
+
+    let mut t = Translation {
+        out: String::new(),
+        notes: Vec::new(),
+        rules: 0,
+        seen: HashSet::new(),
+    };
+    t.out.push_str(&header(source));
+    t.note_settings_not_imported(perms);
+    for (list, action) in LISTS {
+        let entries = match perms.get(list) {
+            None | Some(Value::Null) => continue,
+            Some(Value::Array(a)) => a,
+            Some(_) => {
+                return Err(shape_error(
+                    source,
+                    &format!("`permissions.{list}` must be an array of strings"),
+                ))
+            }
+        };
+        if entries.is_empty() {
+            continue;
+        }
+        t.out
+            .push_str(&format!("\n# Claude Code's `{list}` rules.\n"));
+        for entry in entries {
+            let Value::String(entry) = entry else {
+                return Err(shape_error(
+                    source,
+                    &format!("`permissions.{list}` must hold strings, not {entry}"),
+                ));
+            };
+            t.entry(entry, list, action, scope);
+        }
+    }
+    let formatted = format_policy(&Source::new(source.name.to_string(), t.out.as_str()))?;
+    Ok(Imported {
+        policy: formatted,
+        notes: t.notes,
+        rules: t.rules,
+    })
+}
+
+/// The settings file as JSON, or the diagnostic of where it is not.
+fn parse_json(source: &Arc<Source>) -> Result<Value, Vec<Diagnostic>> {
     let text: &str = &source.text;
-    let root: Value = serde_json::from_str(text).map_err(|e| {
+    serde_json::from_str(text).map_err(|e| {
         let at = crate::diag::offset_of(text, e.line(), e.column());
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
@@ -112,109 +167,85 @@ pub fn claude_code(source: &Arc<Source>, scope: Scope) -> Result<Imported, Vec<D
             format!("invalid JSON: {msg}"),
         )
         .help("a Claude Code settings file is strict JSON")]
-    })?;
-    let shape = |what: &str| {
-        vec![
-            Diagnostic::error(source, "claude-settings", Span::default(), what.to_string()).help(
-                "expected `{\"permissions\": {\"allow\": [...], \"deny\": [...], \"ask\": [...]}}`",
-            ),
-        ]
-    };
-    let Value::Object(root) = root else {
-        return Err(shape("the settings must be a JSON object"));
-    };
-    let empty = serde_json::Map::new();
-    let perms = match root.get("permissions") {
-        None | Some(Value::Null) => &empty,
-        Some(Value::Object(p)) => p,
-        Some(_) => return Err(shape("`permissions` must be an object")),
-    };
-
-    let mut notes = Vec::new();
-    let mut out = String::new();
-    out.push_str(&header(source));
-    for key in perms.keys() {
-        if !LISTS.iter().any(|(l, _)| l == key) {
-            let note = format!(
-                "`permissions.{key}` is not imported ({})",
-                match key.as_str() {
-                    "defaultMode" => "`harness9 hook claude-code` reads the session's permission mode from each event",
-                    "additionalDirectories" => "harness9 has no list of working folders",
-                    _ => "harness9 has no such setting",
-                }
-            );
-            out.push_str(&format!("# {note}\n"));
-            notes.push(note);
-        }
-    }
-    let mut rules = 0;
-    let mut seen: HashSet<(Action, String)> = HashSet::new();
-    for (list, action) in LISTS {
-        let entries = match perms.get(list) {
-            None | Some(Value::Null) => continue,
-            Some(Value::Array(a)) => a,
-            Some(_) => {
-                return Err(shape(&format!(
-                    "`permissions.{list}` must be an array of strings"
-                )))
-            }
-        };
-        if entries.is_empty() {
-            continue;
-        }
-        out.push_str(&format!("\n# Claude Code's `{list}` rules.\n"));
-        for entry in entries {
-            let Value::String(entry) = entry else {
-                return Err(shape(&format!(
-                    "`permissions.{list}` must hold strings, not {entry}"
-                )));
-            };
-            if entry.contains(char::is_control) {
-                let note = format!(
-                    "{:?} ({list}) is not imported: a rule cannot hold control characters",
-                    entry
-                );
-                out.push_str(&format!("# {note}\n"));
-                notes.push(note);
-                continue;
-            }
-            match translate(entry.trim(), scope) {
-                Ok(parts) => {
-                    for t in parts {
-                        if !seen.insert((action, t.head.clone())) {
-                            continue;
-                        }
-                        let rule = format!("{action} {};", t.head);
-                        if let Err(why) = compiles(&rule) {
-                            let note = format!("`{entry}` ({list}) is not imported: {why}");
-                            out.push_str(&format!("# {note}\n"));
-                            notes.push(note);
-                            continue;
-                        }
-                        if let Some(c) = &t.comment {
-                            for line in c.lines() {
-                                out.push_str(&format!("# {line}\n"));
-                            }
-                        }
-                        let reason = format!("Claude Code: {list} {entry}");
-                        out.push_str(&format!("{action} {} reason {};\n", t.head, quote(&reason)));
-                        rules += 1;
-                    }
-                }
-                Err(why) => {
-                    let note = format!("`{entry}` ({list}) is not imported: {why}");
-                    out.push_str(&format!("# {note}\n"));
-                    notes.push(note);
-                }
-            }
-        }
-    }
-    let formatted = format_policy(&Source::new(source.name.to_string(), out.as_str()))?;
-    Ok(Imported {
-        policy: formatted,
-        notes,
-        rules,
     })
+}
+
+/// The diagnostic of settings whose `permissions` have the wrong shape.
+fn shape_error(source: &Arc<Source>, what: &str) -> Vec<Diagnostic> {
+    vec![
+        Diagnostic::error(source, "claude-settings", Span::default(), what.to_string()).help(
+            "expected `{\"permissions\": {\"allow\": [...], \"deny\": [...], \"ask\": [...]}}`",
+        ),
+    ]
+}
+
+/// The policy being written from the settings: its text, the notes on what is not
+/// imported, the rules written and the ones already written.
+struct Translation {
+    out: String,
+    notes: Vec<String>,
+    rules: usize,
+    seen: HashSet<(Action, String)>,
+}
+
+impl Translation {
+    /// A note on what is not imported, in the policy as a comment and in the notes.
+    fn note(&mut self, note: String) {
+        self.out.push_str(&format!("# {note}\n"));
+        self.notes.push(note);
+    }
+
+    /// Notes the `permissions` settings other than the rule lists, which are not imported.
+    fn note_settings_not_imported(&mut self, perms: &serde_json::Map<String, Value>) {
+        for key in perms.keys() {
+            if !LISTS.iter().any(|(l, _)| l == key) {
+                let note = format!(
+                    "`permissions.{key}` is not imported ({})",
+                    match key.as_str() {
+                        "defaultMode" => "`harness9 hook claude-code` reads the session's permission mode from each event",
+                        "additionalDirectories" => "harness9 has no list of working folders",
+                        _ => "harness9 has no such setting",
+                    }
+                );
+                self.note(note);
+            }
+        }
+    }
+
+    /// Writes the rules of one entry of the `list` rules, or a note on why it is not imported.
+    fn entry(&mut self, entry: &str, list: &str, action: Action, scope: Scope) {
+        if entry.contains(char::is_control) {
+            self.note(format!(
+                "{:?} ({list}) is not imported: a rule cannot hold control characters",
+                entry
+            ));
+            return;
+        }
+        match translate(entry.trim(), scope) {
+            Ok(parts) => {
+                for t in parts {
+                    if !self.seen.insert((action, t.head.clone())) {
+                        continue;
+                    }
+                    let rule = format!("{action} {};", t.head);
+                    if let Err(why) = compiles(&rule) {
+                        self.note(format!("`{entry}` ({list}) is not imported: {why}"));
+                        continue;
+                    }
+                    if let Some(c) = &t.comment {
+                        for line in c.lines() {
+                            self.out.push_str(&format!("# {line}\n"));
+                        }
+                    }
+                    let reason = format!("Claude Code: {list} {entry}");
+                    self.out
+                        .push_str(&format!("{action} {} reason {};\n", t.head, quote(&reason)));
+                    self.rules += 1;
+                }
+            }
+            Err(why) => self.note(format!("`{entry}` ({list}) is not imported: {why}")),
+        }
+    }
 }
 
 /// Whether a translated rule compiles (a Claude Code pattern may be an invalid glob here).

@@ -98,6 +98,23 @@ impl TextTest {
     }
 }
 
+/// The pattern of the tests that only a command's words and doings meet (never a path nor a
+/// string): the matches stay exhaustive, so a new test must be placed.
+macro_rules! command_tests {
+    () => {
+        Test::Program(_)
+            | Test::Flag(_)
+            | Test::Argument(_)
+            | Test::Operand(_)
+            | Test::Subcommand(_)
+            | Test::Redirect(_)
+            | Test::Piped
+            | Test::SelfCall
+            | Test::ReadOnly
+            | Test::Effect(_)
+    };
+}
+
 #[derive(Debug)]
 pub enum Test {
     Shorthand(Vec<Either>),
@@ -326,17 +343,7 @@ impl Test {
             Test::Exact(vs) => vs.iter().any(|(_, resolved)| resolved == p),
             Test::Contains(vs) => vs.iter().any(|v| s.contains(v.as_str())),
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(&s)),
-            Test::Program(_)
-            | Test::Flag(_)
-            | Test::Argument(_)
-            | Test::Operand(_)
-            | Test::Subcommand(_)
-            | Test::Redirect(_)
-            | Test::Piped
-            | Test::SelfCall
-            | Test::ReadOnly
-            | Test::Host(_)
-            | Test::Effect(_) => false,
+            command_tests!() | Test::Host(_) => false,
         }
     }
 
@@ -357,16 +364,7 @@ impl Test {
             Test::Host(vs) => {
                 effects::url_host(s).is_some_and(|h| vs.iter().any(|p| p.is_match(&h)))
             }
-            Test::Program(_)
-            | Test::Flag(_)
-            | Test::Argument(_)
-            | Test::Operand(_)
-            | Test::Subcommand(_)
-            | Test::Redirect(_)
-            | Test::Piped
-            | Test::SelfCall
-            | Test::ReadOnly
-            | Test::Effect(_) => false,
+            command_tests!() => false,
         }
     }
 }

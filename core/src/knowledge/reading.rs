@@ -266,21 +266,13 @@ pub(super) fn read_with<'c>(
     let mut i = from;
     while let Some(word) = argv.get(i) {
         let a = word.value.as_str();
-        if !ended
-            && !word.dynamic
-            && (a == "--" || (node.style == Style::Git && a == "--end-of-options"))
-        {
+        if !ended && ends_options(node, word) {
             // find's expression goes on after `--`: only the leading options end there.
             ended = node.style != Style::Find;
             i += 1;
             continue;
         }
-        if !ended
-            && node.plus
-            && a.starts_with('+')
-            && !word.dynamic
-            && node.single_dash(a).is_none()
-        {
+        if !ended && is_plus_command(node, word) {
             r.unknown.push(format!(
                 "`{a}` is a command to the program, which the table does not read"
             ));
@@ -295,14 +287,7 @@ pub(super) fn read_with<'c>(
                 i += 1;
                 continue;
             }
-            let before = r.options.len();
-            i = read_option(node, argv, i, &mut r);
-            // `--no-list` turns the listing off again: its operand roles do not apply.
-            for u in r.options[before..].iter().filter(|u| !u.negated) {
-                if let Some(ops) = u.spec.and_then(|s| s.operands.as_ref()) {
-                    roles_from = Some(ops);
-                }
-            }
+            i = read_option_and_roles(node, argv, i, &mut r, &mut roles_from);
             continue;
         }
         // The first operand of a program with subcommands picks one.
@@ -318,19 +303,7 @@ pub(super) fn read_with<'c>(
                 None => {
                     r.unknown
                         .push(format!("`{a}` is not a subcommand the table knows"));
-                    // Its options are its own: keep them as written, take no values.
-                    r.options
-                        .extend(argv[i + 1..].iter().enumerate().filter_map(|(n, w)| {
-                            let v = w.value.as_str();
-                            (v.starts_with('-') && v.len() > 1 && v != "--").then(|| Used {
-                                spec: None,
-                                candidates: Vec::new(),
-                                written: v.split_once('=').map_or(v, |(n, _)| n).to_string(),
-                                negated: false,
-                                value: None,
-                                at: i + 1 + n,
-                            })
-                        }));
+                    r.options.extend(unknown_subcommand_options(argv, i + 1));
                     return r;
                 }
             }
@@ -347,7 +320,61 @@ pub(super) fn read_with<'c>(
         }
         i += 1;
     }
-    let operands = roles_from.unwrap_or(&node.operands);
+    assign_operand_roles(roles_from.unwrap_or(&node.operands), pending, &mut r);
+    r
+}
+
+/// Whether the word ends the options: `--` (and git's `--end-of-options`), as written.
+fn ends_options(node: &Program, word: &Word) -> bool {
+    let a = word.value.as_str();
+    !word.dynamic && (a == "--" || (node.style == Style::Git && a == "--end-of-options"))
+}
+
+/// Whether the word is a `+command` the program takes (and the table does not read).
+fn is_plus_command(node: &Program, word: &Word) -> bool {
+    let a = word.value.as_str();
+    node.plus && a.starts_with('+') && !word.dynamic && node.single_dash(a).is_none()
+}
+
+/// Reads the option word at `argv[i]` into `r`, noting in `roles_from` the option that
+/// changes the operands' roles; returns the index of the next word.
+fn read_option_and_roles<'c>(
+    node: &'static Program,
+    argv: &'c [Word],
+    i: usize,
+    r: &mut Reading<'c>,
+    roles_from: &mut Option<&'static Operands>,
+) -> usize {
+    let before = r.options.len();
+    let next = r.read_option(node, argv, i);
+    // `--no-list` turns the listing off again: its operand roles do not apply.
+    for u in r.options[before..].iter().filter(|u| !u.negated) {
+        if let Some(ops) = u.spec.and_then(|s| s.operands.as_ref()) {
+            *roles_from = Some(ops);
+        }
+    }
+    next
+}
+
+/// The options after a subcommand the table does not know, from `argv[from]` on: they are
+/// its own, so they are kept as written and take no values.
+fn unknown_subcommand_options(argv: &[Word], from: usize) -> impl Iterator<Item = Used<'_>> {
+    argv[from..].iter().enumerate().filter_map(move |(n, w)| {
+        let v = w.value.as_str();
+        (v.starts_with('-') && v.len() > 1 && v != "--").then(|| {
+            let written = v.split_once('=').map_or(v, |(name, _)| name).to_string();
+            used(from + n, None, written, None)
+        })
+    })
+}
+
+/// Gives each operand its role in `operands`, noting in `r.unknown` the ones the program may
+/// not take.
+fn assign_operand_roles<'c>(
+    operands: &Operands,
+    pending: Vec<(usize, &'c Word)>,
+    r: &mut Reading<'c>,
+) {
     for (n, (at, word)) in pending.into_iter().enumerate() {
         let role = operands.role(n);
         let roles = if may_split(word) {
@@ -376,7 +403,6 @@ pub(super) fn read_with<'c>(
             roles,
         });
     }
-    r
 }
 
 /// Whether everything the program takes is data, options and operands alike (`echo`, `[`):
@@ -418,43 +444,54 @@ fn may_split(word: &Word) -> bool {
     word.dynamic || word.value.contains(['*', '?', '['])
 }
 
-/// Reads the option word at `argv[i]` into `r`; returns the index of the next word.
-fn read_option<'c>(
-    node: &'static Program,
-    argv: &'c [Word],
-    i: usize,
-    r: &mut Reading<'c>,
-) -> usize {
-    let word = &argv[i];
-    let a = word.value.as_str();
-    let mut used = |spec: Option<&'static OptSpec>, written: String, value: Option<Value<'c>>| {
-        r.options.push(Used {
-            spec,
-            candidates: Vec::new(),
-            written,
-            negated: false,
-            value,
-            at: i,
-        });
-    };
-    if let Some(spec) = node.single_dash(a) {
-        return match spec.takes {
+impl<'c> Reading<'c> {
+    /// Reads the option word at `argv[i]` into the reading; returns the index of the next word.
+    fn read_option(&mut self, node: &'static Program, argv: &'c [Word], i: usize) -> usize {
+        let a = argv[i].value.as_str();
+        if let Some(spec) = node.single_dash(a) {
+            return self.read_single_dash_option(spec, argv, i);
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            return self.read_long_option(node, long, argv, i);
+        }
+        self.read_short_cluster(node, argv, i)
+    }
+
+    /// A single-dash option the table knows whole (`-name`, `-exec`).
+    fn read_single_dash_option(
+        &mut self,
+        spec: &'static OptSpec,
+        argv: &'c [Word],
+        i: usize,
+    ) -> usize {
+        let a = argv[i].value.as_str();
+        match spec.takes {
             Takes::Required(_) => {
                 let value = argv.get(i + 1).map(|w| whole(w));
                 let missing = value.is_none();
-                used(Some(spec), a.to_string(), value);
+                self.options.push(used(i, Some(spec), a.to_string(), value));
                 if missing {
-                    r.unknown.push(format!("`{a}` needs a value"));
+                    self.unknown.push(format!("`{a}` needs a value"));
                 }
                 i + 2
             }
             _ => {
-                used(Some(spec), a.to_string(), None);
+                self.options.push(used(i, Some(spec), a.to_string(), None));
                 i + 1
             }
-        };
+        }
     }
-    if let Some(long) = a.strip_prefix("--") {
+
+    /// A long option `--long` (`long` without its dashes), its value attached after `=` or the
+    /// next word.
+    fn read_long_option(
+        &mut self,
+        node: &'static Program,
+        long: &'c str,
+        argv: &'c [Word],
+        i: usize,
+    ) -> usize {
+        let word = &argv[i];
         let (name, attached) = match long.split_once('=') {
             Some((n, v)) => (n, Some(v)),
             None => (long, None),
@@ -464,108 +501,124 @@ fn read_option<'c>(
             word,
         });
         let written = format!("--{name}");
-        return match node.long(name) {
+        match node.long(name) {
             Long::Found(spec) => match spec.takes {
                 Takes::Required(_) if attached.is_none() => {
                     let value = argv.get(i + 1).map(|w| whole(w));
                     if value.is_none() {
-                        r.unknown.push(format!("`{written}` needs a value"));
+                        self.unknown.push(format!("`{written}` needs a value"));
                     }
-                    used(Some(spec), written, value);
+                    self.options.push(used(i, Some(spec), written, value));
                     i + 2
                 }
                 Takes::Nothing if attached.is_some() => {
-                    r.unknown.push(format!(
+                    self.unknown.push(format!(
                         "`{written}` takes no value, so the program refuses it"
                     ));
-                    used(Some(spec), written, attached);
+                    self.options.push(used(i, Some(spec), written, attached));
                     i + 1
                 }
                 _ => {
-                    used(Some(spec), written, attached);
+                    self.options.push(used(i, Some(spec), written, attached));
                     i + 1
                 }
             },
             Long::Negated(spec) => {
                 if attached.is_some() {
-                    r.unknown.push(format!("`{written}` takes no value"));
+                    self.unknown.push(format!("`{written}` takes no value"));
                 }
-                r.options.push(Used {
-                    spec: Some(spec),
-                    candidates: Vec::new(),
-                    written,
+                self.options.push(Used {
                     negated: true,
-                    value: attached,
-                    at: i,
+                    ..used(i, Some(spec), written, attached)
                 });
                 i + 1
             }
             Long::Ambiguous(candidates) => {
-                r.unknown
+                self.unknown
                     .push(format!("`{written}` is an abbreviation of several options"));
-                r.options.push(Used {
-                    spec: None,
+                self.options.push(Used {
                     candidates,
-                    written,
-                    negated: false,
-                    value: attached,
-                    at: i,
+                    ..used(i, None, written, attached)
                 });
                 i + 1
             }
             Long::Unknown => {
-                r.unknown
+                self.unknown
                     .push(format!("`{written}` is an option the table does not know"));
-                used(None, written, attached);
+                self.options.push(used(i, None, written, attached));
                 i + 1
-            }
-        };
-    }
-    let cluster = &a[1..];
-    if node.numeric && cluster.bytes().all(|b| b.is_ascii_digit()) {
-        used(None, a.to_string(), None);
-        return i + 1;
-    }
-    let mut next = i + 1;
-    for (pos, c) in cluster.char_indices() {
-        let rest = &cluster[pos + c.len_utf8()..];
-        let written = format!("-{c}");
-        let Some(spec) = node.short(c) else {
-            r.unknown
-                .push(format!("`{written}` is an option the table does not know"));
-            used(None, written, None);
-            continue;
-        };
-        match spec.takes {
-            Takes::Nothing => used(Some(spec), written, None),
-            Takes::Required(_) => {
-                let value = if rest.is_empty() {
-                    next = i + 2;
-                    let value = argv.get(i + 1).map(|w| whole(w));
-                    if value.is_none() {
-                        r.unknown.push(format!("`{written}` needs a value"));
-                    }
-                    value
-                } else {
-                    Some(Value {
-                        text: Cow::Borrowed(rest),
-                        word,
-                    })
-                };
-                used(Some(spec), written, value);
-                break;
-            }
-            Takes::Optional(_) => {
-                let value = (!rest.is_empty()).then_some(Value {
-                    text: Cow::Borrowed(rest),
-                    word,
-                });
-                used(Some(spec), written, value);
-                break;
             }
         }
     }
-    next
+
+    /// A cluster of short options (`-rf`, `-n5`, `-5` where the program takes numbers), each
+    /// letter on its own; a letter that takes a value ends the cluster.
+    fn read_short_cluster(&mut self, node: &'static Program, argv: &'c [Word], i: usize) -> usize {
+        let word = &argv[i];
+        let a = word.value.as_str();
+        let cluster = &a[1..];
+        if node.numeric && cluster.bytes().all(|b| b.is_ascii_digit()) {
+            self.options.push(used(i, None, a.to_string(), None));
+            return i + 1;
+        }
+        let mut next = i + 1;
+        for (pos, c) in cluster.char_indices() {
+            let rest = &cluster[pos + c.len_utf8()..];
+            let written = format!("-{c}");
+            let Some(spec) = node.short(c) else {
+                self.unknown
+                    .push(format!("`{written}` is an option the table does not know"));
+                self.options.push(used(i, None, written, None));
+                continue;
+            };
+            match spec.takes {
+                Takes::Nothing => self.options.push(used(i, Some(spec), written, None)),
+                Takes::Required(_) => {
+                    let value = if rest.is_empty() {
+                        next = i + 2;
+                        let value = argv.get(i + 1).map(|w| whole(w));
+                        if value.is_none() {
+                            self.unknown.push(format!("`{written}` needs a value"));
+                        }
+                        value
+                    } else {
+                        Some(Value {
+                            text: Cow::Borrowed(rest),
+                            word,
+                        })
+                    };
+                    self.options.push(used(i, Some(spec), written, value));
+                    break;
+                }
+                Takes::Optional(_) => {
+                    let value = (!rest.is_empty()).then_some(Value {
+                        text: Cow::Borrowed(rest),
+                        word,
+                    });
+                    self.options.push(used(i, Some(spec), written, value));
+                    break;
+                }
+            }
+        }
+        next
+    }
+}
+
+/// One option given at `argv[at]`, as the table knows it (or not), not negated.
+fn used<'c>(
+    at: usize,
+    spec: Option<&'static OptSpec>,
+    written: String,
+    value: Option<Value<'c>>,
+) -> Used<'c> {
+    Used {
+        spec,
+        candidates: Vec::new(),
+        written,
+        negated: false,
+        value,
+        at,
+    }
 }
 
 fn whole(w: &Word) -> Value<'_> {

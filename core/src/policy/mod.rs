@@ -169,25 +169,7 @@ fn expand(
             loaded.statements.push((source.clone(), stmt));
             continue;
         };
-        let target = match origin {
-            Origin::Embedded(_) => match embedded(&inc.path.value) {
-                Some(_) => EMBEDDED
-                    .iter()
-                    .find(|(n, _)| *n == inc.path.value)
-                    .map(|(n, _)| Origin::Embedded(n)),
-                None => None,
-            },
-            Origin::File(p) => Some(Origin::File(
-                p.parent().unwrap_or(Path::new(".")).join(&inc.path.value),
-            )),
-            Origin::Text { name, .. } => Some(Origin::File(
-                Path::new(name)
-                    .parent()
-                    .unwrap_or(Path::new(""))
-                    .join(&inc.path.value),
-            )),
-        };
-        let Some(target) = target else {
+        let Some(target) = include_target(origin, &inc.path.value) else {
             loaded.diags.push(
                 Diagnostic::error(
                     source,
@@ -200,42 +182,13 @@ fn expand(
             continue;
         };
         let id = identity(&target);
-        if stack.contains(&id) {
-            loaded.diags.push(
-                Diagnostic::error(
-                    source,
-                    "include",
-                    inc.path.span,
-                    format!("`{}` includes itself", inc.path.value),
-                )
-                .label("this include closes a cycle")
-                .help("remove one of the includes in the cycle"),
-            );
+        if let Some(refused) = refused_include(inc, &id, stack, source) {
+            loaded.diags.push(refused);
             continue;
         }
-        if stack.len() >= MAX_INCLUDE_DEPTH {
-            loaded.diags.push(
-                Diagnostic::error(source, "include", inc.path.span, "includes nest too deep").help(
-                    format!("includes may nest at most {MAX_INCLUDE_DEPTH} levels"),
-                ),
-            );
-            continue;
-        }
-        let text = match &target {
-            Origin::File(p) => read_text(p),
-            Origin::Embedded(n) => embedded(n)
-                .map(str::to_string)
-                .ok_or_else(|| format!("no built-in policy `{n}`")),
-            Origin::Text { text, .. } => Ok(text.clone()),
-        };
-        match text {
+        match origin_text(&target) {
             Ok(text) => {
-                let name = match &target {
-                    Origin::File(p) => p.to_string_lossy().into_owned(),
-                    Origin::Embedded(n) => n.to_string(),
-                    Origin::Text { name, .. } => name.clone(),
-                };
-                let child = Source::new(name, text);
+                let child = Source::new(origin_name(&target), text);
                 stack.push(id);
                 expand(&target, &child, loaded, stack, parse);
                 stack.pop();
@@ -246,6 +199,76 @@ fn expand(
                     .help("include paths are relative to the file that includes them"),
             ),
         }
+    }
+}
+
+/// What `include "path"` in a policy from `origin` names: a file beside it, or (from a
+/// built-in policy) another built-in policy, if there is one of that name.
+fn include_target(origin: &Origin, path: &str) -> Option<Origin> {
+    match origin {
+        Origin::Embedded(_) => match embedded(path) {
+            Some(_) => EMBEDDED
+                .iter()
+                .find(|(n, _)| *n == path)
+                .map(|(n, _)| Origin::Embedded(n)),
+            None => None,
+        },
+        Origin::File(p) => Some(Origin::File(
+            p.parent().unwrap_or(Path::new(".")).join(path),
+        )),
+        Origin::Text { name, .. } => Some(Origin::File(
+            Path::new(name).parent().unwrap_or(Path::new("")).join(path),
+        )),
+    }
+}
+
+/// The error of an include not followed: one that closes a cycle (`id` already on the
+/// `stack` of includes), or one nested too deep.
+fn refused_include(
+    inc: &ast::Include,
+    id: &String,
+    stack: &[String],
+    source: &Arc<Source>,
+) -> Option<Diagnostic> {
+    if stack.contains(id) {
+        return Some(
+            Diagnostic::error(
+                source,
+                "include",
+                inc.path.span,
+                format!("`{}` includes itself", inc.path.value),
+            )
+            .label("this include closes a cycle")
+            .help("remove one of the includes in the cycle"),
+        );
+    }
+    if stack.len() >= MAX_INCLUDE_DEPTH {
+        return Some(
+            Diagnostic::error(source, "include", inc.path.span, "includes nest too deep").help(
+                format!("includes may nest at most {MAX_INCLUDE_DEPTH} levels"),
+            ),
+        );
+    }
+    None
+}
+
+/// The text of a policy, or why it cannot be read.
+fn origin_text(origin: &Origin) -> Result<String, String> {
+    match origin {
+        Origin::File(p) => read_text(p),
+        Origin::Embedded(n) => embedded(n)
+            .map(str::to_string)
+            .ok_or_else(|| format!("no built-in policy `{n}`")),
+        Origin::Text { text, .. } => Ok(text.clone()),
+    }
+}
+
+/// The name a policy's diagnostics give it.
+fn origin_name(origin: &Origin) -> String {
+    match origin {
+        Origin::File(p) => p.to_string_lossy().into_owned(),
+        Origin::Embedded(n) => n.to_string(),
+        Origin::Text { name, .. } => name.clone(),
     }
 }
 

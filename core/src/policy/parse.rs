@@ -440,24 +440,13 @@ impl Lower<'_> {
             } else {
                 format!(
                     "`{statement}` takes only {}",
-                    allowed
-                        .iter()
-                        .map(|a| format!("`{a}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    backticked(allowed.iter().copied())
                 )
             }
         } else {
             match did_you_mean(word, allowed.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
-                None => format!(
-                    "options are {}",
-                    allowed
-                        .iter()
-                        .map(|a| format!("`{a}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                None => format!("options are {}", backticked(allowed.iter().copied())),
             }
         };
         let message = if OPTION_KEYWORDS.contains(&word) {
@@ -553,6 +542,25 @@ impl Lower<'_> {
 
     fn matcher(&mut self, pair: Pair<Rule>) -> Option<Matcher> {
         let span = self.span(&pair);
+        let MatcherParts {
+            words,
+            values,
+            list,
+        } = self.matcher_parts(pair)?;
+        let has_value = list || !values.is_empty();
+        let (kind, arg) = self.matcher_kind_and_arg(words)?;
+        self.check_matcher_value(kind, span, has_value, list && values.is_empty())?;
+        Some(Matcher {
+            kind,
+            arg,
+            values,
+            list,
+            span,
+        })
+    }
+
+    /// A matcher's words, values and list; `None` for a string that does not parse.
+    fn matcher_parts(&mut self, pair: Pair<Rule>) -> Option<MatcherParts> {
         let mut words = Vec::new();
         let mut values = Vec::new();
         let mut list = false;
@@ -573,19 +581,29 @@ impl Lower<'_> {
                 _ => {}
             }
         }
-        let has_value = list || !values.is_empty();
+        Some(MatcherParts {
+            words,
+            values,
+            list,
+        })
+    }
+
+    /// The kind a matcher's words name, and the JSON argument after `arg`; `None` (an error
+    /// reported) for words that name none.
+    fn matcher_kind_and_arg(
+        &mut self,
+        words: Vec<(String, Span)>,
+    ) -> Option<(MatcherKind, Option<Spanned<String>>)> {
         let mut words = words.into_iter();
         let (kind, arg) = match words.next() {
             None => (MatcherKind::Shorthand, None),
             Some((w, wspan)) if w == "arg" => {
                 let Some((name, nspan)) = words.next() else {
-                    self.error(
+                    return self.bad_matcher(
                         wspan,
-                        "bad-matcher",
                         "`arg` needs the name of an argument".into(),
-                        Some("for example `arg url host \"github.com\"`".into()),
+                        "for example `arg url host \"github.com\"`".into(),
                     );
-                    return None;
                 };
                 let kind = match words.next() {
                     None => MatcherKind::Shorthand,
@@ -596,48 +614,52 @@ impl Lower<'_> {
             Some((w, wspan)) => (self.matcher_kind(&w, wspan, false)?, None),
         };
         if let Some((extra, espan)) = words.next() {
-            self.error(
+            return self.bad_matcher(
                 espan,
-                "bad-matcher",
                 format!("unexpected `{extra}` in a matcher"),
-                Some("separate matchers with `,`".into()),
+                "separate matchers with `,`".into(),
             );
-            return None;
         }
+        Some((kind, arg))
+    }
+
+    /// Whether a matcher of `kind` has a value when, and only when, it takes one, and its
+    /// list (if any) is not empty; `None` (an error reported) when not.
+    fn check_matcher_value(
+        &mut self,
+        kind: MatcherKind,
+        span: Span,
+        has_value: bool,
+        empty_list: bool,
+    ) -> Option<()> {
         if kind.takes_value() && !has_value {
-            self.error(
+            return self.bad_matcher(
                 span,
-                "bad-matcher",
                 format!("`{}` needs a quoted value", kind.keyword()),
-                Some(format!("for example `{} \"…\"`", kind.keyword())),
+                format!("for example `{} \"…\"`", kind.keyword()),
             );
-            return None;
         }
         if !kind.takes_value() && has_value {
-            self.error(
+            return self.bad_matcher(
                 span,
-                "bad-matcher",
                 format!("`{}` takes no value", kind.keyword()),
-                Some(format!("write `{}` alone", kind.keyword())),
+                format!("write `{}` alone", kind.keyword()),
             );
-            return None;
         }
-        if list && values.is_empty() {
-            self.error(
+        if empty_list {
+            return self.bad_matcher(
                 span,
-                "bad-matcher",
                 "empty list matches nothing".into(),
-                Some("give at least one value".into()),
+                "give at least one value".into(),
             );
-            return None;
         }
-        Some(Matcher {
-            kind,
-            arg,
-            values,
-            list,
-            span,
-        })
+        Some(())
+    }
+
+    /// Reports a matcher that does not make sense (`bad-matcher`); always `None`.
+    fn bad_matcher<T>(&mut self, span: Span, message: String, help: String) -> Option<T> {
+        self.error(span, "bad-matcher", message, Some(help));
+        None
     }
 
     fn matcher_kind(&mut self, word: &str, span: Span, after_arg: bool) -> Option<MatcherKind> {
@@ -650,24 +672,17 @@ impl Lower<'_> {
             {
                 Some(k)
             }
-            Some(k) => {
-                self.error(
-                    span,
-                    "bad-matcher",
-                    format!("`{}` does not apply to a JSON argument", k.keyword()),
-                    Some("after `arg NAME` use a string, `prefix`, `glob`, `contains`, `regex`, `exact`, `path` or `host`".into()),
-                );
-                None
-            }
+            Some(k) => self.bad_matcher(
+                span,
+                format!("`{}` does not apply to a JSON argument", k.keyword()),
+                "after `arg NAME` use a string, `prefix`, `glob`, `contains`, `regex`, `exact`, `path` or `host`".into(),
+            ),
             None => {
                 let help = match did_you_mean(word, MatcherKind::keywords()) {
                     Some(s) => format!("did you mean `{s}`?"),
                     None => format!(
                         "matchers are a quoted string or one of {}",
-                        MatcherKind::keywords()
-                            .map(|k| format!("`{k}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        backticked(MatcherKind::keywords())
                     ),
                 };
                 self.error(
@@ -683,29 +698,17 @@ impl Lower<'_> {
 
     fn default(&mut self, pair: Pair<Rule>, keyword: &str) -> Option<DefaultStmt> {
         let span = self.span(&pair);
-        let mut it = pair
-            .into_inner()
-            .filter(|p| !matches!(p.as_rule(), Rule::kw_default | Rule::kw_headless));
-        let action = it.next().and_then(|p| self.action(&p, false));
-        let mut risk = None;
         let mut reason = None;
-        let mut ok = true;
-        for p in it {
-            match p.as_rule() {
-                Rule::risk_opt => {
-                    risk = self.risk(p);
-                    ok &= risk.is_some();
-                }
-                Rule::reason_opt => {
-                    reason = self.reason(p);
-                    ok &= reason.is_some();
-                }
-                _ => {
-                    self.misplaced_option(&p, keyword, &["risk", "reason"]);
-                    ok = false;
-                }
+        let keywords = [Rule::kw_default, Rule::kw_headless];
+        let (action, risk, ok) = self.action_and_risk(pair, &keywords, |this, p| {
+            if p.as_rule() == Rule::reason_opt {
+                reason = this.reason(p);
+                reason.is_some()
+            } else {
+                this.misplaced_option(&p, keyword, &["risk", "reason"]);
+                false
             }
-        }
+        });
         let action = action?;
         ok.then_some(DefaultStmt {
             action,
@@ -717,21 +720,13 @@ impl Lower<'_> {
 
     fn expect(&mut self, pair: Pair<Rule>) -> Option<Expect> {
         let span = self.span(&pair);
-        let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_expect);
-        let action = it.next().and_then(|p| self.action(&p, false));
-        let mut risk = None;
         let mut call = None;
-        let mut ok = true;
-        for p in it {
-            match p.as_rule() {
-                Rule::risk_opt => {
-                    risk = self.risk(p);
-                    ok &= risk.is_some();
-                }
-                Rule::call => call = self.call(p),
-                _ => {}
+        let (action, risk, ok) = self.action_and_risk(pair, &[Rule::kw_expect], |this, p| {
+            if p.as_rule() == Rule::call {
+                call = this.call(p);
             }
-        }
+            true
+        });
         let (action, call) = (action?, call?);
         ok.then_some(Expect {
             action,
@@ -739,6 +734,32 @@ impl Lower<'_> {
             call,
             span,
         })
+    }
+
+    /// The action after the `keywords` of a `default` or `expect` statement, its `risk`
+    /// option, and whether every option parsed. Each other part goes to `other`, which says
+    /// whether it parsed (having reported its error when not).
+    fn action_and_risk(
+        &mut self,
+        pair: Pair<Rule>,
+        keywords: &[Rule],
+        mut other: impl FnMut(&mut Self, Pair<Rule>) -> bool,
+    ) -> (Option<Spanned<Action>>, Option<Spanned<Risk>>, bool) {
+        let mut it = pair
+            .into_inner()
+            .filter(|p| !keywords.contains(&p.as_rule()));
+        let action = it.next().and_then(|p| self.action(&p, false));
+        let mut risk = None;
+        let mut ok = true;
+        for p in it {
+            if p.as_rule() == Rule::risk_opt {
+                risk = self.risk(p);
+                ok &= risk.is_some();
+            } else {
+                ok &= other(self, p);
+            }
+        }
+        (action, risk, ok)
     }
 
     fn call(&mut self, pair: Pair<Rule>) -> Option<Spanned<ExpectCall>> {
@@ -782,6 +803,22 @@ impl Lower<'_> {
 
 /// The rule node's name clashes with pest's `Rule` enum inside this module.
 type Rule_ = super::ast::Rule;
+
+/// Words in back-ticks, separated by commas (`` `a`, `b` ``).
+fn backticked<'a>(words: impl Iterator<Item = &'a str>) -> String {
+    words
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A matcher as written: its words (`arg url host`), its quoted values, and whether they are
+/// a list.
+struct MatcherParts {
+    words: Vec<(String, Span)>,
+    values: Vec<Spanned<String>>,
+    list: bool,
+}
 
 #[cfg(test)]
 mod tests {

@@ -158,41 +158,11 @@ pub(super) fn misread(root: Node<'_>, text: &str) -> bool {
             let end = node.end_byte().min(bytes.len());
             gaps.span(bytes, node.start_byte().min(end), end);
         }
-        let quoted = match kind {
-            "string" | "translated_string" | "raw_string" | "ansi_c_string" | "expansion"
-            | "heredoc_body" | "heredoc_content" | "heredoc_start" | "heredoc_end" | "comment"
-            | "regex" | "extglob_pattern" => true,
-            "command_substitution" | "process_substitution" => false,
-            _ => parent_quoted,
-        };
+        let quoted = blanks_are_text(kind, parent_quoted);
         let (start, end) = (node.start_byte(), node.end_byte());
         let raw = text.get(start..end).unwrap_or("");
-        match kind {
-            "ansi_c_string" if ansi_c_inner(raw).is_none() => return true,
-            // Positional parameters (`$1`, `${10}`) are names only inside an expansion.
-            "variable_name" if !is_name(raw) && !positional_parameter(node, raw) => return true,
-            "concatenation" | "simple_expansion" | "variable_assignment" if has_gaps(node) => {
-                return true
-            }
-            // Bash ends a back-tick substitution at the first unescaped back-tick.
-            "command_substitution"
-                if raw.starts_with('`')
-                    && closing_backtick(raw.as_bytes(), 1) != Some(raw.len().saturating_sub(1)) =>
-            {
-                return true
-            }
-            // A newline inside a simple command ends it for bash.
-            "command"
-            | "declaration_command"
-            | "unset_command"
-            | "file_redirect"
-            | "herestring_redirect"
-            | "command_name"
-                if newlines && inner_newline(node, bytes) =>
-            {
-                return true
-            }
-            _ => {}
+        if node_misread(node, raw, bytes, newlines) {
+            return true;
         }
         let leaf = node.child_count() == 0;
         if leaf && end > start {
@@ -223,6 +193,49 @@ pub(super) fn misread(root: Node<'_>, text: &str) -> bool {
             quoted_stack.pop();
             covered_stack.pop();
         }
+    }
+}
+
+/// Whether blanks are text in a node of `kind` (a string, an expansion, a heredoc…), given
+/// whether they are in its parent.
+fn blanks_are_text(kind: &str, parent_quoted: bool) -> bool {
+    match kind {
+        "string" | "translated_string" | "raw_string" | "ansi_c_string" | "expansion"
+        | "heredoc_body" | "heredoc_content" | "heredoc_start" | "heredoc_end" | "comment"
+        | "regex" | "extglob_pattern" => true,
+        "command_substitution" | "process_substitution" => false,
+        _ => parent_quoted,
+    }
+}
+
+/// Whether one node (its text `raw`) is misread on its own: an ANSI-C string or a back-tick
+/// substitution ending elsewhere than bash ends it, a name that is not one, gaps inside a
+/// word, a newline inside a simple command.
+fn node_misread(node: Node<'_>, raw: &str, bytes: &[u8], newlines: bool) -> bool {
+    match node.fast_kind() {
+        "ansi_c_string" if ansi_c_inner(raw).is_none() => true,
+        // Positional parameters (`$1`, `${10}`) are names only inside an expansion.
+        "variable_name" if !is_name(raw) && !positional_parameter(node, raw) => true,
+        "concatenation" | "simple_expansion" | "variable_assignment" if has_gaps(node) => true,
+        // Bash ends a back-tick substitution at the first unescaped back-tick.
+        "command_substitution"
+            if raw.starts_with('`')
+                && closing_backtick(raw.as_bytes(), 1) != Some(raw.len().saturating_sub(1)) =>
+        {
+            true
+        }
+        // A newline inside a simple command ends it for bash.
+        "command"
+        | "declaration_command"
+        | "unset_command"
+        | "file_redirect"
+        | "herestring_redirect"
+        | "command_name"
+            if newlines && inner_newline(node, bytes) =>
+        {
+            true
+        }
+        _ => false,
     }
 }
 

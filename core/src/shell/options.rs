@@ -139,17 +139,6 @@ pub(super) fn parse(spec: &Spec, argv: &[Word], from: usize) -> Parsed {
 fn parse_once(spec: &Spec, argv: &[Word], from: usize, track: bool) -> Parsed {
     let mut parsed = Parsed::default();
     let mut i = from;
-    // The first unknown option could take its value up to word `k` included.
-    // (An option's own word is always a plausible value; a next word starting with `-` is not.)
-    let note = |parsed: &mut Parsed, k: usize, current: usize| {
-        let plausible = k == current
-            || argv
-                .get(k)
-                .is_some_and(|w| !w.value.starts_with('-') || w.value == "-");
-        if track && parsed.alternative.is_none() && plausible {
-            parsed.alternative = Some(k);
-        }
-    };
     while let Some(word) = argv.get(i) {
         let a = word.value.as_str();
         if a == "--" {
@@ -160,36 +149,7 @@ fn parse_once(spec: &Spec, argv: &[Word], from: usize, track: bool) -> Parsed {
             break;
         }
         if let Some(long) = a.strip_prefix("--") {
-            let (name, attached) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            let (full, value) = match spec.long(name) {
-                Long::Value(full) => {
-                    let value = match attached {
-                        Some(v) => Some(part_of(word, v)),
-                        None => {
-                            i += 1;
-                            argv.get(i).cloned()
-                        }
-                    };
-                    (full, value)
-                }
-                Long::Optional(full) | Long::Flag(full) => {
-                    (full, attached.map(|v| part_of(word, v)))
-                }
-                Long::Unknown => {
-                    if attached.is_none() {
-                        note(&mut parsed, i + 1, i);
-                    }
-                    (name, attached.map(|v| part_of(word, v)))
-                }
-            };
-            parsed.opts.push(Opt {
-                name: full.to_string(),
-                value,
-            });
-            i += 1;
+            i = parse_long(spec, argv, i, long, track, &mut parsed);
             continue;
         }
         let cluster = &a[1..];
@@ -201,40 +161,114 @@ fn parse_once(spec: &Spec, argv: &[Word], from: usize, track: bool) -> Parsed {
             i += 1;
             continue;
         }
-        let mut taken_next = false;
-        for (pos, c) in cluster.char_indices() {
-            let rest = &cluster[pos + c.len_utf8()..];
-            let takes_value = spec.short_value.contains(c)
-                || spec.short_optional.contains(c)
-                || (spec.short_ambiguous.contains(c) && !rest.is_empty());
-            if takes_value {
-                let value = if !rest.is_empty() {
-                    Some(part_of(word, rest))
-                } else if spec.short_value.contains(c) {
-                    taken_next = true;
-                    argv.get(i + 1).cloned()
-                } else {
-                    None
-                };
-                parsed.opts.push(Opt {
-                    name: c.to_string(),
-                    value,
-                });
-                break;
-            }
-            parsed.opts.push(Opt {
-                name: c.to_string(),
-                value: None,
-            });
-            if !spec.short_flags.contains(c) {
-                // Unknown (or ambiguous): it may take the rest of its word, or the next word.
-                note(&mut parsed, if rest.is_empty() { i + 1 } else { i }, i);
-            }
-        }
-        i += if taken_next { 2 } else { 1 };
+        i = parse_short_cluster(spec, argv, i, cluster, track, &mut parsed);
     }
     parsed.operands = i.min(argv.len());
     parsed
+}
+
+/// With `track`, notes that the first unknown option could take its value up to word `k`
+/// included. (An option's own word, `current`, is always a plausible value; a next word
+/// starting with `-` is not.)
+fn note_unknown(parsed: &mut Parsed, argv: &[Word], track: bool, k: usize, current: usize) {
+    let plausible = k == current
+        || argv
+            .get(k)
+            .is_some_and(|w| !w.value.starts_with('-') || w.value == "-");
+    if track && parsed.alternative.is_none() && plausible {
+        parsed.alternative = Some(k);
+    }
+}
+
+/// The long option `--long` at `argv[i]` (`long` without its dashes) and its value; returns
+/// the index of the next word.
+fn parse_long(
+    spec: &Spec,
+    argv: &[Word],
+    mut i: usize,
+    long: &str,
+    track: bool,
+    parsed: &mut Parsed,
+) -> usize {
+    let word = &argv[i];
+    let (name, attached) = match long.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (long, None),
+    };
+    let (full, value) = match spec.long(name) {
+        Long::Value(full) => {
+            let value = match attached {
+                Some(v) => Some(part_of(word, v)),
+                None => {
+                    i += 1;
+                    argv.get(i).cloned()
+                }
+            };
+            (full, value)
+        }
+        Long::Optional(full) | Long::Flag(full) => (full, attached.map(|v| part_of(word, v))),
+        Long::Unknown => {
+            if attached.is_none() {
+                note_unknown(parsed, argv, track, i + 1, i);
+            }
+            (name, attached.map(|v| part_of(word, v)))
+        }
+    };
+    parsed.opts.push(Opt {
+        name: full.to_string(),
+        value,
+    });
+    i + 1
+}
+
+/// The cluster of short options at `argv[i]` (`cluster` without its dash), each letter on its
+/// own; a letter that takes a value ends it. Returns the index of the next word.
+fn parse_short_cluster(
+    spec: &Spec,
+    argv: &[Word],
+    i: usize,
+    cluster: &str,
+    track: bool,
+    parsed: &mut Parsed,
+) -> usize {
+    let word = &argv[i];
+    let mut taken_next = false;
+    for (pos, c) in cluster.char_indices() {
+        let rest = &cluster[pos + c.len_utf8()..];
+        let takes_value = spec.short_value.contains(c)
+            || spec.short_optional.contains(c)
+            || (spec.short_ambiguous.contains(c) && !rest.is_empty());
+        if takes_value {
+            let value = if !rest.is_empty() {
+                Some(part_of(word, rest))
+            } else if spec.short_value.contains(c) {
+                taken_next = true;
+                argv.get(i + 1).cloned()
+            } else {
+                None
+            };
+            parsed.opts.push(Opt {
+                name: c.to_string(),
+                value,
+            });
+            break;
+        }
+        parsed.opts.push(Opt {
+            name: c.to_string(),
+            value: None,
+        });
+        if !spec.short_flags.contains(c) {
+            // Unknown (or ambiguous): it may take the rest of its word, or the next word.
+            note_unknown(
+                parsed,
+                argv,
+                track,
+                if rest.is_empty() { i + 1 } else { i },
+                i,
+            );
+        }
+    }
+    i + if taken_next { 2 } else { 1 }
 }
 
 #[cfg(test)]

@@ -181,32 +181,17 @@ pub(super) fn unescape_unquoted(text: &str) -> String {
 
 /// Text inside double quotes: a backslash escapes only `$`, back-tick, `"`, `\` and newline.
 pub(super) fn unescape_double_quoted(text: &str) -> String {
-    if !text.contains('\\') {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.peek() {
-                Some('\n') => {
-                    chars.next();
-                }
-                Some(&next @ ('$' | '`' | '"' | '\\')) => {
-                    chars.next();
-                    out.push(next);
-                }
-                _ => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    unescape_only(text, &['$', '`', '"', '\\'], true)
 }
 
 /// Text between back-ticks as bash reads it: a backslash escapes only `$`, back-tick and `\`.
 pub(super) fn unescape_backticks(text: &str) -> String {
+    unescape_only(text, &['$', '`', '\\'], false)
+}
+
+/// `text` with the backslash before the characters of `escaped` removed (and, with
+/// `line_joins`, each backslash-newline removed whole); any other backslash stays.
+fn unescape_only(text: &str, escaped: &[char], line_joins: bool) -> String {
     if !text.contains('\\') {
         return text.to_string();
     }
@@ -215,7 +200,10 @@ pub(super) fn unescape_backticks(text: &str) -> String {
     while let Some(c) = chars.next() {
         if c == '\\' {
             match chars.peek() {
-                Some(&next @ ('$' | '`' | '\\')) => {
+                Some('\n') if line_joins => {
+                    chars.next();
+                }
+                Some(&next) if escaped.contains(&next) => {
                     chars.next();
                     out.push(next);
                 }
@@ -255,89 +243,103 @@ pub(super) fn decode_ansi_c(text: &str) -> String {
         }
         let e = bytes[i + 1];
         i += 2;
-        let simple = match e {
-            b'a' => Some(0x07),
-            b'b' => Some(0x08),
-            b'e' | b'E' => Some(0x1b),
-            b'f' => Some(0x0c),
-            b'n' => Some(b'\n'),
-            b'r' => Some(b'\r'),
-            b't' => Some(b'\t'),
-            b'v' => Some(0x0b),
-            b'\\' => Some(b'\\'),
-            b'\'' => Some(b'\''),
-            b'"' => Some(b'"'),
-            b'?' => Some(b'?'),
-            _ => None,
-        };
-        if let Some(byte) = simple {
+        if let Some(byte) = simple_escape(e) {
             out.push(byte);
             continue;
         }
-        match e {
-            b'0'..=b'7' => {
-                let mut value: u32 = u32::from(e - b'0');
-                let mut taken = 0;
-                while taken < 2 && i < bytes.len() && (b'0'..=b'7').contains(&bytes[i]) {
-                    value = value * 8 + u32::from(bytes[i] - b'0');
-                    i += 1;
-                    taken += 1;
-                }
-                let byte = (value & 0xff) as u8;
-                if byte == 0 {
-                    break;
-                }
-                out.push(byte);
-            }
-            b'x' => {
-                let (value, used) = hex_value(&bytes[i..], 2);
-                if used == 0 {
-                    out.extend_from_slice(b"\\x");
-                    continue;
-                }
-                i += used;
-                let byte = (value & 0xff) as u8;
-                if byte == 0 {
-                    break;
-                }
-                out.push(byte);
-            }
-            b'u' | b'U' => {
-                let (value, used) = hex_value(&bytes[i..], if e == b'u' { 4 } else { 8 });
-                if used == 0 {
-                    out.push(b'\\');
-                    out.push(e);
-                    continue;
-                }
-                i += used;
-                if value == 0 {
-                    break;
-                }
-                let c = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
-                let mut buf = [0u8; 4];
-                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-            }
-            b'c' => {
-                // Control character: `\cA` is 0x01.
-                match bytes.get(i) {
-                    Some(&c) => {
-                        i += 1;
-                        let byte = c.to_ascii_uppercase() ^ 0x40;
-                        if byte == 0 {
-                            break;
-                        }
-                        out.push(byte);
-                    }
-                    None => out.extend_from_slice(b"\\c"),
-                }
-            }
-            _ => {
-                out.push(b'\\');
-                out.push(e);
-            }
+        if !decode_escape(e, bytes, &mut i, &mut out) {
+            break;
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The byte of a one-letter C escape (`\n` is a newline), if `e` is one.
+fn simple_escape(e: u8) -> Option<u8> {
+    match e {
+        b'a' => Some(0x07),
+        b'b' => Some(0x08),
+        b'e' | b'E' => Some(0x1b),
+        b'f' => Some(0x0c),
+        b'n' => Some(b'\n'),
+        b'r' => Some(b'\r'),
+        b't' => Some(b'\t'),
+        b'v' => Some(0x0b),
+        b'\\' => Some(b'\\'),
+        b'\'' => Some(b'\''),
+        b'"' => Some(b'"'),
+        b'?' => Some(b'?'),
+        _ => None,
+    }
+}
+
+/// Decodes the escape `\e` (octal, `\x`, `\u`, `\U`, `\c` or an unknown one kept as written)
+/// whose operands start at `bytes[*i]` into `out`, moving `i` past them; false when it is a
+/// NUL, which ends the string.
+fn decode_escape(e: u8, bytes: &[u8], i: &mut usize, out: &mut Vec<u8>) -> bool {
+    match e {
+        b'0'..=b'7' => {
+            let mut value: u32 = u32::from(e - b'0');
+            let mut taken = 0;
+            while taken < 2 && *i < bytes.len() && (b'0'..=b'7').contains(&bytes[*i]) {
+                value = value * 8 + u32::from(bytes[*i] - b'0');
+                *i += 1;
+                taken += 1;
+            }
+            let byte = (value & 0xff) as u8;
+            if byte == 0 {
+                return false;
+            }
+            out.push(byte);
+        }
+        b'x' => {
+            let (value, used) = hex_value(&bytes[*i..], 2);
+            if used == 0 {
+                out.extend_from_slice(b"\\x");
+                return true;
+            }
+            *i += used;
+            let byte = (value & 0xff) as u8;
+            if byte == 0 {
+                return false;
+            }
+            out.push(byte);
+        }
+        b'u' | b'U' => {
+            let (value, used) = hex_value(&bytes[*i..], if e == b'u' { 4 } else { 8 });
+            if used == 0 {
+                out.push(b'\\');
+                out.push(e);
+                return true;
+            }
+            *i += used;
+            if value == 0 {
+                return false;
+            }
+            let c = char::from_u32(value).unwrap_or(char::REPLACEMENT_CHARACTER);
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+        b'c' => {
+            // Control character: `\cA` is 0x01.
+            match bytes.get(*i) {
+                Some(&c) => {
+                    *i += 1;
+                    let byte = c.to_ascii_uppercase() ^ 0x40;
+                    if byte == 0 {
+                        return false;
+                    }
+                    out.push(byte);
+                }
+                None => out.extend_from_slice(b"\\c"),
+            }
+        }
+        _ => {
+            out.push(b'\\');
+            out.push(e);
+        }
+    }
+    true
 }
 
 /// Up to `max` hexadecimal digits at the start of `bytes`: their value and how many.

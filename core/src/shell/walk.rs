@@ -237,99 +237,118 @@ impl<'s> Walker<'s> {
         match node.fast_kind() {
             "command" => self.command(node, ctx),
             "list" => self.list(node, ctx, ctx),
-            "pipeline" => {
-                let (stages, after) = pipeline_parts(node)?;
-                for (i, stage) in stages.into_iter().enumerate() {
-                    let stage_ctx = Ctx {
-                        origin: Origin::Pipeline,
-                        piped: ctx.piped || i > 0,
-                        depth: ctx.depth,
-                    };
-                    self.stmt(stage, stage_ctx)?;
-                }
-                for statement in after {
-                    self.stmt(statement, ctx)?;
-                }
-                Ok(())
-            }
+            "pipeline" => self.pipeline(node, ctx),
             "redirected_statement" => self.redirected(node, ctx),
             "negated_command" => self.block(node, ctx),
             "subshell" => self.block(node, ctx.deeper(Origin::Subshell)?),
-            "compound_statement" => {
-                if node.child(0).is_some_and(|c| c.fast_kind() == "((") {
-                    self.test(node, ctx)
-                } else if named_children(node).is_empty()
-                    || !matches!(
-                        self.src.as_bytes().get(node.start_byte() + 1),
-                        Some(b' ' | b'\t' | b'\n')
-                    )
-                {
-                    // `{}` and `{cat` are words for bash, not groups.
-                    Err(unparsable())
-                } else {
-                    self.block(node, ctx.deeper(Origin::Group)?)
-                }
-            }
-            "if_statement" => {
-                let inner = ctx.deeper(Origin::Compound)?;
-                for child in named_children(node) {
-                    match child.fast_kind() {
-                        "elif_clause" | "else_clause" => self.block(child, inner)?,
-                        _ => self.stmt(child, inner)?,
-                    }
-                }
-                Ok(())
-            }
-            "while_statement" => {
-                let inner = ctx.deeper(Origin::Compound)?;
-                for child in named_children(node) {
-                    match child.fast_kind() {
-                        "do_group" => self.block(child, inner)?,
-                        _ => self.stmt(child, inner)?,
-                    }
-                }
-                Ok(())
-            }
+            "compound_statement" => self.compound_statement(node, ctx),
+            "if_statement" => self.if_statement(node, ctx),
+            "while_statement" => self.while_statement(node, ctx),
             "for_statement" => self.for_statement(node, ctx),
-            "c_style_for_statement" => {
-                let inner = ctx.deeper(Origin::Compound)?;
-                for (field, child) in children_with_fields(node) {
-                    match field {
-                        Some("body") => self.block(child, inner)?,
-                        _ if child.is_named() && child.fast_kind() != "comment" => {
-                            self.scan(child, inner)?;
-                        }
-                        _ => {}
-                    }
-                }
-                Ok(())
-            }
+            "c_style_for_statement" => self.c_style_for_statement(node, ctx),
             "case_statement" => self.case_statement(node, ctx),
             "function_definition" => self.function_definition(node, ctx),
             "test_command" => self.test(node, ctx),
             "declaration_command" | "unset_command" => self.declaration(node, ctx),
-            "variable_assignment" => {
-                let index = self.open(node, ctx);
-                let assignment = self.assignment(node, ctx)?.0;
-                self.fill(index, vec![assignment], Vec::new());
-                Ok(())
-            }
-            "variable_assignments" => {
-                let index = self.open(node, ctx);
-                let mut assignments = Vec::new();
-                for child in named_children(node) {
-                    if child.fast_kind() != "variable_assignment" {
-                        return Err(unparsable());
-                    }
-                    assignments.push(self.assignment(child, ctx)?.0);
-                }
-                self.fill(index, assignments, Vec::new());
-                Ok(())
-            }
+            "variable_assignment" => self.variable_assignment(node, ctx),
+            "variable_assignments" => self.variable_assignments(node, ctx),
             "comment" => Ok(()),
             // Anything else at the place of a statement is not understood.
             _ => Err(unparsable()),
         }
+    }
+
+    /// `a | b |& c`: every stage after the first reads a pipe.
+    fn pipeline(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let (stages, after) = pipeline_parts(node)?;
+        for (i, stage) in stages.into_iter().enumerate() {
+            let stage_ctx = Ctx {
+                origin: Origin::Pipeline,
+                piped: ctx.piped || i > 0,
+                depth: ctx.depth,
+            };
+            self.stmt(stage, stage_ctx)?;
+        }
+        for statement in after {
+            self.stmt(statement, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// `{ …; }` (a group) or `(( … ))` (arithmetic).
+    fn compound_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        if node.child(0).is_some_and(|c| c.fast_kind() == "((") {
+            self.test(node, ctx)
+        } else if named_children(node).is_empty()
+            || !matches!(
+                self.src.as_bytes().get(node.start_byte() + 1),
+                Some(b' ' | b'\t' | b'\n')
+            )
+        {
+            // `{}` and `{cat` are words for bash, not groups.
+            Err(unparsable())
+        } else {
+            self.block(node, ctx.deeper(Origin::Group)?)
+        }
+    }
+
+    fn if_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(Origin::Compound)?;
+        for child in named_children(node) {
+            match child.fast_kind() {
+                "elif_clause" | "else_clause" => self.block(child, inner)?,
+                _ => self.stmt(child, inner)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn while_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(Origin::Compound)?;
+        for child in named_children(node) {
+            match child.fast_kind() {
+                "do_group" => self.block(child, inner)?,
+                _ => self.stmt(child, inner)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `for (( i = 0; i < n; i++ )); do …; done`: the expressions scanned for substitutions.
+    fn c_style_for_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let inner = ctx.deeper(Origin::Compound)?;
+        for (field, child) in children_with_fields(node) {
+            match field {
+                Some("body") => self.block(child, inner)?,
+                _ if child.is_named() && child.fast_kind() != "comment" => {
+                    self.scan(child, inner)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `X=1` alone: a command with one assignment and no words.
+    fn variable_assignment(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let index = self.open(node, ctx);
+        let assignment = self.assignment(node, ctx)?.0;
+        self.fill(index, vec![assignment], Vec::new());
+        Ok(())
+    }
+
+    /// `X=1 Y=2` alone: a command with the assignments and no words.
+    fn variable_assignments(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
+        let index = self.open(node, ctx);
+        let mut assignments = Vec::new();
+        for child in named_children(node) {
+            if child.fast_kind() != "variable_assignment" {
+                return Err(unparsable());
+            }
+            assignments.push(self.assignment(child, ctx)?.0);
+        }
+        self.fill(index, assignments, Vec::new());
+        Ok(())
     }
 
     /// `a && b || c`: tree-sitter nests lists to the left, so they are flattened without
@@ -450,33 +469,14 @@ impl<'s> Walker<'s> {
             .filter(|c| Some(c.id()) != body.map(|b| b.id()))
             .collect();
         // `cat <<EOF | sh`: the pipe is written after the heredoc, inside its node.
-        let piped_heredoc = redirects.iter().any(|r| {
-            r.fast_kind() == "heredoc_redirect"
-                && named_children(*r)
-                    .iter()
-                    .any(|c| c.fast_kind() == "pipeline")
-        });
-        let body_ctx = if piped_heredoc {
+        let body_ctx = if has_piped_heredoc(&redirects) {
             ctx.with_origin(Origin::Pipeline)
         } else {
             ctx
         };
 
         let (start, target_is_command) = match body {
-            Some(body) => {
-                let target = redirect_target(body);
-                let saved = (self.watch, self.watch_start);
-                self.watch = Some(target.id());
-                self.watch_start = None;
-                let walked = self.stmt(body, body_ctx);
-                let start = self.watch_start;
-                (self.watch, self.watch_start) = saved;
-                walked?;
-                (
-                    start.ok_or_else(unparsable)?,
-                    target.fast_kind() == "command",
-                )
-            }
+            Some(body) => self.redirected_body(body, body_ctx)?,
             None => (self.open(node, body_ctx), true),
         };
         let end = self.out.len();
@@ -490,6 +490,52 @@ impl<'s> Walker<'s> {
             }
         }
 
+        let Redirections {
+            collected,
+            extra,
+            after,
+        } = self.redirections(redirects, ctx, start, end)?;
+        if !extra.is_empty() {
+            // Words after a redirection belong to the command (`rm > /dev/null -rf /`); after
+            // a compound statement they are a syntax error.
+            if !target_is_command {
+                return Err(unparsable());
+            }
+            match self.out.get_mut(start) {
+                Some(command) => command.argv.extend(extra),
+                None => return Err(unparsable()),
+            }
+        }
+        self.add_redirects(start, end, &collected);
+        self.after_heredocs(after, ctx)
+    }
+
+    /// Walks the body of a redirected statement; returns the index of the command the
+    /// redirections apply to, and whether it is a simple command.
+    fn redirected_body(&mut self, body: Node<'_>, body_ctx: Ctx) -> Res<(usize, bool)> {
+        let target = redirect_target(body);
+        let saved = (self.watch, self.watch_start);
+        self.watch = Some(target.id());
+        self.watch_start = None;
+        let walked = self.stmt(body, body_ctx);
+        let start = self.watch_start;
+        (self.watch, self.watch_start) = saved;
+        walked?;
+        Ok((
+            start.ok_or_else(unparsable)?,
+            target.fast_kind() == "command",
+        ))
+    }
+
+    /// The redirections of the commands `start..end` (see [`Redirections`]); the heredocs'
+    /// scripts go to `stdin`.
+    fn redirections<'t>(
+        &mut self,
+        redirects: Vec<Node<'t>>,
+        ctx: Ctx,
+        start: usize,
+        end: usize,
+    ) -> Res<Redirections<'t>> {
         let mut collected = Vec::new();
         let mut extra = Vec::new();
         let mut after = Vec::new();
@@ -512,18 +558,15 @@ impl<'s> Walker<'s> {
         for script in scripts {
             self.stdin.push((start, end, script));
         }
-        if !extra.is_empty() {
-            // Words after a redirection belong to the command (`rm > /dev/null -rf /`); after
-            // a compound statement they are a syntax error.
-            if !target_is_command {
-                return Err(unparsable());
-            }
-            match self.out.get_mut(start) {
-                Some(command) => command.argv.extend(extra),
-                None => return Err(unparsable()),
-            }
-        }
-        self.add_redirects(start, end, &collected);
+        Ok(Redirections {
+            collected,
+            extra,
+            after,
+        })
+    }
+
+    /// The statements written after heredocs (`cat <<EOF | sh && x`), piped to or not.
+    fn after_heredocs(&mut self, after: Vec<(Node<'_>, bool)>, ctx: Ctx) -> Res<()> {
         for (statement, piped) in after {
             if piped {
                 let piped_ctx = Ctx {
@@ -579,4 +622,22 @@ impl<'s> Walker<'s> {
         }
         Ok((Redirect { op, fd, target }, extra))
     }
+}
+
+/// The redirections of a statement, the words written after their targets, and the statements
+/// written after its heredocs (with whether they are piped to).
+struct Redirections<'t> {
+    collected: Vec<Redirect>,
+    extra: Vec<Word>,
+    after: Vec<(Node<'t>, bool)>,
+}
+
+/// Whether a heredoc among the redirections is piped to a command (`cat <<EOF | sh`).
+fn has_piped_heredoc(redirects: &[Node<'_>]) -> bool {
+    redirects.iter().any(|r| {
+        r.fast_kind() == "heredoc_redirect"
+            && named_children(*r)
+                .iter()
+                .any(|c| c.fast_kind() == "pipeline")
+    })
 }

@@ -185,46 +185,10 @@ impl Walker<'_> {
                 acc.literal(&decode_ansi_c(inner), true);
             }
             "string" => self.double_quoted(node, acc, ctx)?,
-            "translated_string" | "concatenation" => {
-                let children = {
-                    let mut cursor = node.walk();
-                    node.children(&mut cursor).collect::<Vec<_>>()
-                };
-                for child in children {
-                    if self.translation_dollar(child) {
-                        continue;
-                    }
-                    self.part(child, acc, ctx)?;
-                }
-            }
-            "simple_expansion" => {
-                if raw == "$HOME" {
-                    acc.segs.push(Seg::Home(raw.to_string()));
-                } else if let Some(folder) = working_folder(raw) {
-                    acc.computed(raw, folder.to_string());
-                } else {
-                    acc.dynamic(raw);
-                }
-            }
-            "expansion" => {
-                if raw == "${HOME}" {
-                    acc.segs.push(Seg::Home(raw.to_string()));
-                } else {
-                    self.scan(node, ctx)?;
-                    match home_expansion(raw).or_else(|| working_folder(raw).map(str::to_string)) {
-                        Some(value) => acc.computed(raw, value),
-                        None => acc.dynamic(raw),
-                    }
-                }
-            }
-            "command_substitution" => {
-                let start = self.out.len();
-                self.subst(node, Origin::CommandSubstitution, ctx)?;
-                match static_output(self.out.get(start..).unwrap_or_default()) {
-                    Some(value) => acc.computed(raw, value),
-                    None => acc.dynamic(raw),
-                }
-            }
+            "translated_string" | "concatenation" => self.each_part(node, acc, ctx)?,
+            "simple_expansion" => simple_expansion(raw, acc),
+            "expansion" => self.parameter_expansion(node, acc, ctx)?,
+            "command_substitution" => self.command_substitution(node, acc, ctx)?,
             "process_substitution" => {
                 self.subst(node, Origin::ProcessSubstitution, ctx)?;
                 acc.dynamic(raw);
@@ -253,6 +217,46 @@ impl Walker<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The parts of `$"…"` or of a concatenation, in turn (the `$` of `$"…"` dropped).
+    fn each_part(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let children = {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).collect::<Vec<_>>()
+        };
+        for child in children {
+            if self.translation_dollar(child) {
+                continue;
+            }
+            self.part(child, acc, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// `${…}`: the home folder, a value known before the command runs, or dynamic.
+    fn parameter_expansion(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let raw = self.text(node);
+        if raw == "${HOME}" {
+            acc.segs.push(Seg::Home(raw.to_string()));
+        } else {
+            self.scan(node, ctx)?;
+            let value = home_expansion(raw).or_else(|| working_folder(raw).map(str::to_string));
+            acc.computed_or_dynamic(raw, value);
+        }
+        Ok(())
+    }
+
+    /// `$(…)`: its commands walked; its output when they only print known text, else dynamic.
+    fn command_substitution(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        let raw = self.text(node);
+        let start = self.out.len();
+        self.subst(node, Origin::CommandSubstitution, ctx)?;
+        acc.computed_or_dynamic(
+            raw,
+            static_output(self.out.get(start..).unwrap_or_default()),
+        );
         Ok(())
     }
 
@@ -380,6 +384,14 @@ impl WordAcc {
 
     pub(super) fn computed(&mut self, source: &str, value: String) {
         self.segs.push(Seg::Computed(source.to_string(), value));
+    }
+
+    /// A computed part when its value is known before the command runs, else dynamic.
+    pub(super) fn computed_or_dynamic(&mut self, source: &str, value: Option<String>) {
+        match value {
+            Some(value) => self.computed(source, value),
+            None => self.dynamic(source),
+        }
     }
 }
 
@@ -616,4 +628,15 @@ pub(super) fn literal_word(value: String) -> Word {
 /// Why a line with a substitution the parser did not read as one is not analysed.
 fn unseen_substitution() -> String {
     "the command substitutes a command inside `${…}` that cannot be analysed".to_string()
+}
+
+/// `$NAME`: the home folder, the working folder, or dynamic.
+fn simple_expansion(raw: &str, acc: &mut WordAcc) {
+    if raw == "$HOME" {
+        acc.segs.push(Seg::Home(raw.to_string()));
+    } else if let Some(folder) = working_folder(raw) {
+        acc.computed(raw, folder.to_string());
+    } else {
+        acc.dynamic(raw);
+    }
 }

@@ -104,6 +104,27 @@ pub(in crate::shell) fn invocation(lang: Lang, argv: &[Word]) -> Invocation {
 /// The `-e` code of a perl or ruby command line (its switches are clustered, some take the
 /// rest of their word); returns the index of the first operand.
 fn switch_codes(lang: Lang, argv: &[Word], codes: &mut Vec<Word>) -> usize {
+    first_operand(argv, |i, word| {
+        if let Some(long) = word.value.strip_prefix("--") {
+            return if ruby_long_takes_next(lang, long) {
+                2
+            } else {
+                1
+            };
+        }
+        let skip_next = switch_cluster(lang, word, argv.get(i + 1), codes);
+        if skip_next {
+            2
+        } else {
+            1
+        }
+    })
+}
+
+/// Walks the options of a command line from `argv[1]`, `read` reading the option word at
+/// `i` and saying how many words it takes; returns the index of the first operand: the word
+/// after `--`, or the first that is not an option (`-` is stdin).
+fn first_operand(argv: &[Word], mut read: impl FnMut(usize, &Word) -> usize) -> usize {
     let mut i = 1;
     while let Some(word) = argv.get(i) {
         let a = word.value.as_str();
@@ -113,16 +134,7 @@ fn switch_codes(lang: Lang, argv: &[Word], codes: &mut Vec<Word>) -> usize {
         if !a.starts_with('-') || a == "-" {
             return i;
         }
-        if let Some(long) = a.strip_prefix("--") {
-            i += if ruby_long_takes_next(lang, long) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        let skip_next = switch_cluster(lang, word, argv.get(i + 1), codes);
-        i += if skip_next { 2 } else { 1 };
+        i += read(i, word);
     }
     i
 }
@@ -200,15 +212,8 @@ fn skip_number(switch: char, chars: &mut Peekable<CharIndices<'_>>) {
 /// The `-e`/`--eval`/`-p`/`--print` code of a node (or bun) command line; returns the index
 /// of the first operand.
 fn node_codes(argv: &[Word], codes: &mut Vec<Word>) -> usize {
-    let mut i = 1;
-    while let Some(word) = argv.get(i) {
+    first_operand(argv, |i, word| {
         let a = word.value.as_str();
-        if a == "--" {
-            return i + 1;
-        }
-        if !a.starts_with('-') || a == "-" {
-            return i;
-        }
         let attached = |name: &str| {
             a.strip_prefix(name)
                 .and_then(|r| r.strip_prefix('='))
@@ -220,13 +225,12 @@ fn node_codes(argv: &[Word], codes: &mut Vec<Word>) -> usize {
         };
         if let Some(code) = attached("--eval").or_else(|| attached("--print")) {
             codes.push(code);
-            i += 1;
-            continue;
+            return 1;
         }
         match a {
             "-e" | "--eval" | "-p" | "--print" | "-pe" | "-ep" => {
                 codes.extend(argv.get(i + 1).cloned());
-                i += 2;
+                2
             }
             "-r"
             | "--require"
@@ -237,11 +241,10 @@ fn node_codes(argv: &[Word], codes: &mut Vec<Word>) -> usize {
             | "--conditions"
             | "--input-type"
             | "--title"
-            | "--env-file" => i += 2,
-            _ => i += 1,
+            | "--env-file" => 2,
+            _ => 1,
         }
-    }
-    i
+    })
 }
 
 /// The code of `deno eval [options] CODE`.
