@@ -437,7 +437,7 @@ fn reading_is_consistent(cmd: &SimpleCommand, r: &Reading<'_>, ctx: &dyn Fn() ->
         for word in &r.path {
             name.push(' ');
             name.push_str(word);
-            at = at.sub.get(*word).unwrap_or_else(|| {
+            at = at.sub.get(word).unwrap_or_else(|| {
                 panic!(
                     "the subcommand path {:?} leaves the table: {}",
                     r.path,
