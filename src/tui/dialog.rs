@@ -6,7 +6,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::i18n::{texts, Texts};
-use super::state::{ApprovalView, State, SubjectKind};
+use super::state::{ApprovalView, Choice, State, SubjectKind};
 use super::text::{pad, truncate, width, wrap};
 use crate::call::Risk;
 
@@ -349,7 +349,14 @@ fn feedback_lines(c: &Ctx<'_>, tail: &mut Vec<Line<'static>>, text: &str) -> (u1
     let (t, p, inner, color) = (c.t, &c.p, c.inner, c.color);
     let selected = Style::default().fg(color).add_modifier(Modifier::BOLD);
     tail.push(Line::from(Span::styled(
-        truncate(&format!("▶ [5] {}", t.options[4]), inner),
+        truncate(
+            &format!(
+                "▶ [{}] {}",
+                Choice::DenyWithFeedback.index() + 1,
+                t.options[Choice::DenyWithFeedback.index()]
+            ),
+            inner,
+        ),
         selected,
     )));
     if c.level != Level::Tiny {
@@ -385,12 +392,17 @@ fn feedback_lines(c: &Ctx<'_>, tail: &mut Vec<Line<'static>>, text: &str) -> (u1
 /// The options the level shows, then room for the hint row.
 fn choice_lines(c: &Ctx<'_>, tail: &mut Vec<Line<'static>>) {
     let p = &c.p;
-    for (i, label) in c.t.options.iter().enumerate() {
-        let selected = c.state.dialog.selected == i;
+    for choice in Choice::ALL {
+        let selected = c.state.dialog.selected == choice;
         if !p.all_options && !selected {
             continue;
         }
-        let row = OptionRow { i, label, selected };
+        let label = c.t.options[choice.index()];
+        let row = OptionRow {
+            choice,
+            label,
+            selected,
+        };
         option_lines(tail, c.t, c.view, row, c.color, c.inner, p);
     }
     if p.blanks {
@@ -529,9 +541,9 @@ fn title_line(
     Line::from(Span::styled(title, title_style))
 }
 
-/// One of the dialog's options: its place, its label, whether it is selected.
+/// One of the dialog's options, its label, whether it is selected.
 struct OptionRow<'a> {
-    i: usize,
+    choice: Choice,
     label: &'a str,
     selected: bool,
 }
@@ -545,11 +557,15 @@ fn option_lines(
     inner: usize,
     p: &Params,
 ) {
-    let OptionRow { i, label, selected } = row;
+    let OptionRow {
+        choice,
+        label,
+        selected,
+    } = row;
     let marker = if selected { "▶ " } else { "  " };
-    let number = format!("[{}] ", i + 1);
+    let number = format!("[{}] ", choice.index() + 1);
     let prefix_w = width(marker) + width(&number);
-    let disabled = i == 2 && !view.can_always_allow();
+    let disabled = choice == Choice::AlwaysAllow && !view.can_always_allow();
     let style = if disabled {
         Style::default().fg(Color::DarkGray)
     } else if selected {
@@ -557,9 +573,11 @@ fn option_lines(
     } else {
         Style::default()
     };
-    let text = match (i, &view.proposal) {
-        (2, Some(prop)) if !disabled => format!("{label} → {}", prop.rules.join(", ")),
-        (2, _) => format!("{label} — {}", t.no_proposal),
+    let text = match (choice, &view.proposal) {
+        (Choice::AlwaysAllow, Some(prop)) if !disabled => {
+            format!("{label} → {}", prop.rules.join(", "))
+        }
+        (Choice::AlwaysAllow, _) => format!("{label} — {}", t.no_proposal),
         _ => label.to_string(),
     };
     let rows = wrap(&text, inner.saturating_sub(prefix_w).max(1));

@@ -123,11 +123,53 @@ impl ApprovalView {
     }
 }
 
+/// The dialog's options, in the order shown and numbered (keys `1`–`5`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Choice {
+    #[default]
+    AllowOnce,
+    /// Allow, and remember the proposal for this session.
+    AllowSession,
+    /// Allow, and write the proposal to settings.json (only with a proposal).
+    AlwaysAllow,
+    Deny,
+    /// Deny with a message to the agent (opens an input).
+    DenyWithFeedback,
+}
+
+impl Choice {
+    pub const ALL: [Choice; 5] = [
+        Choice::AllowOnce,
+        Choice::AllowSession,
+        Choice::AlwaysAllow,
+        Choice::Deny,
+        Choice::DenyWithFeedback,
+    ];
+
+    /// Its place in [`Choice::ALL`] (its key is one more).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The option of key `1`–`5`.
+    pub fn of_key(c: char) -> Option<Choice> {
+        let n = c.to_digit(10)?.checked_sub(1)?;
+        Choice::ALL.get(usize::try_from(n).ok()?).copied()
+    }
+
+    /// The option `by` places further down, round the list.
+    pub fn step(self, by: isize) -> Choice {
+        let n = Choice::ALL.len() as isize;
+        let i = (self.index() as isize + by).rem_euclid(n);
+        Choice::ALL[i as usize]
+    }
+}
+
 /// The dialog's cursor and feedback input, for the request at the front of the queue.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Dialog {
-    /// The highlighted option, 0..5.
-    pub selected: usize,
+    /// The highlighted option.
+    pub selected: Choice,
     /// `Some` while the feedback input of option 5 is open.
     pub feedback: Option<String>,
     /// Rows the command or path is scrolled down by, when it is long.
@@ -245,5 +287,30 @@ impl State {
     /// The request the dialog shows, if any.
     pub fn current_approval(&self) -> Option<&ApprovalView> {
         self.approvals.front()
+    }
+}
+
+#[cfg(test)]
+mod choice_tests {
+    use super::Choice;
+
+    #[test]
+    fn the_keys_name_the_options_in_order_and_the_cursor_goes_round() {
+        let keyed: Vec<Option<Choice>> = "123456".chars().map(Choice::of_key).collect();
+        assert_eq!(
+            keyed,
+            [
+                Some(Choice::AllowOnce),
+                Some(Choice::AllowSession),
+                Some(Choice::AlwaysAllow),
+                Some(Choice::Deny),
+                Some(Choice::DenyWithFeedback),
+                None
+            ]
+        );
+        assert_eq!(Choice::of_key('0'), None);
+        assert_eq!(Choice::AllowOnce.step(-1), Choice::DenyWithFeedback);
+        assert_eq!(Choice::DenyWithFeedback.step(1), Choice::AllowOnce);
+        assert_eq!(Choice::AllowSession.step(2), Choice::Deny);
     }
 }

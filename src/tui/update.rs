@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{
 
 use super::agent::AgentEvent;
 use super::i18n::texts;
-use super::state::{ApprovalView, Dialog, Entry, State};
+use super::state::{ApprovalView, Choice, Dialog, Entry, State};
 use super::view;
 use crate::engine::Mode;
 use crate::runtime::Answer;
@@ -81,9 +81,6 @@ pub enum Action {
 }
 
 /// The option numbers of the dialog, 0-based.
-const ALWAYS_ALLOW: usize = 2;
-const DENY_WITH_FEEDBACK: usize = 4;
-const OPTIONS: usize = 5;
 /// Rows one mouse wheel step scrolls.
 const WHEEL_ROWS: usize = 3;
 
@@ -643,17 +640,19 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
     }
     match key.code {
         KeyCode::Up => {
-            state.dialog.selected = step(state, state.dialog.selected, OPTIONS - 1);
+            state.dialog.selected = step(state, state.dialog.selected, -1);
             Vec::new()
         }
         KeyCode::Down => {
             state.dialog.selected = step(state, state.dialog.selected, 1);
             Vec::new()
         }
-        KeyCode::Char(c @ '1'..='5') => {
-            let n = c as usize - '1' as usize;
-            state.dialog.selected = n;
-            choose(state, n)
+        KeyCode::Char(c) if Choice::of_key(c).is_some() => {
+            let Some(choice) = Choice::of_key(c) else {
+                return Vec::new();
+            };
+            state.dialog.selected = choice;
+            choose(state, choice)
         }
         KeyCode::Enter => choose(state, state.dialog.selected),
         KeyCode::Esc => answer(state, Answer::Deny),
@@ -672,23 +671,23 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
     }
 }
 
-/// Moves the cursor by `by` (mod 5), over option 3 when it cannot be chosen.
-fn step(state: &State, from: usize, by: usize) -> usize {
+/// Moves the cursor by `by` round the options, over option 3 when it cannot be chosen.
+fn step(state: &State, from: Choice, by: isize) -> Choice {
     let enabled = state
         .current_approval()
         .is_some_and(ApprovalView::can_always_allow);
-    let mut next = (from + by) % OPTIONS;
-    if next == ALWAYS_ALLOW && !enabled {
-        next = (next + by) % OPTIONS;
+    let next = from.step(by);
+    if next == Choice::AlwaysAllow && !enabled {
+        return next.step(by);
     }
     next
 }
 
-fn choose(state: &mut State, option: usize) -> Vec<Action> {
-    match option {
-        0 => answer(state, Answer::AllowOnce),
-        1 => answer(state, Answer::AllowSession),
-        ALWAYS_ALLOW => {
+fn choose(state: &mut State, choice: Choice) -> Vec<Action> {
+    match choice {
+        Choice::AllowOnce => answer(state, Answer::AllowOnce),
+        Choice::AllowSession => answer(state, Answer::AllowSession),
+        Choice::AlwaysAllow => {
             if state
                 .current_approval()
                 .is_some_and(ApprovalView::can_always_allow)
@@ -699,12 +698,11 @@ fn choose(state: &mut State, option: usize) -> Vec<Action> {
                 Vec::new()
             }
         }
-        3 => answer(state, Answer::Deny),
-        DENY_WITH_FEEDBACK => {
+        Choice::Deny => answer(state, Answer::Deny),
+        Choice::DenyWithFeedback => {
             state.dialog.feedback = Some(String::new());
             Vec::new()
         }
-        _ => Vec::new(),
     }
 }
 

@@ -106,17 +106,22 @@ fn key_5_opens_the_feedback_input_without_answering() {
 #[test]
 fn down_and_up_move_the_cursor_and_wrap_around() {
     let mut s = waiting(1);
-    assert_eq!(s.dialog.selected, 0);
+    assert_eq!(s.dialog.selected, Choice::AllowOnce);
     update(&mut s, key(KeyCode::Down));
-    assert_eq!(s.dialog.selected, 1);
+    assert_eq!(s.dialog.selected, Choice::AllowSession);
     update(&mut s, key(KeyCode::Up));
     update(&mut s, key(KeyCode::Up));
     assert_eq!(
-        s.dialog.selected, 4,
+        s.dialog.selected,
+        Choice::DenyWithFeedback,
         "up from the first option goes to the last"
     );
     update(&mut s, key(KeyCode::Down));
-    assert_eq!(s.dialog.selected, 0, "down from the last goes to the first");
+    assert_eq!(
+        s.dialog.selected,
+        Choice::AllowOnce,
+        "down from the last goes to the first"
+    );
 }
 
 #[test]
@@ -126,9 +131,9 @@ fn the_cursor_skips_a_disabled_always_allow() {
     arm(&mut s);
     update(&mut s, key(KeyCode::Down));
     update(&mut s, key(KeyCode::Down));
-    assert_eq!(s.dialog.selected, 3);
+    assert_eq!(s.dialog.selected, Choice::Deny);
     update(&mut s, key(KeyCode::Up));
-    assert_eq!(s.dialog.selected, 1);
+    assert_eq!(s.dialog.selected, Choice::AllowSession);
 }
 
 #[test]
@@ -248,7 +253,7 @@ fn feedback_esc_returns_to_the_options() {
     assert_eq!(update(&mut s, key(KeyCode::Esc)), vec![]);
     assert_eq!(s.dialog.feedback, None);
     assert_eq!(s.approvals.len(), 1, "nothing was answered");
-    assert_eq!(s.dialog.selected, 4);
+    assert_eq!(s.dialog.selected, Choice::DenyWithFeedback);
 }
 
 #[test]
@@ -281,7 +286,11 @@ fn requests_are_answered_in_arrival_order_and_the_next_comes_up() {
     update(&mut s, key(KeyCode::Down));
     assert_eq!(update(&mut s, chr('4')), respond(1, Answer::Deny));
     assert_eq!(s.current_approval().map(|a| a.id), Some(2));
-    assert_eq!(s.dialog.selected, 0, "the cursor starts over for the next");
+    assert_eq!(
+        s.dialog.selected,
+        Choice::AllowOnce,
+        "the cursor starts over for the next"
+    );
     assert_eq!(
         update(&mut s, chr('1')),
         vec![],
