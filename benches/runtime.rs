@@ -10,7 +10,7 @@
 use async_trait::async_trait;
 use criterion::{criterion_group, criterion_main, Criterion};
 use harness9::hooks::Project;
-use harness9::runtime::hooks::{standard_registry_with, Options};
+use harness9::runtime::standard::{standard_registry_with, Options};
 use harness9::runtime::{CancelToken, HookContext, ModeHandle, ToolResult, ToolRunner};
 use harness9::{Mode, ToolCall};
 

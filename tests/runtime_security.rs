@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use harness9::runtime::allowlist::{add_allow_rules, with_rules, SettingsWriter};
-use harness9::runtime::hooks::{standard_registry_with, DangerHook, LiveEngine, Options};
+use harness9::runtime::standard::{standard_registry_with, DangerHook, LiveEngine, Options};
 use harness9::runtime::propose::propose;
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
@@ -475,7 +475,7 @@ fn the_danger_hook_first_does_not_wave_through_what_the_policy_asks_about() {
     let reg = HookRegistry::new(mode.clone())
         .with_headless(headless_deny_all())
         .with_hook(Arc::new(DangerHook::new(live.clone())))
-        .with_hook(Arc::new(harness9::runtime::hooks::PermissionHook::new(
+        .with_hook(Arc::new(harness9::runtime::standard::PermissionHook::new(
             live, mode, session,
         )));
     let tool = Echo::default();
@@ -509,7 +509,7 @@ fn an_ask_analyses_its_command_line_once() {
     let reg = HookRegistry::new(mode.clone())
         .with_headless(headless_deny_all())
         .with_hook(Arc::new(DangerHook::new(live.clone())))
-        .with_hook(Arc::new(harness9::runtime::hooks::PermissionHook::new(
+        .with_hook(Arc::new(harness9::runtime::standard::PermissionHook::new(
             live.clone(),
             mode,
             harness9::runtime::SessionMemory::default(),

@@ -14,7 +14,7 @@ use harness9::model::config::{Config, Language, ModelConfig};
 use harness9::model::demo::DemoModel;
 use harness9::model::openai::OpenAiModel;
 use harness9::model::Model;
-use harness9::runtime::hooks::{standard_registry_with, Options};
+use harness9::runtime::standard::{standard_registry_with, Options};
 use harness9::runtime::tools::{self, Tools};
 use harness9::runtime::{Approver, ModeHandle};
 use harness9::tui::app::{self, App};

@@ -19,7 +19,7 @@
 
 pub mod allowlist;
 pub mod approval;
-pub mod hooks;
+pub mod standard;
 pub mod propose;
 pub mod session;
 pub mod suggest;
@@ -314,7 +314,7 @@ pub struct HookRegistry {
     /// Writes "always allow" rules; `None` leaves them in session memory only.
     writer: Option<Arc<dyn RuleWriter>>,
     /// When set, the headless setting is the live engine's (it follows policy edits).
-    live: Option<Arc<hooks::LiveEngine>>,
+    live: Option<Arc<standard::LiveEngine>>,
 }
 
 /// Where "always allow" rules go (`.harness9/settings.json`).
@@ -338,7 +338,7 @@ impl HookRegistry {
 
     /// Takes the headless setting from `engine` as it is when an ask is settled, so that a
     /// policy edit (`headless deny risk medium;`) applies without a restart.
-    pub fn with_headless_from(mut self, engine: Arc<hooks::LiveEngine>) -> Self {
+    pub fn with_headless_from(mut self, engine: Arc<standard::LiveEngine>) -> Self {
         self.live = Some(engine);
         self
     }

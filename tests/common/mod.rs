@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 use harness9::hooks::SetupError;
-use harness9::runtime::hooks::{standard_registry_with, Loaded, Options};
+use harness9::runtime::standard::{standard_registry_with, Loaded, Options};
 use harness9::runtime::{
     Approver, CancelToken, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
     ToolHook, ToolResult, ToolRunner,
