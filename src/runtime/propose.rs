@@ -28,6 +28,7 @@
 //!   (Nor does a written rule allow such a write later: settings.json allow entries with a
 //!   pattern do not cover output redirections to files.)
 
+use std::fmt;
 use std::path::Path;
 
 use serde_json::Value;
@@ -39,6 +40,39 @@ use crate::engine::{Engine, Mode};
 use crate::policy::print::quote_raw;
 use crate::rule_ref::Held;
 use crate::shell::{self, SimpleCommand, View};
+
+/// One rule of a proposal. Its settings.json text (`bash(git commit *)`) is made by its
+/// `Display` and nowhere else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProposedRule {
+    /// `bash(git commit *)`: a command that starts with these words (each a plain word, with
+    /// no blank), or is them alone.
+    Prefix { words: Vec<String> },
+    /// `bash(exact 'rm -rf build')`: the command whose words, joined by blanks, are this text.
+    Exact { command: String },
+    /// `read_file(src/**)`, `edit_file(/etc/hosts)`: a file tool on a path or a glob of paths.
+    File { tool: String, glob: String },
+    /// `web_fetch`: every call of a tool.
+    Tool(String),
+}
+
+impl ProposedRule {
+    /// Whether the rule allows one command only (see [`Proposal::exact`]).
+    pub fn is_exact(&self) -> bool {
+        matches!(self, ProposedRule::Exact { .. })
+    }
+}
+
+impl fmt::Display for ProposedRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProposedRule::Prefix { words } => write!(f, "bash({} *)", words.join(" ")),
+            ProposedRule::Exact { command } => write!(f, "bash(exact {})", quote_raw(command)),
+            ProposedRule::File { tool, glob } => write!(f, "{tool}({glob})"),
+            ProposedRule::Tool(name) => f.write_str(name),
+        }
+    }
+}
 
 /// Programs with subcommands: a rule names the subcommand too (see [`generalise`]).
 const SUBCOMMAND_PROGRAMS: &[&str] = &[
@@ -324,13 +358,16 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
         "bash" => bash_rules(engine, call, high)?,
         tool if is_file_tool(tool) => vec![file_rule(engine, tool, call.primary_arg()?, high)?],
         // Other tools: the tool's name, for low and medium risk only.
-        tool if !high && valid_tool_name(tool) => vec![tool.to_string()],
+        tool if !high && valid_tool_name(tool) => vec![ProposedRule::Tool(tool.to_string())],
         _ => return None,
     };
     if rules.is_empty() {
         return None;
     }
-    let exact = rules.iter().all(|r| r.contains("(exact "));
+    let exact = rules.iter().all(ProposedRule::is_exact);
+    // From here on the rules are settings.json text: what the engine compiles, the dialog
+    // shows and the settings file gets.
+    let rules: Vec<String> = rules.iter().map(ToString::to_string).collect();
     // The proposal must really make the call allowed; otherwise it would be a false promise.
     let chain = engine.compile_allow_rules(Held::Proposal, &rules).ok()?;
     let check = engine.decide_with_session(call, Mode::Default, Some(&chain));
@@ -378,7 +415,7 @@ fn probes(command: &str) -> Vec<String> {
     out
 }
 
-fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String>> {
+fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<ProposedRule>> {
     let command = call.arguments.get("command").and_then(Value::as_str)?;
     let analysis = shell::analyse(command);
     if analysis.failure.is_some() || analysis.commands.is_empty() {
@@ -388,7 +425,7 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
     if explained.parts.len() != analysis.commands.len() {
         return None;
     }
-    let mut rules: Vec<String> = Vec::new();
+    let mut rules: Vec<ProposedRule> = Vec::new();
     for (cmd, part) in analysis.commands.iter().zip(&explained.parts) {
         match part.decision.action {
             Action::Allow => continue,
@@ -407,7 +444,7 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
 }
 
 /// The rule for one simple command.
-pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
+pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
     if cmd
         .redirects
         .iter()
@@ -427,7 +464,11 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
         && cmd.assignments.iter().all(|a| unambiguous(a))
         && words.iter().all(|w| unambiguous(w))
         && !words.first().is_some_and(|p| p.contains('='));
-    let exact = || exact_ok.then(|| format!("bash(exact {})", quote_raw(&text)));
+    let exact = || {
+        exact_ok.then(|| ProposedRule::Exact {
+            command: text.clone(),
+        })
+    };
     let Some(&program) = words.first() else {
         return exact();
     };
@@ -448,19 +489,23 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
             return exact();
         };
         return match generalise(program, sub, words.get(2).copied().filter(|w| plain(w))) {
-            Some(words) => Some(format!("bash({words} *)")),
+            Some(words) => Some(ProposedRule::Prefix {
+                words: words.into_iter().map(str::to_string).collect(),
+            }),
             None => exact(),
         };
     }
     if PROGRAM_ONLY.contains(&program) {
-        return Some(format!("bash({program} *)"));
+        return Some(ProposedRule::Prefix {
+            words: vec![program.to_string()],
+        });
     }
     exact()
 }
 
 /// The leading words of a `PROGRAM SUB … *` rule for `program sub next…`, or `None` when only
 /// the exact command is safe.
-fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
+fn generalise<'w>(program: &'w str, sub: &'w str, next: Option<&'w str>) -> Option<Vec<&'w str>> {
     if runs_code(sub) || RUNS_ANYTHING.contains(&sub) || RISKY_SUBCOMMANDS.contains(&sub) {
         return None;
     }
@@ -477,9 +522,9 @@ fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
         // `gh GROUP VERB`: three words, for a verb that only reads; `gh api` and the rest exact.
         return match next {
             Some(verb) if GH_READ_VERBS.contains(&verb) && sub != "api" && sub != "alias" => {
-                Some(format!("gh {sub} {verb}"))
+                Some(vec![program, sub, verb])
             }
-            _ if matches!(sub, "status" | "browse") => Some(format!("gh {sub}")),
+            _ if matches!(sub, "status" | "browse") => Some(vec![program, sub]),
             _ => None,
         };
     }
@@ -488,12 +533,12 @@ fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
         // (`uv run python …`, `poetry run bash …`).
         return match next {
             Some(script) if !runs_code(script) && !RUNS_ANYTHING.contains(&script) => {
-                Some(format!("{program} {sub} {script}"))
+                Some(vec![program, sub, script])
             }
             _ => None,
         };
     }
-    Some(format!("{program} {sub}"))
+    Some(vec![program, sub])
 }
 
 /// A shell or interpreter that reads its program from its input, a pipe, `/dev/stdin` or a
@@ -558,7 +603,7 @@ fn unambiguous(w: &str) -> bool {
 
 /// A file tool's rule: the folder (`edit_file(src/**)`) inside the working folder, else the
 /// exact path; high risk gets the exact path.
-fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<String> {
+fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<ProposedRule> {
     // The path goes into the rule's text: nothing that the settings format or the policy
     // language would read as syntax.
     if raw.is_empty()
@@ -572,15 +617,19 @@ fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<Strin
     let ctx = engine.context();
     let resolved = ctx.resolve(raw);
     let inside = resolved.strip_prefix(&ctx.cwd).ok();
-    let rel = match inside {
-        Some(r) if !r.as_os_str().is_empty() => r,
-        _ => return Some(format!("{tool}({})", resolved.display())),
+    let glob = match inside {
+        Some(rel) if !rel.as_os_str().is_empty() => {
+            match rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+                Some(folder) if !high => format!("{}/**", slash(folder)),
+                _ => slash(rel),
+            }
+        }
+        _ => resolved.display().to_string(),
     };
-    let folder = rel.parent().filter(|p| !p.as_os_str().is_empty());
-    match folder {
-        Some(f) if !high => Some(format!("{tool}({}/**)", slash(f))),
-        _ => Some(format!("{tool}({})", slash(rel))),
-    }
+    Some(ProposedRule::File {
+        tool: tool.to_string(),
+        glob,
+    })
 }
 
 fn slash(p: &Path) -> String {
@@ -597,6 +646,33 @@ fn valid_tool_name(tool: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_is_written_in_settings_json_form() {
+        let words = |w: &[&str]| ProposedRule::Prefix {
+            words: w.iter().map(|w| w.to_string()).collect(),
+        };
+        assert_eq!(words(&["git", "commit"]).to_string(), "bash(git commit *)");
+        assert_eq!(words(&["mkdir"]).to_string(), "bash(mkdir *)");
+        let exact = |c: &str| ProposedRule::Exact {
+            command: c.to_string(),
+        };
+        assert_eq!(
+            exact("rm -rf build").to_string(),
+            "bash(exact 'rm -rf build')"
+        );
+        assert_eq!(exact("echo it's").to_string(), r#"bash(exact "echo it's")"#);
+        let file = ProposedRule::File {
+            tool: "read_file".into(),
+            glob: "src/**".into(),
+        };
+        assert_eq!(file.to_string(), "read_file(src/**)");
+        assert_eq!(
+            ProposedRule::Tool("web_fetch".into()).to_string(),
+            "web_fetch"
+        );
+        assert!(exact("make").is_exact() && !words(&["make"]).is_exact() && !file.is_exact());
+    }
 
     #[test]
     fn programs_that_run_code_come_from_the_shell_model_plus_those_it_does_not_read() {
