@@ -2,7 +2,9 @@
 //!
 //! - A command with a subcommand gets program plus subcommand: `bash(git commit *)`, and for
 //!   the run-like subcommands the script too: `bash(npm run test *)`. A trailing ` *` also
-//!   matches the words alone, so the rule covers `git commit` as well.
+//!   matches the words alone, so the rule covers `git commit` as well. Which programs have
+//!   subcommands the program tables (`policies/programs/*.toml`) say, and a short list here
+//!   says it for those they do not describe.
 //! - Only where the later uses of that subcommand cannot do far more than the approved one. A
 //!   subcommand whose options run code or write anywhere (`git fetch --upload-pack=…`,
 //!   `git grep -O…`, `git diff --output=…`, `go test -exec …`, `make --eval=…`), that installs
@@ -13,7 +15,9 @@
 //!   service managers and package managers are generalised only for their read-only verbs.
 //! - A few programs that only create or read, whatever their options, get the program:
 //!   `bash(mkdir *)`. (Not `sort` (`-o`), `uniq` (writes its second operand), `tree` (`-o`),
-//!   `rg` (`--pre` runs a program), `file` (`-C` writes).)
+//!   `rg` (`--pre` runs a program), `file` (`-C` writes), nor a program whose table lists an
+//!   option or operand that does more than read: `date` (`-s` sets the clock), `printf` (`-v`
+//!   assigns a variable), `diff` (`-l` runs `pr`).)
 //! - Everything else — interpreters, shells and wrappers (`python`, `bash -c`, `sudo`, `env`),
 //!   a program with no subcommand where one is expected (bare `git`), assignments, and every
 //!   high-risk call — gets the exact command only: `bash(exact 'rm -rf build')`.
@@ -37,6 +41,7 @@ use super::Proposal;
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
 use crate::engine::{Engine, Mode};
+use crate::knowledge::{self, Effect, Role, Takes};
 use crate::policy::print::quote_raw;
 use crate::rule_ref::Held;
 use crate::shell::{self, SimpleCommand, View};
@@ -74,10 +79,11 @@ impl fmt::Display for ProposedRule {
     }
 }
 
-/// Programs with subcommands: a rule names the subcommand too (see [`generalise`]).
-const SUBCOMMAND_PROGRAMS: &[&str] = &[
-    "git",
-    "npm",
+/// Programs with subcommands that the program tables (`policies/programs/*.toml`) do not
+/// describe, or (`cargo`) describe only by the options before the subcommand: a rule names
+/// the subcommand too (see [`generalise`]). A program the tables give subcommands is one
+/// already (see [`has_subcommands`]), so it is not listed here.
+const SUBCOMMANDS_NOT_IN_TABLES: &[&str] = &[
     "pnpm",
     "yarn",
     "bun",
@@ -93,16 +99,9 @@ const SUBCOMMAND_PROGRAMS: &[&str] = &[
     "kubectl",
     "helm",
     "gh",
-    "make",
-    "just",
     "dotnet",
-    "mvn",
-    "gradle",
     "bundle",
-    "rake",
-    "mix",
     "composer",
-    "deno",
     "apt",
     "apt-get",
     "brew",
@@ -313,9 +312,12 @@ const READ_ONLY_SUBCOMMANDS: &[(&str, &[&str])] = &[
 ];
 
 /// Programs whose every use can run code given on the command line (`make --eval=…`,
-/// `make -f /dev/stdin`, `rake -e …`, `just --shell …`, `mvn exec:exec …`, `gradle -I …`):
-/// exact only.
-const EXACT_PROGRAMS: &[&str] = &["make", "just", "rake", "mvn", "gradle", "mix", "deno"];
+/// `make -f /dev/stdin`, `rake -e …`, `just --shell …`, `mvn exec:exec …`, `gradle -I …`,
+/// `tmux ls \; run-shell …`): exact only. The tables give `tmux` subcommands, but any of them
+/// may be followed by another command (after a `;` word) that runs a shell or types into one.
+const EXACT_PROGRAMS: &[&str] = &[
+    "make", "just", "rake", "mvn", "gradle", "mix", "deno", "tmux",
+];
 
 /// For `gh`: its commands are `gh GROUP VERB`; these verbs only read.
 const GH_READ_VERBS: &[&str] = &["list", "view", "status", "diff", "checks"];
@@ -341,7 +343,10 @@ const RUNS_CODE_UNREAD: &[&str] = &[
 ];
 
 /// Programs that only create or read, whatever their options: a rule may name the program
-/// alone.
+/// alone (when the tables agree, see [`program_only`]). A judgement the tables do not make:
+/// they say what a command with the options they list does, and an option they do not list
+/// is unknown to them, while a rule `bash(ls *)` allows it too. `mkdir` and `touch` they do
+/// not describe at all.
 const PROGRAM_ONLY: &[&str] = &[
     "mkdir", "touch", "ls", "cat", "head", "tail", "wc", "grep", "diff", "pwd", "which", "echo",
     "printf", "cut", "tr", "jq", "date", "du", "df", "stat", "basename", "dirname", "realpath",
@@ -484,7 +489,7 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
             && w.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '@'))
     };
-    if SUBCOMMAND_PROGRAMS.contains(&program) {
+    if has_subcommands(program) {
         let Some(&sub) = words.get(1).filter(|w| plain(w)) else {
             return exact();
         };
@@ -495,12 +500,52 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
             None => exact(),
         };
     }
-    if PROGRAM_ONLY.contains(&program) {
+    if program_only(program) {
         return Some(ProposedRule::Prefix {
             words: vec![program.to_string()],
         });
     }
     exact()
+}
+
+/// Whether a rule for `program` names its subcommand: the tables give it subcommands, or it
+/// is one of [`SUBCOMMANDS_NOT_IN_TABLES`].
+fn has_subcommands(program: &str) -> bool {
+    knowledge::registry()
+        .get(program)
+        .is_some_and(|t| !t.sub.is_empty())
+        || SUBCOMMANDS_NOT_IN_TABLES.contains(&program)
+}
+
+/// Whether a rule may name `program` alone: it is in [`PROGRAM_ONLY`], and its table, if the
+/// tables describe it, has nothing that writes, runs or changes the system either (`date -s`
+/// sets the clock, `printf -v` a shell variable): the narrower judgement wins.
+fn program_only(program: &str) -> bool {
+    PROGRAM_ONLY.contains(&program)
+        && knowledge::registry()
+            .get(program)
+            .is_none_or(only_reads_whatever_given)
+}
+
+/// Whether a program's table says it is read-only with every option and operand it lists: a
+/// value or operand is text, a path it reads or a folder it works in, and an option does no
+/// more than read a tree or the files another file names.
+fn only_reads_whatever_given(t: &knowledge::Program) -> bool {
+    let reads = |r: &Role| matches!(r, Role::Data | Role::Read | Role::Chdir);
+    let operands_read = |o: &knowledge::Operands| o.fixed.iter().chain(&o.rest).all(reads);
+    t.readonly
+        && t.sub.is_empty()
+        && operands_read(&t.operands)
+        && t.options.iter().all(|o| {
+            o.effects
+                .iter()
+                .all(|e| matches!(e, Effect::Walk | Effect::Indirect))
+                && match o.takes {
+                    Takes::Nothing => true,
+                    Takes::Required(r) | Takes::Optional(r) => reads(&r),
+                }
+                && o.operands.as_ref().is_none_or(operands_read)
+        })
 }
 
 /// The leading words of a `PROGRAM SUB … *` rule for `program sub next…`, or `None` when only
@@ -712,6 +757,123 @@ mod tests {
                 !shell::runs_other_code(p),
                 "{p} is known to the shell model already"
             );
+        }
+    }
+
+    fn rule(command: &str) -> Option<ProposedRule> {
+        let analysis = shell::analyse(command);
+        let [cmd] = analysis.commands.as_slice() else {
+            panic!("{command}: one simple command");
+        };
+        command_rule(cmd, false)
+    }
+
+    fn is_exact(command: &str) -> bool {
+        rule(command).is_some_and(|r| r.is_exact())
+    }
+
+    /// The tables are where programs are described: a program they give subcommands gets
+    /// rules that name the subcommand (or the exact command), never the program alone, unless
+    /// it is exact only for a reason written beside [`EXACT_PROGRAMS`].
+    #[test]
+    fn every_program_the_tables_give_subcommands_gets_rules_that_name_one() {
+        let mut exceptions = Vec::new();
+        let mut checked = 0;
+        for program in knowledge::registry().programs() {
+            if program.sub.is_empty() {
+                continue;
+            }
+            let name = program.name.as_str();
+            assert!(has_subcommands(name), "{name}");
+            assert!(is_exact(name), "{name} alone: {:?}", rule(name));
+            let exception = runs_code(name) || EXACT_PROGRAMS.contains(&name);
+            if exception {
+                exceptions.push(name);
+            }
+            for sub in program.sub.values() {
+                let command = sub.name.as_str();
+                let words: Vec<&str> = command.split(' ').collect();
+                match rule(command) {
+                    Some(ProposedRule::Prefix { words: w }) => {
+                        assert!(!exception, "{command} is exact only: {w:?}");
+                        assert!(w.len() >= 2 && w[..2] == words[..2], "{command}: {w:?}");
+                    }
+                    r => assert!(r.is_some_and(|r| r.is_exact()), "{command}"),
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+        assert_eq!(exceptions, ["tmux"]);
+    }
+
+    /// A program the tables newly give subcommands gets rules that name them: before it is
+    /// added here, check its subcommands against the module's rules (and list the risky ones).
+    #[test]
+    fn the_programs_the_tables_give_subcommands_are_known() {
+        let named: Vec<&str> = knowledge::registry()
+            .programs()
+            .filter(|p| !p.sub.is_empty())
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(named, ["git", "npm", "tmux"]);
+    }
+
+    /// No second copy of what the tables know: the hand list has only programs the tables do
+    /// not describe, and `cargo`, whose table lists the options before its subcommand only.
+    #[test]
+    fn subcommand_programs_are_listed_by_hand_only_where_the_tables_are_silent() {
+        let described: Vec<&str> = SUBCOMMANDS_NOT_IN_TABLES
+            .iter()
+            .copied()
+            .filter(|p| {
+                let table = knowledge::registry().get(p);
+                assert!(
+                    table.is_none_or(|t| t.sub.is_empty()),
+                    "the tables give {p} subcommands already"
+                );
+                table.is_some()
+            })
+            .collect();
+        assert_eq!(described, ["cargo"]);
+        assert_eq!(
+            rule("cargo build --release"),
+            Some(ProposedRule::Prefix {
+                words: vec!["cargo".into(), "build".into()]
+            })
+        );
+        for p in EXACT_PROGRAMS {
+            assert!(is_exact(&format!("{p} test")), "{p}");
+        }
+    }
+
+    /// A program named alone must not be contradicted by its table: `date -s` sets the clock,
+    /// `printf -v` assigns a shell variable, `diff -l` runs `pr`.
+    #[test]
+    fn a_program_is_named_alone_only_where_its_table_finds_nothing_but_reading() {
+        for command in ["date -u", "printf x", "diff a b"] {
+            assert!(is_exact(command), "{command}: {:?}", rule(command));
+        }
+        for command in [
+            "ls -la",
+            "mkdir -p out",
+            "wc -l f",
+            "grep -rn x src",
+            "du -sh .",
+        ] {
+            let program = command.split(' ').next().unwrap_or_default();
+            assert_eq!(
+                rule(command),
+                Some(ProposedRule::Prefix {
+                    words: vec![program.to_string()]
+                }),
+                "{command}"
+            );
+        }
+        for p in PROGRAM_ONLY {
+            if let Some(table) = knowledge::registry().get(p) {
+                assert_eq!(program_only(p), only_reads_whatever_given(table), "{p}");
+            }
         }
     }
 }
