@@ -13,6 +13,9 @@
 //!   (`gh repo delete`, `docker container rm`) gets the exact command; for the last kind a
 //!   read-only verb gets three words (`bash(gh pr list *)`). Container and cluster tools,
 //!   service managers and package managers are generalised only for their read-only verbs.
+//!   Besides the subcommands listed here, one whose table lists an option or operand that
+//!   writes or runs what it is given (`git rev-list --output=…`, `npm explore PKG -- CMD`)
+//!   gets the exact command too.
 //! - A few programs that only create or read, whatever their options, get the program:
 //!   `bash(mkdir *)`. (Not `sort` (`-o`), `uniq` (writes its second operand), `tree` (`-o`),
 //!   `rg` (`--pre` runs a program), `file` (`-C` writes), nor a program whose table lists an
@@ -493,6 +496,9 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
         let Some(&sub) = words.get(1).filter(|w| plain(w)) else {
             return exact();
         };
+        if table_gives_more_than_reading(program, sub) {
+            return exact();
+        }
         return match generalise(program, sub, words.get(2).copied().filter(|w| plain(w))) {
             Some(words) => Some(ProposedRule::Prefix {
                 words: words.into_iter().map(str::to_string).collect(),
@@ -515,6 +521,35 @@ fn has_subcommands(program: &str) -> bool {
         .get(program)
         .is_some_and(|t| !t.sub.is_empty())
         || SUBCOMMANDS_NOT_IN_TABLES.contains(&program)
+}
+
+/// Whether the tables describe `program sub` (or a subcommand of it) with an option or operand
+/// that writes a path it is given, runs code it is given, deletes or changes the system
+/// (`git rev-list --output=FILE`, `npm explore PKG -- CMD`): exact only, as for the
+/// subcommands listed here by hand. Options that run what is configured elsewhere (`git blame
+/// --textconv`) do not count: that configuration is a change asked about by itself.
+fn table_gives_more_than_reading(program: &str, sub: &str) -> bool {
+    knowledge::registry()
+        .get(program)
+        .and_then(|t| t.sub.get(sub))
+        .is_some_and(gives_more_than_reading)
+}
+
+fn gives_more_than_reading(t: &knowledge::Program) -> bool {
+    let more = |r: &Role| !matches!(r, Role::Data | Role::Read | Role::Chdir);
+    let operands_more = |o: &knowledge::Operands| o.fixed.iter().chain(&o.rest).any(more);
+    operands_more(&t.operands)
+        || t.options.iter().any(|o| {
+            o.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Write | Effect::Delete | Effect::System))
+                || match o.takes {
+                    Takes::Nothing => false,
+                    Takes::Required(r) | Takes::Optional(r) => more(&r),
+                }
+                || o.operands.as_ref().is_some_and(operands_more)
+        })
+        || t.sub.values().any(gives_more_than_reading)
 }
 
 /// Whether a rule may name `program` alone: it is in [`PROGRAM_ONLY`], and its table, if the
@@ -817,6 +852,33 @@ mod tests {
             .map(|p| p.name.as_str())
             .collect();
         assert_eq!(named, ["git", "npm", "tmux"]);
+    }
+
+    /// What a subcommand's table says it can be given decides too: one that writes where it is
+    /// told or runs what it is given gets the exact command.
+    #[test]
+    fn a_subcommand_whose_table_writes_or_runs_what_it_is_given_is_exact() {
+        for command in [
+            "git rev-list HEAD",
+            "git shortlog -sn",
+            "npm explore left-pad",
+        ] {
+            assert!(is_exact(command), "{command}: {:?}", rule(command));
+        }
+        for (command, words) in [
+            ("git status --short", ["git", "status"]),
+            ("git blame src/lib.rs", ["git", "blame"]),
+            ("git rev-parse HEAD", ["git", "rev-parse"]),
+            ("git commit -m x", ["git", "commit"]),
+        ] {
+            assert_eq!(
+                rule(command),
+                Some(ProposedRule::Prefix {
+                    words: words.map(str::to_string).to_vec()
+                }),
+                "{command}"
+            );
+        }
     }
 
     /// No second copy of what the tables know: the hand list has only programs the tables do
