@@ -2,7 +2,9 @@
 //!
 //! - A command with a subcommand gets program plus subcommand: `bash(git commit *)`, and for
 //!   the run-like subcommands the script too: `bash(npm run test *)`. A trailing ` *` also
-//!   matches the words alone, so the rule covers `git commit` as well.
+//!   matches the words alone, so the rule covers `git commit` as well. Which programs have
+//!   subcommands the program tables (`policies/programs/*.toml`) say, and a short list here
+//!   says it for those they do not describe.
 //! - Only where the later uses of that subcommand cannot do far more than the approved one. A
 //!   subcommand whose options run code or write anywhere (`git fetch --upload-pack=…`,
 //!   `git grep -O…`, `git diff --output=…`, `go test -exec …`, `make --eval=…`), that installs
@@ -11,9 +13,14 @@
 //!   (`gh repo delete`, `docker container rm`) gets the exact command; for the last kind a
 //!   read-only verb gets three words (`bash(gh pr list *)`). Container and cluster tools,
 //!   service managers and package managers are generalised only for their read-only verbs.
+//!   Besides the subcommands listed here, one whose table lists an option or operand that
+//!   writes or runs what it is given (`git rev-list --output=…`, `npm explore PKG -- CMD`)
+//!   gets the exact command too.
 //! - A few programs that only create or read, whatever their options, get the program:
 //!   `bash(mkdir *)`. (Not `sort` (`-o`), `uniq` (writes its second operand), `tree` (`-o`),
-//!   `rg` (`--pre` runs a program), `file` (`-C` writes).)
+//!   `rg` (`--pre` runs a program), `file` (`-C` writes), nor a program whose table lists an
+//!   option or operand that does more than read: `date` (`-s` sets the clock), `printf` (`-v`
+//!   assigns a variable), `diff` (`-l` runs `pr`).)
 //! - Everything else — interpreters, shells and wrappers (`python`, `bash -c`, `sudo`, `env`),
 //!   a program with no subcommand where one is expected (bare `git`), assignments, and every
 //!   high-risk call — gets the exact command only: `bash(exact 'rm -rf build')`.
@@ -28,6 +35,7 @@
 //!   (Nor does a written rule allow such a write later: settings.json allow entries with a
 //!   pattern do not cover output redirections to files.)
 
+use std::fmt;
 use std::path::Path;
 
 use serde_json::Value;
@@ -36,14 +44,49 @@ use super::Proposal;
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
 use crate::engine::{Engine, Mode};
+use crate::knowledge::{self, Effect, Role, Takes};
 use crate::policy::print::quote_raw;
 use crate::rule_ref::Held;
 use crate::shell::{self, SimpleCommand, View};
 
-/// Programs with subcommands: a rule names the subcommand too (see [`generalise`]).
-const SUBCOMMAND_PROGRAMS: &[&str] = &[
-    "git",
-    "npm",
+/// One rule of a proposal. Its settings.json text (`bash(git commit *)`) is made by its
+/// `Display` and nowhere else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProposedRule {
+    /// `bash(git commit *)`: a command that starts with these words (each a plain word, with
+    /// no blank), or is them alone.
+    Prefix { words: Vec<String> },
+    /// `bash(exact 'rm -rf build')`: the command whose words, joined by blanks, are this text.
+    Exact { command: String },
+    /// `read_file(src/**)`, `edit_file(/etc/hosts)`: a file tool on a path or a glob of paths.
+    File { tool: String, glob: String },
+    /// `web_fetch`: every call of a tool.
+    Tool(String),
+}
+
+impl ProposedRule {
+    /// Whether the rule allows one command only (see [`Proposal::exact`]).
+    pub fn is_exact(&self) -> bool {
+        matches!(self, ProposedRule::Exact { .. })
+    }
+}
+
+impl fmt::Display for ProposedRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProposedRule::Prefix { words } => write!(f, "bash({} *)", words.join(" ")),
+            ProposedRule::Exact { command } => write!(f, "bash(exact {})", quote_raw(command)),
+            ProposedRule::File { tool, glob } => write!(f, "{tool}({glob})"),
+            ProposedRule::Tool(name) => f.write_str(name),
+        }
+    }
+}
+
+/// Programs with subcommands that the program tables (`policies/programs/*.toml`) do not
+/// describe, or (`cargo`) describe only by the options before the subcommand: a rule names
+/// the subcommand too (see [`generalise`]). A program the tables give subcommands is one
+/// already (see [`has_subcommands`]), so it is not listed here.
+const SUBCOMMANDS_NOT_IN_TABLES: &[&str] = &[
     "pnpm",
     "yarn",
     "bun",
@@ -59,16 +102,9 @@ const SUBCOMMAND_PROGRAMS: &[&str] = &[
     "kubectl",
     "helm",
     "gh",
-    "make",
-    "just",
     "dotnet",
-    "mvn",
-    "gradle",
     "bundle",
-    "rake",
-    "mix",
     "composer",
-    "deno",
     "apt",
     "apt-get",
     "brew",
@@ -279,9 +315,12 @@ const READ_ONLY_SUBCOMMANDS: &[(&str, &[&str])] = &[
 ];
 
 /// Programs whose every use can run code given on the command line (`make --eval=…`,
-/// `make -f /dev/stdin`, `rake -e …`, `just --shell …`, `mvn exec:exec …`, `gradle -I …`):
-/// exact only.
-const EXACT_PROGRAMS: &[&str] = &["make", "just", "rake", "mvn", "gradle", "mix", "deno"];
+/// `make -f /dev/stdin`, `rake -e …`, `just --shell …`, `mvn exec:exec …`, `gradle -I …`,
+/// `tmux ls \; run-shell …`): exact only. The tables give `tmux` subcommands, but any of them
+/// may be followed by another command (after a `;` word) that runs a shell or types into one.
+const EXACT_PROGRAMS: &[&str] = &[
+    "make", "just", "rake", "mvn", "gradle", "mix", "deno", "tmux",
+];
 
 /// For `gh`: its commands are `gh GROUP VERB`; these verbs only read.
 const GH_READ_VERBS: &[&str] = &["list", "view", "status", "diff", "checks"];
@@ -307,7 +346,10 @@ const RUNS_CODE_UNREAD: &[&str] = &[
 ];
 
 /// Programs that only create or read, whatever their options: a rule may name the program
-/// alone.
+/// alone (when the tables agree, see [`program_only`]). A judgement the tables do not make:
+/// they say what a command with the options they list does, and an option they do not list
+/// is unknown to them, while a rule `bash(ls *)` allows it too. `mkdir` and `touch` they do
+/// not describe at all.
 const PROGRAM_ONLY: &[&str] = &[
     "mkdir", "touch", "ls", "cat", "head", "tail", "wc", "grep", "diff", "pwd", "which", "echo",
     "printf", "cut", "tr", "jq", "date", "du", "df", "stat", "basename", "dirname", "realpath",
@@ -324,13 +366,16 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
         "bash" => bash_rules(engine, call, high)?,
         tool if is_file_tool(tool) => vec![file_rule(engine, tool, call.primary_arg()?, high)?],
         // Other tools: the tool's name, for low and medium risk only.
-        tool if !high && valid_tool_name(tool) => vec![tool.to_string()],
+        tool if !high && valid_tool_name(tool) => vec![ProposedRule::Tool(tool.to_string())],
         _ => return None,
     };
     if rules.is_empty() {
         return None;
     }
-    let exact = rules.iter().all(|r| r.contains("(exact "));
+    let exact = rules.iter().all(ProposedRule::is_exact);
+    // From here on the rules are settings.json text: what the engine compiles, the dialog
+    // shows and the settings file gets.
+    let rules: Vec<String> = rules.iter().map(ToString::to_string).collect();
     // The proposal must really make the call allowed; otherwise it would be a false promise.
     let chain = engine.compile_allow_rules(Held::Proposal, &rules).ok()?;
     let check = engine.decide_with_session(call, Mode::Default, Some(&chain));
@@ -378,7 +423,7 @@ fn probes(command: &str) -> Vec<String> {
     out
 }
 
-fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String>> {
+fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<ProposedRule>> {
     let command = call.arguments.get("command").and_then(Value::as_str)?;
     let analysis = shell::analyse(command);
     if analysis.failure.is_some() || analysis.commands.is_empty() {
@@ -388,7 +433,7 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
     if explained.parts.len() != analysis.commands.len() {
         return None;
     }
-    let mut rules: Vec<String> = Vec::new();
+    let mut rules: Vec<ProposedRule> = Vec::new();
     for (cmd, part) in analysis.commands.iter().zip(&explained.parts) {
         match part.decision.action {
             Action::Allow => continue,
@@ -407,7 +452,7 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<String
 }
 
 /// The rule for one simple command.
-pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
+pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
     if cmd
         .redirects
         .iter()
@@ -427,7 +472,11 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
         && cmd.assignments.iter().all(|a| unambiguous(a))
         && words.iter().all(|w| unambiguous(w))
         && !words.first().is_some_and(|p| p.contains('='));
-    let exact = || exact_ok.then(|| format!("bash(exact {})", quote_raw(&text)));
+    let exact = || {
+        exact_ok.then(|| ProposedRule::Exact {
+            command: text.clone(),
+        })
+    };
     let Some(&program) = words.first() else {
         return exact();
     };
@@ -443,24 +492,100 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<String> {
             && w.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.' | '@'))
     };
-    if SUBCOMMAND_PROGRAMS.contains(&program) {
+    if has_subcommands(program) {
         let Some(&sub) = words.get(1).filter(|w| plain(w)) else {
             return exact();
         };
+        if table_gives_more_than_reading(program, sub) {
+            return exact();
+        }
         return match generalise(program, sub, words.get(2).copied().filter(|w| plain(w))) {
-            Some(words) => Some(format!("bash({words} *)")),
+            Some(words) => Some(ProposedRule::Prefix {
+                words: words.into_iter().map(str::to_string).collect(),
+            }),
             None => exact(),
         };
     }
-    if PROGRAM_ONLY.contains(&program) {
-        return Some(format!("bash({program} *)"));
+    if program_only(program) {
+        return Some(ProposedRule::Prefix {
+            words: vec![program.to_string()],
+        });
     }
     exact()
 }
 
+/// Whether a rule for `program` names its subcommand: the tables give it subcommands, or it
+/// is one of [`SUBCOMMANDS_NOT_IN_TABLES`].
+fn has_subcommands(program: &str) -> bool {
+    knowledge::registry()
+        .get(program)
+        .is_some_and(|t| !t.sub.is_empty())
+        || SUBCOMMANDS_NOT_IN_TABLES.contains(&program)
+}
+
+/// Whether the tables describe `program sub` (or a subcommand of it) with an option or operand
+/// that writes a path it is given, runs code it is given, deletes or changes the system
+/// (`git rev-list --output=FILE`, `npm explore PKG -- CMD`): exact only, as for the
+/// subcommands listed here by hand. Options that run what is configured elsewhere (`git blame
+/// --textconv`) do not count: that configuration is a change asked about by itself.
+fn table_gives_more_than_reading(program: &str, sub: &str) -> bool {
+    knowledge::registry()
+        .get(program)
+        .and_then(|t| t.sub.get(sub))
+        .is_some_and(gives_more_than_reading)
+}
+
+fn gives_more_than_reading(t: &knowledge::Program) -> bool {
+    let more = |r: &Role| !matches!(r, Role::Data | Role::Read | Role::Chdir);
+    let operands_more = |o: &knowledge::Operands| o.fixed.iter().chain(&o.rest).any(more);
+    operands_more(&t.operands)
+        || t.options.iter().any(|o| {
+            o.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Write | Effect::Delete | Effect::System))
+                || match o.takes {
+                    Takes::Nothing => false,
+                    Takes::Required(r) | Takes::Optional(r) => more(&r),
+                }
+                || o.operands.as_ref().is_some_and(operands_more)
+        })
+        || t.sub.values().any(gives_more_than_reading)
+}
+
+/// Whether a rule may name `program` alone: it is in [`PROGRAM_ONLY`], and its table, if the
+/// tables describe it, has nothing that writes, runs or changes the system either (`date -s`
+/// sets the clock, `printf -v` a shell variable): the narrower judgement wins.
+fn program_only(program: &str) -> bool {
+    PROGRAM_ONLY.contains(&program)
+        && knowledge::registry()
+            .get(program)
+            .is_none_or(only_reads_whatever_given)
+}
+
+/// Whether a program's table says it is read-only with every option and operand it lists: a
+/// value or operand is text, a path it reads or a folder it works in, and an option does no
+/// more than read a tree or the files another file names.
+fn only_reads_whatever_given(t: &knowledge::Program) -> bool {
+    let reads = |r: &Role| matches!(r, Role::Data | Role::Read | Role::Chdir);
+    let operands_read = |o: &knowledge::Operands| o.fixed.iter().chain(&o.rest).all(reads);
+    t.readonly
+        && t.sub.is_empty()
+        && operands_read(&t.operands)
+        && t.options.iter().all(|o| {
+            o.effects
+                .iter()
+                .all(|e| matches!(e, Effect::Walk | Effect::Indirect))
+                && match o.takes {
+                    Takes::Nothing => true,
+                    Takes::Required(r) | Takes::Optional(r) => reads(&r),
+                }
+                && o.operands.as_ref().is_none_or(operands_read)
+        })
+}
+
 /// The leading words of a `PROGRAM SUB … *` rule for `program sub next…`, or `None` when only
 /// the exact command is safe.
-fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
+fn generalise<'w>(program: &'w str, sub: &'w str, next: Option<&'w str>) -> Option<Vec<&'w str>> {
     if runs_code(sub) || RUNS_ANYTHING.contains(&sub) || RISKY_SUBCOMMANDS.contains(&sub) {
         return None;
     }
@@ -477,9 +602,9 @@ fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
         // `gh GROUP VERB`: three words, for a verb that only reads; `gh api` and the rest exact.
         return match next {
             Some(verb) if GH_READ_VERBS.contains(&verb) && sub != "api" && sub != "alias" => {
-                Some(format!("gh {sub} {verb}"))
+                Some(vec![program, sub, verb])
             }
-            _ if matches!(sub, "status" | "browse") => Some(format!("gh {sub}")),
+            _ if matches!(sub, "status" | "browse") => Some(vec![program, sub]),
             _ => None,
         };
     }
@@ -488,12 +613,12 @@ fn generalise(program: &str, sub: &str, next: Option<&str>) -> Option<String> {
         // (`uv run python …`, `poetry run bash …`).
         return match next {
             Some(script) if !runs_code(script) && !RUNS_ANYTHING.contains(&script) => {
-                Some(format!("{program} {sub} {script}"))
+                Some(vec![program, sub, script])
             }
             _ => None,
         };
     }
-    Some(format!("{program} {sub}"))
+    Some(vec![program, sub])
 }
 
 /// A shell or interpreter that reads its program from its input, a pipe, `/dev/stdin` or a
@@ -558,7 +683,7 @@ fn unambiguous(w: &str) -> bool {
 
 /// A file tool's rule: the folder (`edit_file(src/**)`) inside the working folder, else the
 /// exact path; high risk gets the exact path.
-fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<String> {
+fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<ProposedRule> {
     // The path goes into the rule's text: nothing that the settings format or the policy
     // language would read as syntax.
     if raw.is_empty()
@@ -572,15 +697,19 @@ fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<Strin
     let ctx = engine.context();
     let resolved = ctx.resolve(raw);
     let inside = resolved.strip_prefix(&ctx.cwd).ok();
-    let rel = match inside {
-        Some(r) if !r.as_os_str().is_empty() => r,
-        _ => return Some(format!("{tool}({})", resolved.display())),
+    let glob = match inside {
+        Some(rel) if !rel.as_os_str().is_empty() => {
+            match rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+                Some(folder) if !high => format!("{}/**", slash(folder)),
+                _ => slash(rel),
+            }
+        }
+        _ => resolved.display().to_string(),
     };
-    let folder = rel.parent().filter(|p| !p.as_os_str().is_empty());
-    match folder {
-        Some(f) if !high => Some(format!("{tool}({}/**)", slash(f))),
-        _ => Some(format!("{tool}({})", slash(rel))),
-    }
+    Some(ProposedRule::File {
+        tool: tool.to_string(),
+        glob,
+    })
 }
 
 fn slash(p: &Path) -> String {
@@ -597,6 +726,33 @@ fn valid_tool_name(tool: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_is_written_in_settings_json_form() {
+        let words = |w: &[&str]| ProposedRule::Prefix {
+            words: w.iter().map(|w| w.to_string()).collect(),
+        };
+        assert_eq!(words(&["git", "commit"]).to_string(), "bash(git commit *)");
+        assert_eq!(words(&["mkdir"]).to_string(), "bash(mkdir *)");
+        let exact = |c: &str| ProposedRule::Exact {
+            command: c.to_string(),
+        };
+        assert_eq!(
+            exact("rm -rf build").to_string(),
+            "bash(exact 'rm -rf build')"
+        );
+        assert_eq!(exact("echo it's").to_string(), r#"bash(exact "echo it's")"#);
+        let file = ProposedRule::File {
+            tool: "read_file".into(),
+            glob: "src/**".into(),
+        };
+        assert_eq!(file.to_string(), "read_file(src/**)");
+        assert_eq!(
+            ProposedRule::Tool("web_fetch".into()).to_string(),
+            "web_fetch"
+        );
+        assert!(exact("make").is_exact() && !words(&["make"]).is_exact() && !file.is_exact());
+    }
 
     #[test]
     fn programs_that_run_code_come_from_the_shell_model_plus_those_it_does_not_read() {
@@ -636,6 +792,150 @@ mod tests {
                 !shell::runs_other_code(p),
                 "{p} is known to the shell model already"
             );
+        }
+    }
+
+    fn rule(command: &str) -> Option<ProposedRule> {
+        let analysis = shell::analyse(command);
+        let [cmd] = analysis.commands.as_slice() else {
+            panic!("{command}: one simple command");
+        };
+        command_rule(cmd, false)
+    }
+
+    fn is_exact(command: &str) -> bool {
+        rule(command).is_some_and(|r| r.is_exact())
+    }
+
+    /// The tables are where programs are described: a program they give subcommands gets
+    /// rules that name the subcommand (or the exact command), never the program alone, unless
+    /// it is exact only for a reason written beside [`EXACT_PROGRAMS`].
+    #[test]
+    fn every_program_the_tables_give_subcommands_gets_rules_that_name_one() {
+        let mut exceptions = Vec::new();
+        let mut checked = 0;
+        for program in knowledge::registry().programs() {
+            if program.sub.is_empty() {
+                continue;
+            }
+            let name = program.name.as_str();
+            assert!(has_subcommands(name), "{name}");
+            assert!(is_exact(name), "{name} alone: {:?}", rule(name));
+            let exception = runs_code(name) || EXACT_PROGRAMS.contains(&name);
+            if exception {
+                exceptions.push(name);
+            }
+            for sub in program.sub.values() {
+                let command = sub.name.as_str();
+                let words: Vec<&str> = command.split(' ').collect();
+                match rule(command) {
+                    Some(ProposedRule::Prefix { words: w }) => {
+                        assert!(!exception, "{command} is exact only: {w:?}");
+                        assert!(w.len() >= 2 && w[..2] == words[..2], "{command}: {w:?}");
+                    }
+                    r => assert!(r.is_some_and(|r| r.is_exact()), "{command}"),
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+        assert_eq!(exceptions, ["tmux"]);
+    }
+
+    /// A program the tables newly give subcommands gets rules that name them: before it is
+    /// added here, check its subcommands against the module's rules (and list the risky ones).
+    #[test]
+    fn the_programs_the_tables_give_subcommands_are_known() {
+        let named: Vec<&str> = knowledge::registry()
+            .programs()
+            .filter(|p| !p.sub.is_empty())
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(named, ["git", "npm", "tmux"]);
+    }
+
+    /// What a subcommand's table says it can be given decides too: one that writes where it is
+    /// told or runs what it is given gets the exact command.
+    #[test]
+    fn a_subcommand_whose_table_writes_or_runs_what_it_is_given_is_exact() {
+        for command in [
+            "git rev-list HEAD",
+            "git shortlog -sn",
+            "npm explore left-pad",
+        ] {
+            assert!(is_exact(command), "{command}: {:?}", rule(command));
+        }
+        for (command, words) in [
+            ("git status --short", ["git", "status"]),
+            ("git blame src/lib.rs", ["git", "blame"]),
+            ("git rev-parse HEAD", ["git", "rev-parse"]),
+            ("git commit -m x", ["git", "commit"]),
+        ] {
+            assert_eq!(
+                rule(command),
+                Some(ProposedRule::Prefix {
+                    words: words.map(str::to_string).to_vec()
+                }),
+                "{command}"
+            );
+        }
+    }
+
+    /// No second copy of what the tables know: the hand list has only programs the tables do
+    /// not describe, and `cargo`, whose table lists the options before its subcommand only.
+    #[test]
+    fn subcommand_programs_are_listed_by_hand_only_where_the_tables_are_silent() {
+        let described: Vec<&str> = SUBCOMMANDS_NOT_IN_TABLES
+            .iter()
+            .copied()
+            .filter(|p| {
+                let table = knowledge::registry().get(p);
+                assert!(
+                    table.is_none_or(|t| t.sub.is_empty()),
+                    "the tables give {p} subcommands already"
+                );
+                table.is_some()
+            })
+            .collect();
+        assert_eq!(described, ["cargo"]);
+        assert_eq!(
+            rule("cargo build --release"),
+            Some(ProposedRule::Prefix {
+                words: vec!["cargo".into(), "build".into()]
+            })
+        );
+        for p in EXACT_PROGRAMS {
+            assert!(is_exact(&format!("{p} test")), "{p}");
+        }
+    }
+
+    /// A program named alone must not be contradicted by its table: `date -s` sets the clock,
+    /// `printf -v` assigns a shell variable, `diff -l` runs `pr`.
+    #[test]
+    fn a_program_is_named_alone_only_where_its_table_finds_nothing_but_reading() {
+        for command in ["date -u", "printf x", "diff a b"] {
+            assert!(is_exact(command), "{command}: {:?}", rule(command));
+        }
+        for command in [
+            "ls -la",
+            "mkdir -p out",
+            "wc -l f",
+            "grep -rn x src",
+            "du -sh .",
+        ] {
+            let program = command.split(' ').next().unwrap_or_default();
+            assert_eq!(
+                rule(command),
+                Some(ProposedRule::Prefix {
+                    words: vec![program.to_string()]
+                }),
+                "{command}"
+            );
+        }
+        for p in PROGRAM_ONLY {
+            if let Some(table) = knowledge::registry().get(p) {
+                assert_eq!(program_only(p), only_reads_whatever_given(table), "{p}");
+            }
         }
     }
 }
