@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use harness9::runtime::allowlist::{add_allow_rules, with_rules, SettingsWriter};
-use harness9::runtime::standard::{standard_registry_with, DangerHook, LiveEngine, Options};
 use harness9::runtime::propose::propose;
+use harness9::runtime::standard::{standard_registry_with, DangerHook, LiveEngine, Options};
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
     HookRegistry, ModeHandle, Proposal, ResultStatus, RuleWriter, RuntimeEvent, ToolHook,

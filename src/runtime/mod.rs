@@ -19,9 +19,9 @@
 
 pub mod allowlist;
 pub mod approval;
-pub mod standard;
 pub mod propose;
 pub mod session;
+pub mod standard;
 pub mod suggest;
 pub mod tools;
 
