@@ -15,8 +15,8 @@ use harness9::runtime::hooks::{standard_registry_with, DangerHook, LiveEngine, O
 use harness9::runtime::propose::propose;
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
-    HookRegistry, ModeHandle, Proposal, ResultStatus, RuleWriter, RuntimeEvent, ToolHook,
-    ToolResult, ToolRunner,
+    HookRegistry, InvalidCall, ModeHandle, Proposal, ResultStatus, RuleWriter, RuntimeEvent,
+    ToolHook, ToolResult, ToolRunner,
 };
 use harness9::{Action, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::{json, Map, Value};
@@ -558,7 +558,7 @@ fn every_path_produces_exactly_one_decision_record() {
     struct PanicValidate;
     #[async_trait]
     impl ToolRunner for PanicValidate {
-        fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+        fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
             panic!("validator bug")
         }
         async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
