@@ -368,7 +368,7 @@ pub struct HookRegistry {
 /// Where "always allow" rules go (`.harness9/settings.json`).
 pub trait RuleWriter: Send + Sync {
     /// Adds allow rules; returns the ones actually added (not already present).
-    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, String>;
+    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, allowlist::SettingsError>;
 }
 
 impl HookRegistry {
