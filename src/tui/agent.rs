@@ -145,7 +145,7 @@ impl Agent {
                     if cancel.is_cancelled() {
                         return true;
                     }
-                    self.send(AgentEvent::ModelError(e));
+                    self.send(AgentEvent::ModelError(e.to_string()));
                     return false;
                 }
                 None => return true,
@@ -210,7 +210,10 @@ impl Agent {
     }
 
     /// One reply, its text streamed to the UI. `None` when the turn was cancelled first.
-    async fn ask_model(&self, cancel: &CancelToken) -> Option<Result<crate::model::Reply, String>> {
+    async fn ask_model(
+        &self,
+        cancel: &CancelToken,
+    ) -> Option<Result<crate::model::Reply, crate::model::ModelError>> {
         let (dtx, mut drx) = mpsc::unbounded_channel::<Delta>();
         let events = self.events.clone();
         let forward = tokio::spawn(async move {
@@ -225,7 +228,7 @@ impl Agent {
             biased;
             _ = cancel.cancelled() => None,
             r = self.model.reply(&self.history, &self.specs, &dtx, cancel) => {
-                Some(r.map_err(|e| e.to_string()))
+                Some(r)
             }
         };
         drop(dtx);
