@@ -303,15 +303,25 @@ async fn run_call(
     for_model(&exec.result)
 }
 
+/// Why the model's argument text is not an object of arguments.
+#[derive(Debug, thiserror::Error)]
+pub enum ArgumentsError {
+    #[error("{0}")]
+    NotJson(serde_json::Error),
+    /// JSON, but of this kind (`an array`).
+    #[error("got {0}")]
+    NotAnObject(&'static str),
+}
+
 /// The model's raw argument text as an object; empty text is no arguments.
-pub fn parse_arguments(text: &str) -> Result<Map<String, Value>, String> {
+pub fn parse_arguments(text: &str) -> Result<Map<String, Value>, ArgumentsError> {
     if text.trim().is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(other) => Err(format!("got {}", crate::call::json_kind(&other))),
-        Err(e) => Err(e.to_string()),
+        Ok(other) => Err(ArgumentsError::NotAnObject(crate::call::json_kind(&other))),
+        Err(e) => Err(ArgumentsError::NotJson(e)),
     }
 }
 
@@ -384,9 +394,14 @@ mod tests {
 
     #[test]
     fn empty_arguments_are_no_arguments_and_non_objects_are_errors() {
-        assert_eq!(parse_arguments("  "), Ok(Map::new()));
-        assert_eq!(parse_arguments("[1]"), Err("got an array".into()));
-        assert!(parse_arguments("{\"command\": ").is_err());
+        assert_eq!(parse_arguments("  ").ok(), Some(Map::new()));
+        let e = parse_arguments("[1]").unwrap_err();
+        assert!(matches!(e, ArgumentsError::NotAnObject(_)), "{e:?}");
+        assert_eq!(e.to_string(), "got an array");
+        assert!(matches!(
+            parse_arguments("{\"command\": "),
+            Err(ArgumentsError::NotJson(_))
+        ));
         assert_eq!(
             parse_arguments(r#"{"command":"ls"}"#)
                 .ok()
