@@ -11,14 +11,16 @@ use async_trait::async_trait;
 use criterion::{criterion_group, criterion_main, Criterion};
 use harness9::hooks::Project;
 use harness9::runtime::standard::{standard_registry_with, Options};
-use harness9::runtime::{CancelToken, HookContext, ModeHandle, ToolResult, ToolRunner};
+use harness9::runtime::{
+    CancelToken, HookContext, InvalidCall, ModeHandle, ToolResult, ToolRunner,
+};
 use harness9::{Mode, ToolCall};
 
 struct Nothing;
 
 #[async_trait]
 impl ToolRunner for Nothing {
-    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
         Ok(())
     }
 

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use harness9::runtime::{
-    Answer, Approver, CancelToken, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
-    RuntimeEvent, ToolHook, ToolResult, ToolRunner,
+    Answer, Approver, CancelToken, HookContext, HookDecision, HookError, HookRegistry, InvalidCall,
+    ModeHandle, RuntimeEvent, ToolHook, ToolResult, ToolRunner,
 };
 use harness9::{Action, Mode, Risk, ToolCall};
 use tokio::sync::mpsc;
@@ -37,7 +37,7 @@ struct Nothing;
 
 #[async_trait]
 impl ToolRunner for Nothing {
-    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
         Ok(())
     }
 

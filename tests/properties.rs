@@ -278,7 +278,7 @@ proptest! {
                 harness9::rule_ref::Held::Session,
                 &["bash".into(), "write_file".into(), "edit_file".into()],
             )
-            .map_err(TestCaseError::fail)?;
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let call = guarded_call(which, how);
         for mode in [Mode::Default, Mode::AutoApprove, Mode::ReadOnly] {
             for s in [None, Some(&session)] {

@@ -12,7 +12,8 @@ use async_trait::async_trait;
 use harness9::runtime::propose::propose;
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
-    HookRegistry, ModeHandle, ResultStatus, RuntimeEvent, ToolHook, ToolResult, ToolRunner,
+    HookRegistry, InvalidCall, ModeHandle, ResultStatus, RuntimeEvent, ToolHook, ToolResult,
+    ToolRunner,
 };
 use harness9::{Action, Engine, Mode, Risk, ToolCall};
 use serde_json::{json, Map, Value};
@@ -1268,7 +1269,7 @@ struct Counting(Records, Mutex<Option<usize>>);
 
 #[async_trait]
 impl ToolRunner for Counting {
-    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
         Ok(())
     }
 

@@ -10,13 +10,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use harness9::runtime::allowlist::{add_allow_rules, with_rules, SettingsWriter};
+use harness9::runtime::allowlist::{
+    add_allow_rules, with_rules, RulesError, SettingsError, SettingsWriter,
+};
 use harness9::runtime::propose::propose;
 use harness9::runtime::standard::{standard_registry_with, DangerHook, LiveEngine, Options};
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
-    HookRegistry, ModeHandle, Proposal, ResultStatus, RuleWriter, RuntimeEvent, ToolHook,
-    ToolResult, ToolRunner,
+    HookRegistry, InvalidCall, ModeHandle, Proposal, ResultStatus, RuleWriter, RuntimeEvent,
+    ToolHook, ToolResult, ToolRunner,
 };
 use harness9::{Action, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::{json, Map, Value};
@@ -558,7 +560,7 @@ fn every_path_produces_exactly_one_decision_record() {
     struct PanicValidate;
     #[async_trait]
     impl ToolRunner for PanicValidate {
-        fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+        fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
             panic!("validator bug")
         }
         async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
@@ -994,7 +996,8 @@ fn a_settings_file_that_is_a_symlink_is_neither_written_through_nor_replaced() {
     let link = dir.path().join("settings.json");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let e = add_allow_rules(&link, &["bash(git commit *)".into()]).unwrap_err();
-    assert!(e.contains("symbolic link"), "{e}");
+    assert!(matches!(e, SettingsError::Link(_)), "{e:?}");
+    assert!(e.to_string().contains("symbolic link"), "{e}");
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -1016,7 +1019,8 @@ fn always_allow_does_not_write_into_a_settings_folder_linked_out_of_the_project(
     let e = writer
         .add_allow_rules(&["bash(git commit *)".into()])
         .unwrap_err();
-    assert!(e.contains("leads out of"), "{e}");
+    assert!(matches!(e, SettingsError::LeadsOut { .. }), "{e:?}");
+    assert!(e.to_string().contains("leads out of"), "{e}");
     assert_eq!(
         std::fs::read_to_string(outside.join("settings.json")).unwrap(),
         theirs
@@ -1066,7 +1070,8 @@ fn a_settings_file_with_duplicate_keys_is_refused_rather_than_misread() {
         r#"{"permissions": {"allow": [], "allow": ["bash(ls *)"]}}"#,
     ] {
         let e = with_rules(text, &["bash(ls *)".into()]).unwrap_err();
-        assert!(e.contains("twice"), "{e}");
+        assert!(matches!(e, RulesError::DuplicateKey(_)), "{e:?}");
+        assert!(e.to_string().contains("twice"), "{e}");
     }
 }
 
@@ -1113,7 +1118,8 @@ fn a_huge_settings_file_is_refused_and_left_as_it_was() {
     );
     std::fs::write(&path, &big).unwrap();
     let e = add_allow_rules(&path, &["bash(ls *)".into()]).unwrap_err();
-    assert!(e.contains("larger than"), "{e}");
+    assert!(matches!(e, SettingsError::Read { .. }), "{e:?}");
+    assert!(e.to_string().contains("larger than"), "{e}");
     assert_eq!(std::fs::metadata(&path).unwrap().len(), big.len() as u64);
 }
 

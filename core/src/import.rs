@@ -249,20 +249,21 @@ impl Translation {
 }
 
 /// Whether a translated rule compiles (a Claude Code pattern may be an invalid glob here).
-fn compiles(rule: &str) -> Result<(), String> {
+fn compiles(rule: &str) -> Result<(), NotImported> {
     match Engine::builder()
         .builtin(false)
         .policy_text("rule", rule)
         .build()
     {
         Ok(_) => Ok(()),
-        Err(e) => Err(e
-            .diagnostics
-            .iter()
-            .find(|d| d.is_error())
-            .map(|d| d.message.clone())
-            .or_else(|| e.messages.first().cloned())
-            .unwrap_or_else(|| "it does not compile".into())),
+        Err(e) => Err(NotImported::DoesNotCompile(
+            e.diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| d.message.clone())
+                .or_else(|| e.messages.first().cloned())
+                .unwrap_or_else(|| "it does not compile".into()),
+        )),
     }
 }
 
@@ -284,12 +285,32 @@ fn header(source: &Source) -> String {
     )
 }
 
+/// Why a Claude Code rule is not imported (written into the imported policy as a note).
+#[derive(Debug, thiserror::Error)]
+enum NotImported {
+    #[error("it has no closing `)`")]
+    NoClosingParen,
+    #[error("`{0}` is not a tool name")]
+    NotAToolName(String),
+    #[error("a path pattern cannot hold a line break")]
+    LineBreak,
+    /// A WebFetch pattern other than `domain:HOST`.
+    #[error("harness9 does not know what `{0}` means for WebFetch")]
+    UnknownWebFetch(String),
+    /// A pattern of a tool whose patterns are not translated.
+    #[error("harness9 does not know what `{spec}` means for {tool}; write the rule by hand")]
+    UnknownPattern { tool: String, spec: String },
+    /// The translated rule does not compile; the reason is the engine's.
+    #[error("{0}")]
+    DoesNotCompile(String),
+}
+
 /// One Claude Code rule as harness9 rule heads (`tool(matchers)`), or why it cannot be.
-fn translate(entry: &str, scope: Scope) -> Result<Vec<Translated>, String> {
+fn translate(entry: &str, scope: Scope) -> Result<Vec<Translated>, NotImported> {
     let (tool, spec) = match entry.find('(') {
         Some(open) => {
             let Some(inner) = entry[open + 1..].strip_suffix(')') else {
-                return Err("it has no closing `)`".into());
+                return Err(NotImported::NoClosingParen);
             };
             (&entry[..open], Some(inner))
         }
@@ -301,7 +322,7 @@ fn translate(entry: &str, scope: Scope) -> Result<Vec<Translated>, String> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '*' | '?'))
     {
-        return Err(format!("`{tool}` is not a tool name"));
+        return Err(NotImported::NotAToolName(tool.to_string()));
     }
     let spec = spec.filter(|s| !s.is_empty());
     match (tool, spec) {
@@ -330,7 +351,7 @@ fn translate(entry: &str, scope: Scope) -> Result<Vec<Translated>, String> {
                     "`domain:{host}` becomes a match on the host of the `url` argument: exactly\n`{host}` (add `*.{host}` for its subdomains)."
                 ),
             )]),
-            _ => Err(format!("harness9 does not know what `{s}` means for WebFetch")),
+            _ => Err(NotImported::UnknownWebFetch(s.to_string())),
         },
         (t, None) if t.starts_with("mcp__") => {
             let server = &t["mcp__".len()..];
@@ -344,9 +365,10 @@ fn translate(entry: &str, scope: Scope) -> Result<Vec<Translated>, String> {
             }
         }
         (t, None) => Ok(vec![Translated::plain(t)]),
-        (t, Some(s)) => Err(format!(
-            "harness9 does not know what `{s}` means for {t}; write the rule by hand"
-        )),
+        (t, Some(s)) => Err(NotImported::UnknownPattern {
+            tool: t.to_string(),
+            spec: s.to_string(),
+        }),
     }
 }
 
@@ -384,12 +406,12 @@ fn bash(spec: &str) -> Translated {
 }
 
 /// A file tool rule from a Read/Edit path pattern (gitignore-like, as Claude Code reads it).
-fn file_rule(tool: &str, spec: Option<&str>, scope: Scope) -> Result<Translated, String> {
+fn file_rule(tool: &str, spec: Option<&str>, scope: Scope) -> Result<Translated, NotImported> {
     let Some(spec) = spec else {
         return Ok(Translated::plain(tool));
     };
     if spec.contains(['\n', '\r']) {
-        return Err("a path pattern cannot hold a line break".into());
+        return Err(NotImported::LineBreak);
     }
     let (pattern, comment) = if let Some(abs) = spec.strip_prefix("//") {
         (
@@ -506,14 +528,14 @@ mod tests {
 
     #[test]
     fn rules_that_cannot_be_translated_say_why() {
-        assert!(translate("Bash(ls", Scope::Project)
-            .unwrap_err()
-            .contains("closing"));
-        assert!(translate("Task(reviewer)", Scope::Project)
-            .unwrap_err()
-            .contains("reviewer"));
-        assert!(translate("Bad Tool", Scope::Project)
-            .unwrap_err()
-            .contains("tool name"));
+        let e = translate("Bash(ls", Scope::Project).unwrap_err();
+        assert!(matches!(e, NotImported::NoClosingParen), "{e:?}");
+        assert!(e.to_string().contains("closing"), "{e}");
+        let e = translate("Task(reviewer)", Scope::Project).unwrap_err();
+        assert!(matches!(e, NotImported::UnknownPattern { .. }), "{e:?}");
+        assert!(e.to_string().contains("reviewer"), "{e}");
+        let e = translate("Bad Tool", Scope::Project).unwrap_err();
+        assert!(matches!(e, NotImported::NotAToolName(_)), "{e:?}");
+        assert!(e.to_string().contains("tool name"), "{e}");
     }
 }

@@ -120,7 +120,12 @@ fn lint_at(path: &Path, text: Option<&str>, opts: &Options) -> Report {
         Err(e) => {
             let src = Source::new(path.to_string_lossy(), "");
             return Report {
-                diagnostics: vec![Diagnostic::error(&src, "io", Default::default(), e)],
+                diagnostics: vec![Diagnostic::error(
+                    &src,
+                    "io",
+                    Default::default(),
+                    e.to_string(),
+                )],
                 loaded: false,
             };
         }

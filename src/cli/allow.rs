@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::EXIT_USAGE;
 use harness9::rule_ref::Held;
-use harness9::runtime::allowlist::add_allow_rules;
+use harness9::runtime::allowlist::{add_allow_rules, SettingsError};
 use harness9::settings::SETTINGS_PATH;
 use harness9::Engine;
 
@@ -48,7 +48,7 @@ pub fn allow(a: AllowArgs) -> i32 {
 
 /// Says of each rule whether it was added or already there; exit 0, or 1 when the settings
 /// file could not be written.
-pub fn report_added(rules: &[String], result: Result<Vec<String>, String>) -> i32 {
+pub fn report_added(rules: &[String], result: Result<Vec<String>, SettingsError>) -> i32 {
     match result {
         Ok(added) => {
             for r in rules {

@@ -105,7 +105,7 @@ fn prepare(
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(fail("the event on standard input is not UTF-8 text".into()));
     };
-    let event = parse_tool_event(&text).map_err(fail)?;
+    let event = parse_tool_event(&text).map_err(|e| fail(e.to_string()))?;
     if let (Some(name), Some(no_audit)) = (&event.hook_event_name, outcomes) {
         if name == claude_code::OUTCOME_EVENT {
             if !no_audit {

@@ -12,7 +12,7 @@ use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
 
 use harness9::hooks::{self, Project};
-use harness9::runtime::allowlist::edit_json_file;
+use harness9::runtime::allowlist::{edit_json_file, SettingsError};
 use harness9::ToolCall;
 
 /// The agents harness9 installs into.
@@ -327,7 +327,7 @@ fn change(a: InstallArgs, add: bool) -> i32 {
     }
     let mut outcome = Outcome::NotThere;
     let written = edit_json_file(&path, None, |text| {
-        let (new, o) = edit(text)?;
+        let (new, o) = edit(text).map_err(SettingsError::Edit)?;
         outcome = o;
         Ok(new)
     });

@@ -285,15 +285,34 @@ pub fn explain(d: &Decision) -> String {
 }
 
 /// Reads an optional string field of an event; a value of another type is an error naming it.
-fn string_field(event: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
+fn string_field(event: &Map<String, Value>, name: &str) -> Result<Option<String>, EventError> {
     match event.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(format!(
-            "`{name}` must be a string, not {}",
-            crate::call::json_kind(other)
-        )),
+        Some(other) => Err(EventError::NotAString {
+            field: name.to_string(),
+            kind: crate::call::json_kind(other).to_string(),
+        }),
     }
+}
+
+/// Why a hook event is malformed; the tool call it describes is blocked. `kind` is the JSON
+/// kind found instead (`an array`).
+#[derive(Debug, thiserror::Error)]
+pub enum EventError {
+    #[error("the input is not valid JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    #[error("the input must be a JSON object, not {kind}")]
+    NotAnObject { kind: String },
+    #[error("the event has no `tool_name`")]
+    NoToolName,
+    #[error("`tool_name` is empty")]
+    EmptyToolName,
+    #[error("`tool_input` must be a JSON object, not {kind}")]
+    InputNotAnObject { kind: String },
+    /// The field `field` is there but not a string.
+    #[error("`{field}` must be a string, not {kind}")]
+    NotAString { field: String, kind: String },
 }
 
 /// The fields every agent's tool event has: which tool, its input, where, and which session.
@@ -310,28 +329,25 @@ pub struct ToolEvent {
 
 /// Parses a hook event: a JSON object with a non-empty string `tool_name` and an object
 /// `tool_input` (absent means no arguments). Unknown fields are ignored.
-pub fn parse_tool_event(text: &str) -> Result<ToolEvent, String> {
-    let v: Value =
-        serde_json::from_str(text).map_err(|e| format!("the input is not valid JSON: {e}"))?;
+pub fn parse_tool_event(text: &str) -> Result<ToolEvent, EventError> {
+    let v: Value = serde_json::from_str(text).map_err(EventError::NotJson)?;
     let Value::Object(raw) = v else {
-        return Err(format!(
-            "the input must be a JSON object, not {}",
-            crate::call::json_kind(&v)
-        ));
+        return Err(EventError::NotAnObject {
+            kind: crate::call::json_kind(&v).to_string(),
+        });
     };
     let tool_name = match string_field(&raw, "tool_name")? {
         Some(t) if !t.is_empty() => t,
-        Some(_) => return Err("`tool_name` is empty".into()),
-        None => return Err("the event has no `tool_name`".into()),
+        Some(_) => return Err(EventError::EmptyToolName),
+        None => return Err(EventError::NoToolName),
     };
     let tool_input = match raw.get("tool_input") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(m)) => m.clone(),
         Some(other) => {
-            return Err(format!(
-                "`tool_input` must be a JSON object, not {}",
-                crate::call::json_kind(other)
-            ))
+            return Err(EventError::InputNotAnObject {
+                kind: crate::call::json_kind(other).to_string(),
+            })
         }
     };
     Ok(ToolEvent {
@@ -350,18 +366,24 @@ mod tests {
 
     #[test]
     fn events_without_a_tool_name_or_with_a_bad_input_are_rejected() {
-        assert!(parse_tool_event("not json")
-            .unwrap_err()
-            .contains("not valid JSON"));
-        assert!(parse_tool_event("[1]").unwrap_err().contains("JSON object"));
-        assert!(parse_tool_event("{}").unwrap_err().contains("tool_name"));
-        assert!(parse_tool_event(r#"{"tool_name": 3}"#)
-            .unwrap_err()
-            .contains("must be a string"));
+        let err = |text: &str| parse_tool_event(text).unwrap_err();
+        let e = err("not json");
+        assert!(matches!(e, EventError::NotJson(_)), "{e:?}");
+        assert!(e.to_string().contains("not valid JSON"), "{e}");
+        let e = err("[1]");
+        assert!(matches!(e, EventError::NotAnObject { .. }), "{e:?}");
+        assert!(e.to_string().contains("JSON object"), "{e}");
+        let e = err("{}");
+        assert!(matches!(e, EventError::NoToolName), "{e:?}");
+        assert!(e.to_string().contains("tool_name"), "{e}");
+        let e = err(r#"{"tool_name": 3}"#);
+        assert!(matches!(e, EventError::NotAString { .. }), "{e:?}");
+        assert!(e.to_string().contains("must be a string"), "{e}");
+        let e = err(r#"{"tool_name": "Bash", "tool_input": "ls"}"#);
+        assert!(matches!(e, EventError::InputNotAnObject { .. }), "{e:?}");
         assert!(
-            parse_tool_event(r#"{"tool_name": "Bash", "tool_input": "ls"}"#)
-                .unwrap_err()
-                .contains("`tool_input` must be a JSON object")
+            e.to_string().contains("`tool_input` must be a JSON object"),
+            "{e}"
         );
     }
 

@@ -68,27 +68,43 @@ pub enum Ending {
     Closed { after_shutdown: bool },
 }
 
+/// Why a conversation with the client did not end in order.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("cannot start the server's threads: {0}")]
+    Start(#[source] std::io::Error),
+    #[error("the client sent `exit` before `shutdown`")]
+    ExitWithoutShutdown,
+    #[error("the client closed the connection without `shutdown`")]
+    ClosedWithoutShutdown,
+    /// An answer could not be sent.
+    #[error("cannot write to the client: its end of the connection is closed")]
+    ClientGone,
+    /// Reading the client's messages or writing the answers failed.
+    #[error(transparent)]
+    Transport(#[from] transport::TransportError),
+}
+
 /// Serves on standard input and output until the client ends the conversation. `Err` says
 /// why it did not end in order (an `exit` without `shutdown`, a closed or unreadable input).
-pub fn run_stdio() -> Result<(), String> {
-    let (connection, io) =
-        transport::stdio().map_err(|e| format!("cannot start the server's threads: {e}"))?;
+pub fn run_stdio() -> Result<(), ServerError> {
+    let (connection, io) = transport::stdio().map_err(ServerError::Start)?;
     let ending = serve(&connection);
     // The writer stops once every sender is gone.
     drop(connection);
     // When answers could not be sent, the reader may still wait for input: leave it.
     match ending? {
-        Ending::Exit => io.join(),
+        Ending::Exit => Ok(io.join()?),
         Ending::ExitWithoutShutdown => {
             io.join()?;
-            Err("the client sent `exit` before `shutdown`".into())
+            Err(ServerError::ExitWithoutShutdown)
         }
         Ending::Closed { after_shutdown } => {
             io.join()?;
             if after_shutdown {
                 Ok(())
             } else {
-                Err("the client closed the connection without `shutdown`".into())
+                Err(ServerError::ClosedWithoutShutdown)
             }
         }
     }
@@ -96,7 +112,7 @@ pub fn run_stdio() -> Result<(), String> {
 
 /// Answers the client's messages until `exit` or the end of its input. `Err` when answers
 /// can no longer be sent.
-pub fn serve(connection: &Connection) -> Result<Ending, String> {
+pub fn serve(connection: &Connection) -> Result<Ending, ServerError> {
     let mut server = Server::default();
     loop {
         let msg = if server.stale.is_empty() {
@@ -137,11 +153,21 @@ pub fn serve(connection: &Connection) -> Result<Ending, String> {
     }
 }
 
-fn send(connection: &Connection, msg: Message) -> Result<(), String> {
+fn send(connection: &Connection, msg: Message) -> Result<(), ServerError> {
     connection
         .sender
         .send(msg)
-        .map_err(|_| "cannot write to the client: its end of the connection is closed".into())
+        .map_err(|_| ServerError::ClientGone)
+}
+
+/// Why a notification was ignored (noted on standard error).
+#[derive(Debug, thiserror::Error)]
+enum Ignored {
+    #[error("invalid parameters: {0}")]
+    InvalidParameters(#[source] serde_json::Error),
+    /// A change to a document that was not opened.
+    #[error("`{0}` changed but is not open")]
+    NotOpen(Url),
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -390,7 +416,7 @@ impl Server {
                 let doc = self
                     .docs
                     .get_mut(&uri)
-                    .ok_or_else(|| format!("`{uri}` changed but is not open"))?;
+                    .ok_or_else(|| Ignored::NotOpen(uri.clone()))?;
                 for change in p.content_changes {
                     apply_change(&mut doc.text, change);
                 }
@@ -431,7 +457,7 @@ impl Server {
     }
 
     /// Lints every stale document and publishes its diagnostics.
-    fn publish_stale(&mut self, connection: &Connection) -> Result<(), String> {
+    fn publish_stale(&mut self, connection: &Connection) -> Result<(), ServerError> {
         for uri in std::mem::take(&mut self.stale) {
             let Some(doc) = self.docs.get(&uri) else {
                 continue;
@@ -570,11 +596,11 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-fn parse<N: lsp_types::notification::Notification>(n: Notification) -> Result<N::Params, String>
+fn parse<N: lsp_types::notification::Notification>(n: Notification) -> Result<N::Params, Ignored>
 where
     N::Params: DeserializeOwned,
 {
-    serde_json::from_value(n.params).map_err(|e| format!("invalid parameters: {e}"))
+    serde_json::from_value(n.params).map_err(Ignored::InvalidParameters)
 }
 
 fn publish(

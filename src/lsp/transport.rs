@@ -61,18 +61,45 @@ impl Stdio {
     /// Waits for the reader (which has stopped: its input ended, or `exit` came) and the writer
     /// (which stops once the server's connection is dropped). `Err` says what went wrong in
     /// either.
-    pub fn join(self) -> Result<(), String> {
-        let reader = join(self.reader, "reading the client's messages");
-        let writer = join(self.writer, "writing to the client");
+    pub fn join(self) -> Result<(), TransportError> {
+        let reader = join(
+            self.reader,
+            TransportError::Read,
+            TransportError::ReaderPanicked,
+        );
+        let writer = join(
+            self.writer,
+            TransportError::Write,
+            TransportError::WriterPanicked,
+        );
         reader.and(writer)
     }
 }
 
-fn join(handle: JoinHandle<io::Result<()>>, what: &str) -> Result<(), String> {
+/// What went wrong in the thread reading the client's messages or the one writing answers.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    #[error("reading the client's messages: {0}")]
+    Read(#[source] io::Error),
+    /// The reader stopped on an internal error (it panicked).
+    #[error("reading the client's messages: an internal error")]
+    ReaderPanicked,
+    #[error("writing to the client: {0}")]
+    Write(#[source] io::Error),
+    /// The writer stopped on an internal error (it panicked).
+    #[error("writing to the client: an internal error")]
+    WriterPanicked,
+}
+
+fn join(
+    handle: JoinHandle<io::Result<()>>,
+    failed: fn(io::Error) -> TransportError,
+    panicked: TransportError,
+) -> Result<(), TransportError> {
     match handle.join() {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(format!("{what}: {e}")),
-        Err(_) => Err(format!("{what}: an internal error")),
+        Ok(Err(e)) => Err(failed(e)),
+        Err(_) => Err(panicked),
     }
 }
 

@@ -19,6 +19,112 @@ use jsonc_parser::ParseOptions;
 
 use super::RuleWriter;
 
+/// Why a settings file was not changed. Nothing was written in any case: the file is as it
+/// was.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot create `{}`: {source}", dir.display())]
+    CreateFolder {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot resolve `{}`: {source}", path.display())]
+    Resolve {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The settings file's folder `dir` is a link out of `root`.
+    #[error(
+        "`{}` leads out of `{}` through a symbolic link; the rule was not written",
+        dir.display(),
+        root.display()
+    )]
+    LeadsOut { dir: PathBuf, root: PathBuf },
+    #[error(
+        "`{}` is a symbolic link; the rule was not written (add it to the file the link leads \
+         to: `harness9 allow --settings FILE RULE`)",
+        .0.display()
+    )]
+    Link(PathBuf),
+    #[error("`{}` is not a regular file; it was left as it was", .0.display())]
+    NotRegular(PathBuf),
+    #[error("cannot open the lock file `{}`: {source}", path.display())]
+    OpenLock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot lock `{}`: {source}", path.display())]
+    Lock {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot read `{}`: {source}; the file was left as it was", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("`{}` is not valid JSON ({source}); it was left as it was", path.display())]
+    NotJson {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+    /// `key` (`permissions`, `permissions.allow`) appears twice.
+    #[error("`{key}` appears twice in `{}`; it was left as it was", path.display())]
+    DuplicateKey { path: PathBuf, key: &'static str },
+    #[error("`{}` does not parse ({reason})", path.display())]
+    DoesNotParse { path: PathBuf, reason: String },
+    /// The edited text would not be valid JSON: it is not written.
+    #[error("the edit would not be valid JSON ({0})")]
+    EditNotJson(serde_json::Error),
+    #[error("cannot add the rule to `{}`: {source}; the file was left as it was", path.display())]
+    CannotAdd { path: PathBuf, source: RulesError },
+    /// An edit's own reason for leaving the file alone.
+    #[error("{0}")]
+    Edit(String),
+    #[error(
+        "cannot write `{}`: cannot create a temporary file in `{}`: {source}",
+        path.display(),
+        dir.display()
+    )]
+    TempFile {
+        path: PathBuf,
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write `{}`: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot replace `{}`: {source}", path.display())]
+    Replace {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Why rules cannot be added to a settings text (see [`with_rules`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("it is not valid JSON ({0})")]
+    NotJson(serde_json::Error),
+    /// `permissions` or `permissions.allow` appears twice.
+    #[error("`{0}` appears twice")]
+    DuplicateKey(&'static str),
+    #[error("it does not parse ({0})")]
+    DoesNotParse(String),
+    #[error("its top level is not a JSON object")]
+    NotAnObject,
+    #[error("`permissions` is not an object")]
+    PermissionsNotAnObject,
+    #[error("`permissions.allow` is not a list")]
+    AllowNotAList,
+    #[error("the edit would not be valid JSON ({0})")]
+    EditNotJson(serde_json::Error),
+    #[error("the edit lost a rule")]
+    LostRule,
+}
+
 /// A settings file that "always allow" rules are added to.
 #[derive(Debug, Clone)]
 pub struct SettingsWriter {
@@ -46,13 +152,13 @@ impl SettingsWriter {
     }
 
     /// Adds `rules` to `permissions.allow`; returns the ones that were not there already.
-    pub fn add(&self, rules: &[String]) -> Result<Vec<String>, String> {
+    pub fn add(&self, rules: &[String]) -> Result<Vec<String>, SettingsError> {
         add_allow_rules_within(&self.path, self.root.as_deref(), rules)
     }
 }
 
 impl RuleWriter for SettingsWriter {
-    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, String> {
+    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, SettingsError> {
         self.add(rules)
     }
 }
@@ -78,18 +184,30 @@ pub fn allow_rules(path: &Path) -> Vec<String> {
 
 /// Removes `rule` from the settings file's `permissions.allow`, the same safe way rules are
 /// added (see [`edit_json_file`]); whether it was there.
-pub fn remove_allow_rule(path: &Path, root: Option<&Path>, rule: &str) -> Result<bool, String> {
-    let shown = path.display().to_string();
+pub fn remove_allow_rule(
+    path: &Path,
+    root: Option<&Path>,
+    rule: &str,
+) -> Result<bool, SettingsError> {
     edit_json_file(path, root, |text| {
-        serde_json::from_str::<serde_json::Value>(text)
-            .map_err(|e| format!("`{shown}` is not valid JSON ({e}); it was left as it was"))?;
+        serde_json::from_str::<serde_json::Value>(text).map_err(|source| {
+            SettingsError::NotJson {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
         if let Some(key) = duplicate_key(text) {
-            return Err(format!(
-                "`{key}` appears twice in `{shown}`; it was left as it was"
-            ));
+            return Err(SettingsError::DuplicateKey {
+                path: path.to_path_buf(),
+                key,
+            });
         }
-        let root = CstRootNode::parse(text, &ParseOptions::default())
-            .map_err(|e| format!("`{shown}` does not parse ({e})"))?;
+        let root = CstRootNode::parse(text, &ParseOptions::default()).map_err(|e| {
+            SettingsError::DoesNotParse {
+                path: path.to_path_buf(),
+                reason: e.to_string(),
+            }
+        })?;
         let Some(allow) = root
             .object_value()
             .and_then(|o| o.object_value("permissions"))
@@ -109,8 +227,7 @@ pub fn remove_allow_rule(path: &Path, root: Option<&Path>, rule: &str) -> Result
         if !out.ends_with('\n') {
             out.push('\n');
         }
-        serde_json::from_str::<serde_json::Value>(&out)
-            .map_err(|e| format!("the edit would not be valid JSON ({e})"))?;
+        serde_json::from_str::<serde_json::Value>(&out).map_err(SettingsError::EditNotJson)?;
         Ok(Some(out))
     })
 }
@@ -121,7 +238,7 @@ pub fn remove_allow_rule(path: &Path, root: Option<&Path>, rule: &str) -> Result
 /// A settings file that is a symbolic link is refused: renaming over it would replace the link
 /// with a file (the link's target keeping its old rules), and writing through it would edit a
 /// file elsewhere, perhaps another tool's settings that a cloned repository pointed it at.
-pub fn add_allow_rules(path: &Path, rules: &[String]) -> Result<Vec<String>, String> {
+pub fn add_allow_rules(path: &Path, rules: &[String]) -> Result<Vec<String>, SettingsError> {
     add_allow_rules_within(path, None, rules)
 }
 
@@ -129,13 +246,14 @@ fn add_allow_rules_within(
     path: &Path,
     root: Option<&Path>,
     rules: &[String],
-) -> Result<Vec<String>, String> {
-    let shown = path.display().to_string();
+) -> Result<Vec<String>, SettingsError> {
     let mut added = Vec::new();
     edit_json_file(path, root, |text| {
-        let (new_text, new) = with_rules(text, rules).map_err(|e| {
-            format!("cannot add the rule to `{shown}`: {e}; the file was left as it was")
-        })?;
+        let (new_text, new) =
+            with_rules(text, rules).map_err(|source| SettingsError::CannotAdd {
+                path: path.to_path_buf(),
+                source,
+            })?;
         added = new;
         Ok((!added.is_empty()).then_some(new_text))
     })?;
@@ -150,26 +268,29 @@ fn add_allow_rules_within(
 pub fn edit_json_file(
     path: &Path,
     root: Option<&Path>,
-    edit: impl FnOnce(&str) -> Result<Option<String>, String>,
-) -> Result<bool, String> {
-    let shown = path.display();
+    edit: impl FnOnce(&str) -> Result<Option<String>, SettingsError>,
+) -> Result<bool, SettingsError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    fs::create_dir_all(&dir).map_err(|source| SettingsError::CreateFolder {
+        dir: dir.clone(),
+        source,
+    })?;
     if let Some(root) = root {
         // The folder may be a link out of the project (`.harness9` → `~/.claude`).
         let real = |p: &Path| {
-            p.canonicalize()
-                .map_err(|e| format!("cannot resolve `{}`: {e}", p.display()))
+            p.canonicalize().map_err(|source| SettingsError::Resolve {
+                path: p.to_path_buf(),
+                source,
+            })
         };
         if !real(&dir)?.starts_with(real(root)?) {
-            return Err(format!(
-                "`{}` leads out of `{}` through a symbolic link; the rule was not written",
-                dir.display(),
-                root.display()
-            ));
+            return Err(SettingsError::LeadsOut {
+                dir,
+                root: root.to_path_buf(),
+            });
         }
     }
     refuse_link(path)?;
@@ -180,19 +301,25 @@ pub fn edit_json_file(
         .truncate(false)
         .write(true)
         .open(&lock_path)
-        .map_err(|e| format!("cannot open the lock file `{}`: {e}", lock_path.display()))?;
-    lock.lock()
-        .map_err(|e| format!("cannot lock `{}`: {e}", lock_path.display()))?;
+        .map_err(|source| SettingsError::OpenLock {
+            path: lock_path.clone(),
+            source,
+        })?;
+    lock.lock().map_err(|source| SettingsError::Lock {
+        path: lock_path.clone(),
+        source,
+    })?;
 
     // Under the lock: whatever another process wrote before us is read now.
     refuse_link(path)?;
     let (text, existed) = match read_settings(path) {
         Ok(t) => (t, true),
         Err(e) if e.kind() == ErrorKind::NotFound => ("{}\n".to_string(), false),
-        Err(e) => {
-            return Err(format!(
-                "cannot read `{shown}`: {e}; the file was left as it was"
-            ))
+        Err(source) => {
+            return Err(SettingsError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
         }
     };
     let Some(new_text) = edit(&text)? else {
@@ -203,17 +330,10 @@ pub fn edit_json_file(
     Ok(true)
 }
 
-fn refuse_link(path: &Path) -> Result<(), String> {
+fn refuse_link(path: &Path) -> Result<(), SettingsError> {
     match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => Err(format!(
-            "`{}` is a symbolic link; the rule was not written (add it to the file the link \
-             leads to: `harness9 allow --settings FILE RULE`)",
-            path.display()
-        )),
-        Ok(m) if !m.is_file() => Err(format!(
-            "`{}` is not a regular file; it was left as it was",
-            path.display()
-        )),
+        Ok(m) if m.file_type().is_symlink() => Err(SettingsError::Link(path.to_path_buf())),
+        Ok(m) if !m.is_file() => Err(SettingsError::NotRegular(path.to_path_buf())),
         _ => Ok(()),
     }
 }
@@ -241,12 +361,11 @@ fn duplicate_key(text: &str) -> Option<&'static str> {
 }
 
 /// The settings text with `rules` appended to `permissions.allow`, and the rules added.
-pub fn with_rules(text: &str, rules: &[String]) -> Result<(String, Vec<String>), String> {
+pub fn with_rules(text: &str, rules: &[String]) -> Result<(String, Vec<String>), RulesError> {
     // The engine reads settings.json as strict JSON; a file it would reject is not touched.
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(RulesError::NotJson)?;
     if let Some(key) = duplicate_key(text) {
-        return Err(format!("`{key}` appears twice"));
+        return Err(RulesError::DuplicateKey(key));
     }
     let present: Vec<&str> = value
         .pointer("/permissions/allow")
@@ -263,16 +382,14 @@ pub fn with_rules(text: &str, rules: &[String]) -> Result<(String, Vec<String>),
         return Ok((text.to_string(), added));
     }
     let root = CstRootNode::parse(text, &ParseOptions::default())
-        .map_err(|e| format!("it does not parse ({e})"))?;
-    let obj = root
-        .object_value()
-        .ok_or("its top level is not a JSON object")?;
+        .map_err(|e| RulesError::DoesNotParse(e.to_string()))?;
+    let obj = root.object_value().ok_or(RulesError::NotAnObject)?;
     let permissions = obj
         .object_value_or_create("permissions")
-        .ok_or("`permissions` is not an object")?;
+        .ok_or(RulesError::PermissionsNotAnObject)?;
     let allow = permissions
         .array_value_or_create("allow")
-        .ok_or("`permissions.allow` is not a list")?;
+        .ok_or(RulesError::AllowNotAList)?;
     for r in &added {
         allow.append(CstInputValue::String(r.clone()));
     }
@@ -281,41 +398,48 @@ pub fn with_rules(text: &str, rules: &[String]) -> Result<(String, Vec<String>),
         out.push('\n');
     }
     // Checked before anything is written: the result parses and holds every rule.
-    let check: serde_json::Value = serde_json::from_str(&out)
-        .map_err(|e| format!("the edit would not be valid JSON ({e})"))?;
+    let check: serde_json::Value = serde_json::from_str(&out).map_err(RulesError::EditNotJson)?;
     let now: Vec<&str> = check
         .pointer("/permissions/allow")
         .and_then(|a| a.as_array())
         .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
         .unwrap_or_default();
     if !added.iter().all(|r| now.contains(&r.as_str())) {
-        return Err("the edit lost a rule".into());
+        return Err(RulesError::LostRule);
     }
     Ok((out, added))
 }
 
-fn write_atomically(path: &Path, dir: &Path, text: &str, existed: bool) -> Result<(), String> {
-    let shown = path.display();
+fn write_atomically(
+    path: &Path,
+    dir: &Path,
+    text: &str,
+    existed: bool,
+) -> Result<(), SettingsError> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".settings.")
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(|e| {
-            format!(
-                "cannot write `{shown}`: cannot create a temporary file in `{}`: {e}",
-                dir.display()
-            )
+        .map_err(|source| SettingsError::TempFile {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+            source,
         })?;
     tmp.write_all(text.as_bytes())
         .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| format!("cannot write `{shown}`: {e}"))?;
+        .map_err(|source| SettingsError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
     if existed {
         if let Ok(meta) = fs::metadata(path) {
             let _ = fs::set_permissions(tmp.path(), meta.permissions());
         }
     }
-    tmp.persist(path)
-        .map_err(|e| format!("cannot replace `{shown}`: {}", e.error))?;
+    tmp.persist(path).map_err(|e| SettingsError::Replace {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
     // The rename itself is durable once the folder is synced.
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
@@ -351,16 +475,21 @@ mod tests {
             allow_rules(&path),
             rules(&["bash(git status)", "bash(npm test *)"])
         );
-        assert_eq!(remove_allow_rule(&path, None, "bash(git status)"), Ok(true));
+        assert!(matches!(
+            remove_allow_rule(&path, None, "bash(git status)"),
+            Ok(true)
+        ));
         assert_eq!(allow_rules(&path), rules(&["bash(npm test *)"]));
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(
             text.contains("\"mine\": 1") && text.contains("bash(sudo *)"),
             "{text}"
         );
-        assert_eq!(
-            remove_allow_rule(&path, None, "bash(git status)"),
-            Ok(false),
+        assert!(
+            matches!(
+                remove_allow_rule(&path, None, "bash(git status)"),
+                Ok(false)
+            ),
             "a rule that is not there changes nothing"
         );
     }
@@ -411,7 +540,7 @@ mod tests {
             "// c\n{}",
         ] {
             let e = with_rules(bad, &rules(&["bash(ls *)"])).unwrap_err();
-            assert!(!e.is_empty(), "{bad}");
+            assert!(!e.to_string().is_empty(), "{bad}");
         }
     }
 
@@ -432,7 +561,17 @@ mod tests {
         let path = dir.path().join("settings.json");
         fs::write(&path, "{ broken").unwrap();
         let e = add_allow_rules(&path, &rules(&["bash(ls *)"])).unwrap_err();
-        assert!(e.contains("left as it was"), "{e}");
+        assert!(
+            matches!(
+                e,
+                SettingsError::CannotAdd {
+                    source: RulesError::NotJson(_),
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("left as it was"), "{e}");
         assert_eq!(fs::read_to_string(&path).unwrap(), "{ broken");
     }
 }

@@ -285,12 +285,60 @@ impl ModeHandle {
 
 pub use crate::engine::Headless;
 
+/// Why a tool call is not one the tool takes; it is denied before anything runs.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidCall {
+    #[error("unknown tool `{name}`{}; the tools are {}", did_you_mean(suggestion), tools.join(", "))]
+    UnknownTool {
+        name: String,
+        suggestion: Option<String>,
+        /// Every tool there is.
+        tools: Vec<String>,
+    },
+    #[error("`{tool}` has no argument `{argument}`{}; it takes {}", did_you_mean(suggestion), takes.join(", "))]
+    UnknownArgument {
+        tool: String,
+        argument: String,
+        suggestion: Option<String>,
+        /// Every argument the tool takes.
+        takes: Vec<String>,
+    },
+    /// `kind` says what the argument is (`a non-empty string`).
+    #[error("`{tool}` needs the argument `{argument}` ({kind})")]
+    MissingArgument {
+        tool: String,
+        argument: String,
+        kind: String,
+    },
+    /// `expected` is what the argument must be, `got` what it is (`an integer`, `empty`).
+    #[error("`{tool}`'s argument `{argument}` must be {expected}, not {got}")]
+    WrongType {
+        tool: String,
+        argument: String,
+        expected: String,
+        got: String,
+    },
+    /// The check itself panicked (with this message): the call is treated as malformed.
+    #[error("checking the arguments panicked: {0}")]
+    Panicked(String),
+    /// A runner's own reason, for checks other than the tool table's.
+    #[error("{0}")]
+    Rejected(String),
+}
+
+fn did_you_mean(suggestion: &Option<String>) -> String {
+    suggestion
+        .as_ref()
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default()
+}
+
 /// Runs a tool once the hooks let a call through.
 #[async_trait]
 pub trait ToolRunner: Send + Sync {
     /// Checks a call's arguments before anything runs: a malformed call is denied, and so are
     /// arguments a hook modified into something the tool does not take.
-    fn validate(&self, call: &ToolCall) -> Result<(), String>;
+    fn validate(&self, call: &ToolCall) -> Result<(), InvalidCall>;
 
     async fn run(&self, call: &ToolCall, cancel: &CancelToken) -> ToolResult;
 }
@@ -320,7 +368,7 @@ pub struct HookRegistry {
 /// Where "always allow" rules go (`.harness9/settings.json`).
 pub trait RuleWriter: Send + Sync {
     /// Adds allow rules; returns the ones actually added (not already present).
-    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, String>;
+    fn add_allow_rules(&self, rules: &[String]) -> Result<Vec<String>, allowlist::SettingsError>;
 }
 
 impl HookRegistry {
@@ -933,13 +981,9 @@ impl Drop for Pending<'_> {
 }
 
 /// The tool's check of a call; a panic in it is a malformed call, not a crash.
-fn validate(tool: &dyn ToolRunner, call: &ToolCall) -> Result<(), String> {
-    catching(|| tool.validate(call)).unwrap_or_else(|p| {
-        Err(format!(
-            "checking the arguments panicked: {}",
-            panic_message(&*p)
-        ))
-    })
+fn validate(tool: &dyn ToolRunner, call: &ToolCall) -> Result<(), InvalidCall> {
+    catching(|| tool.validate(call))
+        .unwrap_or_else(|p| Err(InvalidCall::Panicked(panic_message(&*p))))
 }
 
 /// A boxed future whose panic becomes an `Err` with the panic's message.

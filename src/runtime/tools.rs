@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 use tokio::io::AsyncReadExt;
 use tokio::process::{ChildStderr, ChildStdout};
 
-use super::{CancelToken, ToolResult, ToolRunner};
+use super::{CancelToken, InvalidCall, ToolResult, ToolRunner};
 use crate::call::ToolCall;
 use crate::engine::paths::PathContext;
 use crate::model::ToolSpec;
@@ -255,23 +255,14 @@ fn tool_def(name: &str) -> Option<&'static ToolDef> {
 /// Checks a call against the tool table: a known tool, no unknown arguments, every required
 /// argument present, every argument of the right type. `null` counts as absent for optional
 /// arguments (models often send it).
-fn check(call: &ToolCall) -> Result<&'static ToolDef, String> {
+fn check(call: &ToolCall) -> Result<&'static ToolDef, InvalidCall> {
     let Some(def) = tool_def(&call.name) else {
-        let hint = crate::diag::did_you_mean(&call.name, TOOLS.iter().map(|t| t.name))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
-        return Err(format!(
-            "unknown tool `{}`{hint}; the tools are {}",
-            call.name,
-            names().join(", ")
-        ));
-    };
-    let takes = || {
-        def.params
-            .iter()
-            .map(|p| p.name)
-            .collect::<Vec<_>>()
-            .join(", ")
+        return Err(InvalidCall::UnknownTool {
+            name: call.name.clone(),
+            suggestion: crate::diag::did_you_mean(&call.name, TOOLS.iter().map(|t| t.name))
+                .map(|s| s.to_string()),
+            tools: names().into_iter().map(String::from).collect(),
+        });
     };
     let mut unknown: Vec<&String> = call
         .arguments
@@ -280,26 +271,24 @@ fn check(call: &ToolCall) -> Result<&'static ToolDef, String> {
         .collect();
     unknown.sort();
     if let Some(k) = unknown.first() {
-        let hint = alias(k)
+        let suggestion = alias(k)
             .filter(|a| def.params.iter().any(|p| p.name == *a))
-            .or_else(|| crate::diag::did_you_mean(k, def.params.iter().map(|p| p.name)))
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
-        return Err(format!(
-            "`{}` has no argument `{k}`{hint}; it takes {}",
-            def.name,
-            takes()
-        ));
+            .or_else(|| crate::diag::did_you_mean(k, def.params.iter().map(|p| p.name)));
+        return Err(InvalidCall::UnknownArgument {
+            tool: def.name.to_string(),
+            argument: k.to_string(),
+            suggestion: suggestion.map(|s| s.to_string()),
+            takes: def.params.iter().map(|p| p.name.to_string()).collect(),
+        });
     }
     for p in def.params {
         match call.arguments.get(p.name) {
             None | Some(Value::Null) if p.required => {
-                return Err(format!(
-                    "`{}` needs the argument `{}` ({})",
-                    def.name,
-                    p.name,
-                    p.kind.describe()
-                ))
+                return Err(InvalidCall::MissingArgument {
+                    tool: def.name.to_string(),
+                    argument: p.name.to_string(),
+                    kind: p.kind.describe().to_string(),
+                })
             }
             None | Some(Value::Null) => {}
             Some(v) => {
@@ -314,12 +303,12 @@ fn check(call: &ToolCall) -> Result<&'static ToolDef, String> {
                     } else {
                         crate::call::json_kind(v)
                     };
-                    return Err(format!(
-                        "`{}`'s argument `{}` must be {}, not {got}",
-                        def.name,
-                        p.name,
-                        p.kind.describe()
-                    ));
+                    return Err(InvalidCall::WrongType {
+                        tool: def.name.to_string(),
+                        argument: p.name.to_string(),
+                        expected: p.kind.describe().to_string(),
+                        got: got.to_string(),
+                    });
                 }
             }
         }
@@ -354,7 +343,7 @@ fn count_arg(call: &ToolCall, name: &str) -> Option<u64> {
 
 #[async_trait]
 impl ToolRunner for Tools {
-    fn validate(&self, call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, call: &ToolCall) -> Result<(), InvalidCall> {
         check(call).map(|_| ())
     }
 
@@ -1030,7 +1019,10 @@ mod tests {
         ];
         for (c, want) in cases {
             match t.validate(&c) {
-                Err(e) => assert!(e.contains(want), "{c:?}: {e:?} should contain {want:?}"),
+                Err(e) => assert!(
+                    e.to_string().contains(want),
+                    "{c:?}: {e:?} should contain {want:?}"
+                ),
                 Ok(()) => panic!("{c:?} should be rejected"),
             }
         }

@@ -145,7 +145,7 @@ impl Agent {
                     if cancel.is_cancelled() {
                         return true;
                     }
-                    self.send(AgentEvent::ModelError(e));
+                    self.send(AgentEvent::ModelError(e.to_string()));
                     return false;
                 }
                 None => return true,
@@ -210,7 +210,10 @@ impl Agent {
     }
 
     /// One reply, its text streamed to the UI. `None` when the turn was cancelled first.
-    async fn ask_model(&self, cancel: &CancelToken) -> Option<Result<crate::model::Reply, String>> {
+    async fn ask_model(
+        &self,
+        cancel: &CancelToken,
+    ) -> Option<Result<crate::model::Reply, crate::model::ModelError>> {
         let (dtx, mut drx) = mpsc::unbounded_channel::<Delta>();
         let events = self.events.clone();
         let forward = tokio::spawn(async move {
@@ -225,7 +228,7 @@ impl Agent {
             biased;
             _ = cancel.cancelled() => None,
             r = self.model.reply(&self.history, &self.specs, &dtx, cancel) => {
-                Some(r.map_err(|e| e.to_string()))
+                Some(r)
             }
         };
         drop(dtx);
@@ -300,15 +303,25 @@ async fn run_call(
     for_model(&exec.result)
 }
 
+/// Why the model's argument text is not an object of arguments.
+#[derive(Debug, thiserror::Error)]
+pub enum ArgumentsError {
+    #[error("{0}")]
+    NotJson(serde_json::Error),
+    /// JSON, but of this kind (`an array`).
+    #[error("got {0}")]
+    NotAnObject(&'static str),
+}
+
 /// The model's raw argument text as an object; empty text is no arguments.
-pub fn parse_arguments(text: &str) -> Result<Map<String, Value>, String> {
+pub fn parse_arguments(text: &str) -> Result<Map<String, Value>, ArgumentsError> {
     if text.trim().is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(other) => Err(format!("got {}", crate::call::json_kind(&other))),
-        Err(e) => Err(e.to_string()),
+        Ok(other) => Err(ArgumentsError::NotAnObject(crate::call::json_kind(&other))),
+        Err(e) => Err(ArgumentsError::NotJson(e)),
     }
 }
 
@@ -381,9 +394,14 @@ mod tests {
 
     #[test]
     fn empty_arguments_are_no_arguments_and_non_objects_are_errors() {
-        assert_eq!(parse_arguments("  "), Ok(Map::new()));
-        assert_eq!(parse_arguments("[1]"), Err("got an array".into()));
-        assert!(parse_arguments("{\"command\": ").is_err());
+        assert_eq!(parse_arguments("  ").ok(), Some(Map::new()));
+        let e = parse_arguments("[1]").unwrap_err();
+        assert!(matches!(e, ArgumentsError::NotAnObject(_)), "{e:?}");
+        assert_eq!(e.to_string(), "got an array");
+        assert!(matches!(
+            parse_arguments("{\"command\": "),
+            Err(ArgumentsError::NotJson(_))
+        ));
         assert_eq!(
             parse_arguments(r#"{"command":"ls"}"#)
                 .ok()

@@ -11,7 +11,7 @@ use super::*;
 use crate::call::Risk;
 use crate::model::{ModelError, Reply};
 use crate::runtime::{
-    Answer, Approver, HookDecision, HookError, ModeHandle, RuntimeEvent, ToolHook,
+    Answer, Approver, HookDecision, HookError, InvalidCall, ModeHandle, RuntimeEvent, ToolHook,
 };
 
 /// Replies from a script; records the conversation it was shown each time.
@@ -91,7 +91,7 @@ struct Echo;
 
 #[async_trait]
 impl ToolRunner for Echo {
-    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
         Ok(())
     }
 

@@ -433,6 +433,7 @@ impl Runner {
                     RuleSource::Settings(path) => {
                         crate::runtime::allowlist::remove_allow_rule(path, Some(&self.cwd), rule)
                             .map(|_| self.shown_path(path).display().to_string())
+                            .map_err(|e| e.to_string())
                     }
                 };
                 state.entries.push(match done {

@@ -11,8 +11,8 @@ use async_trait::async_trait;
 use harness9::hooks::SetupError;
 use harness9::runtime::standard::{standard_registry_with, Loaded, Options};
 use harness9::runtime::{
-    Approver, CancelToken, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
-    ToolHook, ToolResult, ToolRunner,
+    Approver, CancelToken, HookContext, HookDecision, HookError, HookRegistry, InvalidCall,
+    ModeHandle, ToolHook, ToolResult, ToolRunner,
 };
 use harness9::{Mode, ToolCall};
 use serde_json::Value;
@@ -38,11 +38,13 @@ pub struct Echo {
 
 #[async_trait]
 impl ToolRunner for Echo {
-    fn validate(&self, call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, call: &ToolCall) -> Result<(), InvalidCall> {
         match call.name.as_str() {
             "bash" => match call.arguments.get("command") {
                 Some(Value::String(_)) => Ok(()),
-                _ => Err("`bash` needs a string `command`".into()),
+                _ => Err(InvalidCall::Rejected(
+                    "`bash` needs a string `command`".into(),
+                )),
             },
             _ => Ok(()),
         }
@@ -59,7 +61,7 @@ pub struct Output(pub String);
 
 #[async_trait]
 impl ToolRunner for Output {
-    fn validate(&self, _call: &ToolCall) -> Result<(), String> {
+    fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
         Ok(())
     }
 

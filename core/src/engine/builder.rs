@@ -280,7 +280,7 @@ impl<'c> Loading<'c> {
         let loaded = match loaded {
             Ok(l) => l,
             Err(e) => {
-                self.messages.push(e);
+                self.messages.push(e.to_string());
                 return;
             }
         };
@@ -443,7 +443,7 @@ fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Load
     match policy::load_shipped_rules(name) {
         Ok(l) => l,
         Err(e) => {
-            messages.push(e);
+            messages.push(e.to_string());
             policy::Loaded::default()
         }
     }

@@ -46,6 +46,14 @@ pub use pseudo::{pseudo_commands, MAX_PSEUDO_WORDS};
 use rule::CompiledRule;
 use serde_json::Value;
 
+/// An allow rule given to [`Engine::compile_allow_rules`] that does not compile; the
+/// diagnostic says which and why (its message is this error's text).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", .diagnostic.message)]
+pub struct InvalidRule {
+    pub diagnostic: Diagnostic,
+}
+
 /// The compiled policy: ask it about tool calls.
 #[derive(Debug)]
 pub struct Engine {
@@ -210,7 +218,7 @@ impl Engine {
     /// Compiles allow rules written in settings.json's format (`bash(git commit *)`) against
     /// this engine's folders: the session memory and "always allow" proposals. Rule `i`
     /// decides as [`RuleRef::Memory`] `i+1` (`session:3`).
-    pub fn compile_allow_rules(&self, held: Held, rules: &[String]) -> Result<Chain, String> {
+    pub fn compile_allow_rules(&self, held: Held, rules: &[String]) -> Result<Chain, InvalidRule> {
         let name = held.as_str();
         // One rule per line (the first beside the header), so rule `i` is on line `i+1`.
         let items: Vec<String> = rules
@@ -236,7 +244,9 @@ impl Engine {
             };
         }
         if let Some(d) = diags.iter().chain(&compiler.diags).find(|d| d.is_error()) {
-            return Err(d.message.clone());
+            return Err(InvalidRule {
+                diagnostic: d.clone(),
+            });
         }
         Ok(Chain::new(name.to_string(), compiled))
     }

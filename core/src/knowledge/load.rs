@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::table::{parse_spec, Examples, Operands, Program, Style};
+use super::table::{parse_spec, Examples, Operands, Program, Style, TableError};
 
 /// A program of the shipped tables as `build.rs` wrote it.
 pub(crate) struct ShippedProgram {
@@ -39,7 +39,7 @@ struct Entry {
     name: String,
     /// The table's JSON text, for a program compiled when first named.
     json: Option<&'static str>,
-    compiled: OnceLock<Result<Compiled, String>>,
+    compiled: OnceLock<Result<Compiled, TableError>>,
 }
 
 #[derive(Debug)]
@@ -51,16 +51,17 @@ struct Compiled {
 }
 
 impl Entry {
-    fn compiled(&self) -> Result<&Compiled, &str> {
+    fn compiled(&self) -> Result<&Compiled, &TableError> {
         let result = self.compiled.get_or_init(|| {
             // Tables loaded from TOML are compiled as they are read; only shipped ones wait.
             let Some(json) = self.json else {
-                return Err("no table".into());
+                return Err(TableError::NoTable);
             };
-            let raw: RawProgram = serde_json::from_str(json).map_err(|e| e.to_string())?;
+            let raw: RawProgram =
+                serde_json::from_str(json).map_err(|e| TableError::Shape(e.to_string()))?;
             compile(&self.name, self.file, raw)
         });
-        result.as_ref().map_err(String::as_str)
+        result.as_ref()
     }
 }
 
@@ -119,7 +120,7 @@ impl Registry {
                 // One program at a time, so that a mistake leaves only that one out.
                 let compiled = value
                     .try_into::<RawProgram>()
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| TableError::Shape(e.to_string()))
                     .and_then(|raw| {
                         let aliases = raw.aliases.clone();
                         compile(&name, file, raw).map(|c| (c, aliases))
@@ -225,7 +226,7 @@ struct RawOptionTable {
     operands: Vec<String>,
 }
 
-fn compile(name: &str, family: &'static str, raw: RawProgram) -> Result<Compiled, String> {
+fn compile(name: &str, family: &'static str, raw: RawProgram) -> Result<Compiled, TableError> {
     let program = compile_node(name, family, raw, None)?;
     let carries = carries(&program);
     Ok(Compiled { program, carries })
@@ -236,17 +237,17 @@ fn compile_node(
     family: &'static str,
     raw: RawProgram,
     parent: Option<Style>,
-) -> Result<Program, String> {
+) -> Result<Program, TableError> {
     let style = match raw.style.as_deref() {
         None => parent.unwrap_or(Style::Gnu),
         Some("gnu") => Style::Gnu,
         Some("posix") => Style::Posix,
         Some("git") => Style::Git,
         Some("find") => Style::Find,
-        Some(other) => return Err(format!("unknown style `{other}` (gnu, posix, git, find)")),
+        Some(other) => return Err(TableError::UnknownStyle(other.to_string())),
     };
     if parent.is_some() && !raw.aliases.is_empty() {
-        return Err("a subcommand has no aliases".into());
+        return Err(TableError::SubcommandAliases);
     }
     let mut options = Vec::new();
     for o in raw.options {
@@ -261,9 +262,7 @@ fn compile_node(
     }
     let operands = match (&raw.operands, raw.readonly) {
         (Some(o), _) => Operands::parse(o)?,
-        (None, true) if raw.sub.is_empty() => {
-            return Err("a read-only program must say what its operands are".into())
-        }
+        (None, true) if raw.sub.is_empty() => return Err(TableError::ReadOnlyWithoutOperands),
         (None, _) => Operands::default(),
     };
     let mut program = Program::new(name.to_string(), family, style, options, operands);
@@ -279,7 +278,12 @@ fn compile_node(
         program.sub.add(
             sub_name,
             Box::new(move || {
-                compile_node(&full, family, sub, Some(style)).map_err(|e| format!("{full}: {e}"))
+                compile_node(&full, family, sub, Some(style)).map_err(|e| {
+                    TableError::InSubcommand {
+                        name: full.clone(),
+                        error: Box::new(e),
+                    }
+                })
             }),
         );
     }
@@ -304,12 +308,12 @@ fn carries(p: &Program) -> bool {
     }) || p.sub.values().any(carries)
 }
 
-fn check_duplicates(p: &Program) -> Result<(), String> {
+fn check_duplicates(p: &Program) -> Result<(), TableError> {
     let mut seen = std::collections::HashSet::new();
     for spec in &p.options {
         for n in &spec.names {
             if !seen.insert(n.as_str()) {
-                return Err(format!("option `{n}` is described twice"));
+                return Err(TableError::DuplicateOption(n.clone()));
             }
         }
     }

@@ -158,24 +158,30 @@ pub struct Operands {
     pub rest: Option<Role>,
 }
 
+/// Why a list of operand roles does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OperandsError {
+    #[error("unknown operand role `{0}` (roles: {roles})", roles = Role::NAMES.map(|(_, n)| n).join(", "))]
+    UnknownRole(String),
+    /// The item that repeats (`read...`) but is not the last.
+    #[error("only the last operand may repeat (`{0}`)")]
+    RepeatNotLast(String),
+}
+
 impl Operands {
     /// `["data", "read..."]`: a role per position, the last one may repeat (`...`).
-    pub fn parse(items: &[String]) -> Result<Operands, String> {
+    pub fn parse(items: &[String]) -> Result<Operands, OperandsError> {
         let mut out = Operands::default();
         for (i, item) in items.iter().enumerate() {
             let (name, repeat) = match item.strip_suffix("...") {
                 Some(n) => (n, true),
                 None => (item.as_str(), false),
             };
-            let role = Role::parse(name).ok_or_else(|| {
-                format!(
-                    "unknown operand role `{name}` (roles: {})",
-                    Role::NAMES.map(|(_, n)| n).join(", ")
-                )
-            })?;
+            let role =
+                Role::parse(name).ok_or_else(|| OperandsError::UnknownRole(name.to_string()))?;
             if repeat {
                 if i + 1 != items.len() {
-                    return Err(format!("only the last operand may repeat (`{item}`)"));
+                    return Err(OperandsError::RepeatNotLast(item.clone()));
                 }
                 out.rest = Some(role);
             } else {
@@ -388,7 +394,36 @@ impl Program {
 }
 
 /// How a subcommand is compiled when first named.
-pub type MakeSub = Box<dyn FnOnce() -> Result<Program, String> + Send>;
+pub type MakeSub = Box<dyn FnOnce() -> Result<Program, TableError> + Send>;
+
+/// A mistake in a program's table, which leaves the program (or subcommand) out.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Operands(#[from] OperandsError),
+    /// The table is not of the expected shape (an unknown key, a wrong type).
+    #[error("{0}")]
+    Shape(String),
+    /// A program known by name whose table is not there.
+    #[error("no table")]
+    NoTable,
+    #[error("unknown style `{0}` (gnu, posix, git, find)")]
+    UnknownStyle(String),
+    #[error("a subcommand has no aliases")]
+    SubcommandAliases,
+    #[error("a read-only program must say what its operands are")]
+    ReadOnlyWithoutOperands,
+    #[error("option `{0}` is described twice")]
+    DuplicateOption(String),
+    /// A mistake in the subcommand `name` (the full name, `git remote`).
+    #[error("{name}: {error}")]
+    InSubcommand {
+        name: String,
+        error: Box<TableError>,
+    },
+}
 
 /// A program's subcommands by name, each compiled the first time a command names it (`git`
 /// has dozens; a command uses one). A subcommand whose table has a mistake is not found, so
@@ -398,7 +433,7 @@ pub struct Subs {
     by_name: BTreeMap<String, Arc<LazySub>>,
 }
 
-type LazySub = LazyLock<Result<Program, String>, MakeSub>;
+type LazySub = LazyLock<Result<Program, TableError>, MakeSub>;
 
 impl Subs {
     pub fn add(&mut self, name: String, make: MakeSub) {
@@ -425,7 +460,7 @@ impl Subs {
         for s in self.by_name.values() {
             match &***s {
                 Ok(p) => out.extend(p.sub.errors()),
-                Err(e) => out.push(e.clone()),
+                Err(e) => out.push(e.to_string()),
             }
         }
         out
@@ -436,7 +471,29 @@ impl Subs {
 /// is optional) named by its role, then effects each after a `!`:
 /// `-o --output=write`, `--color[=data]`, `-r -R --recursive !walk`, `-i --in-place[=data]
 /// !write`.
-pub fn parse_spec(text: &str) -> Result<OptSpec, String> {
+/// Why an option spec does not parse; each says the spec (`spec`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("unknown effect `!{effect}` in `{spec}`")]
+    UnknownEffect { effect: String, spec: String },
+    #[error("names must come before effects in `{spec}`")]
+    NameAfterEffect { spec: String },
+    #[error("the value must follow the last name in `{spec}`")]
+    NameAfterValue { spec: String },
+    #[error("`{name}` is not an option name in `{spec}`")]
+    NotAnOptionName { name: String, spec: String },
+    #[error("write a value as `=role` or `[=role]` in `{spec}`")]
+    MalformedValue { spec: String },
+    #[error("no option name in `{spec}`")]
+    NoName { spec: String },
+    #[error(
+        "unknown value role `{role}` in `{spec}` (roles: data, read, write, chdir, program, \
+         code, config)"
+    )]
+    UnknownValueRole { role: String, spec: String },
+}
+
+pub fn parse_spec(text: &str) -> Result<OptSpec, SpecError> {
     let mut words = text.split_whitespace();
     let mut names = Vec::new();
     let mut takes = Takes::Nothing;
@@ -444,23 +501,32 @@ pub fn parse_spec(text: &str) -> Result<OptSpec, String> {
     for word in words.by_ref() {
         if let Some(effect) = word.strip_prefix('!') {
             effects.push(
-                Effect::parse(effect)
-                    .ok_or_else(|| format!("unknown effect `!{effect}` in `{text}`"))?,
+                Effect::parse(effect).ok_or_else(|| SpecError::UnknownEffect {
+                    effect: effect.to_string(),
+                    spec: text.to_string(),
+                })?,
             );
             continue;
         }
         if !effects.is_empty() {
-            return Err(format!("names must come before effects in `{text}`"));
+            return Err(SpecError::NameAfterEffect {
+                spec: text.to_string(),
+            });
         }
         if takes != Takes::Nothing {
-            return Err(format!("the value must follow the last name in `{text}`"));
+            return Err(SpecError::NameAfterValue {
+                spec: text.to_string(),
+            });
         }
         let (name, value) = match word.find(['=', '[']) {
             Some(i) => (&word[..i], Some(&word[i..])),
             None => (word, None),
         };
         if !(name.starts_with('-') || name.starts_with('+')) || name.len() < 2 || name == "--" {
-            return Err(format!("`{name}` is not an option name in `{text}`"));
+            return Err(SpecError::NotAnOptionName {
+                name: name.to_string(),
+                spec: text.to_string(),
+            });
         }
         if let Some(value) = value {
             takes = if let Some(inner) = value.strip_prefix("[=").and_then(|v| v.strip_suffix(']'))
@@ -469,13 +535,17 @@ pub fn parse_spec(text: &str) -> Result<OptSpec, String> {
             } else if let Some(role) = value.strip_prefix('=') {
                 Takes::Required(role_of(role, text)?)
             } else {
-                return Err(format!("write a value as `=role` or `[=role]` in `{text}`"));
+                return Err(SpecError::MalformedValue {
+                    spec: text.to_string(),
+                });
             };
         }
         names.push(name.to_string());
     }
     if names.is_empty() {
-        return Err(format!("no option name in `{text}`"));
+        return Err(SpecError::NoName {
+            spec: text.to_string(),
+        });
     }
     Ok(OptSpec {
         names,
@@ -485,12 +555,14 @@ pub fn parse_spec(text: &str) -> Result<OptSpec, String> {
     })
 }
 
-fn role_of(name: &str, text: &str) -> Result<Role, String> {
+fn role_of(name: &str, text: &str) -> Result<Role, SpecError> {
     match Role::parse(name) {
-        Some(Role::Command | Role::Format | Role::Define) | None => Err(format!(
-            "unknown value role `{name}` in `{text}` (roles: data, read, write, chdir, program, \
-             code, config)"
-        )),
+        Some(Role::Command | Role::Format | Role::Define) | None => {
+            Err(SpecError::UnknownValueRole {
+                role: name.to_string(),
+                spec: text.to_string(),
+            })
+        }
         Some(r) => Ok(r),
     }
 }
@@ -531,7 +603,7 @@ mod tests {
             ("!write", "no option name"),
             ("-x=command", "unknown value role `command`"),
         ] {
-            let e = parse_spec(spec).unwrap_err();
+            let e = parse_spec(spec).unwrap_err().to_string();
             assert!(e.contains(says), "{spec}: {e}");
         }
     }

@@ -64,22 +64,38 @@ pub enum Origin {
     },
 }
 
+/// Why a policy's text could not be had: its file cannot be read or is not text, or no
+/// built-in policy has its name.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("cannot read `{}`: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `offset` is where the first byte that is not UTF-8 is.
+    #[error("`{}` is not UTF-8 text (invalid byte at offset {offset})", path.display())]
+    NotUtf8 { path: PathBuf, offset: usize },
+    #[error("no built-in policy `{0}`")]
+    NoBuiltin(String),
+}
+
 /// Reads and parses a policy and everything it includes. A top-level file that cannot be read
 /// is an `Err` with the reason; problems inside files are diagnostics.
-pub fn load(origin: &Origin) -> Result<Loaded, String> {
+pub fn load(origin: &Origin) -> Result<Loaded, ReadError> {
     load_with(origin, parse_policy)
 }
 
 /// A shipped policy (and what it includes) for an engine, which does not read `expect`
 /// statements: they are left out unparsed (the shipped policies' tests run them).
-pub fn load_shipped_rules(name: &'static str) -> Result<Loaded, String> {
+pub fn load_shipped_rules(name: &'static str) -> Result<Loaded, ReadError> {
     load_with(&Origin::Embedded(name), parse::parse_policy_without_expects)
 }
 
 /// How a file's text becomes statements: [`parse_policy`], or one that leaves some out.
 type Parse = fn(&Arc<Source>) -> (ast::PolicyFile, Vec<Diagnostic>);
 
-fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, String> {
+fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, ReadError> {
     let mut loaded = Loaded::default();
     let source = match origin {
         Origin::File(p) => {
@@ -88,7 +104,7 @@ fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, String> {
         }
         Origin::Embedded(name) => Source::new(
             *name,
-            embedded(name).ok_or_else(|| format!("no built-in policy `{name}`"))?,
+            embedded(name).ok_or_else(|| ReadError::NoBuiltin(name.to_string()))?,
         ),
         Origin::Text { name, text } => Source::new(name.as_str(), text.as_str()),
     };
@@ -97,14 +113,14 @@ fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, String> {
     Ok(loaded)
 }
 
-fn read_text(p: &Path) -> Result<String, String> {
-    let bytes = read_bounded(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "`{}` is not UTF-8 text (invalid byte at offset {})",
-            p.display(),
-            e.utf8_error().valid_up_to()
-        )
+fn read_text(p: &Path) -> Result<String, ReadError> {
+    let bytes = read_bounded(p).map_err(|source| ReadError::Unreadable {
+        path: p.to_path_buf(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+        path: p.to_path_buf(),
+        offset: e.utf8_error().valid_up_to(),
     })
 }
 
@@ -194,7 +210,7 @@ fn expand(
                 stack.pop();
             }
             Err(e) => loaded.diags.push(
-                Diagnostic::error(source, "include", inc.path.span, e)
+                Diagnostic::error(source, "include", inc.path.span, e.to_string())
                     .label("included here")
                     .help("include paths are relative to the file that includes them"),
             ),
@@ -253,12 +269,12 @@ fn refused_include(
 }
 
 /// The text of a policy, or why it cannot be read.
-fn origin_text(origin: &Origin) -> Result<String, String> {
+fn origin_text(origin: &Origin) -> Result<String, ReadError> {
     match origin {
         Origin::File(p) => read_text(p),
         Origin::Embedded(n) => embedded(n)
             .map(str::to_string)
-            .ok_or_else(|| format!("no built-in policy `{n}`")),
+            .ok_or_else(|| ReadError::NoBuiltin(n.to_string())),
         Origin::Text { text, .. } => Ok(text.clone()),
     }
 }
@@ -354,6 +370,7 @@ mod tests {
             );
         }
         let err = load(&Origin::File("/dev/zero".into())).unwrap_err();
-        assert!(err.contains("not a regular file"), "{err}");
+        assert!(matches!(err, ReadError::Unreadable { .. }), "{err:?}");
+        assert!(err.to_string().contains("not a regular file"), "{err}");
     }
 }

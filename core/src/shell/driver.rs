@@ -16,6 +16,8 @@ pub(super) const UNPARSABLE: &str = "the command could not be parsed";
 /// nesting counted by `MAX_DEPTH`: a guard against stack exhaustion on hostile input.
 pub(super) const MAX_FRAMES: usize = 12 * MAX_DEPTH;
 
+/// `Err` is the reason a person reads for why the line is not understood; it becomes the
+/// decision's reason, and nothing tells one reason from another, so it stays text.
 pub(super) type Res<T> = Result<T, String>;
 
 pub(super) fn unparsable() -> String {

@@ -98,19 +98,34 @@ pub(super) fn data() -> &'static Data {
 
 /// Reads the data (the path globs are compiled where they are used, and checked by the
 /// tests).
-pub(super) fn load(json: &str) -> Result<Data, String> {
-    serde_json::from_str(json).map_err(|e| e.to_string())
+pub(super) fn load(json: &str) -> Result<Data, serde_json::Error> {
+    serde_json::from_str(json)
+}
+
+/// Why path globs do not compile: one pattern, or the set.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum GlobsError {
+    #[error("`{pattern}`: {source}")]
+    Pattern {
+        pattern: String,
+        source: globset::Error,
+    },
+    #[error(transparent)]
+    Set(globset::Error),
 }
 
 /// Compiles path globs (`*` stays within one folder, `**` crosses them).
-pub(super) fn globs(paths: &[String]) -> Result<GlobSet, String> {
+pub(super) fn globs(paths: &[String]) -> Result<GlobSet, GlobsError> {
     let mut b = GlobSetBuilder::new();
     for p in paths {
         let g = GlobBuilder::new(p)
             .literal_separator(true)
             .build()
-            .map_err(|e| format!("`{p}`: {e}"))?;
+            .map_err(|source| GlobsError::Pattern {
+                pattern: p.clone(),
+                source,
+            })?;
         b.add(g);
     }
-    b.build().map_err(|e| e.to_string())
+    b.build().map_err(GlobsError::Set)
 }

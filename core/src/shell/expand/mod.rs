@@ -33,6 +33,7 @@ use self::emit::emit;
 use super::options::Parsed;
 use super::{Origin, SimpleCommand, Word, MAX_COMMAND_LEN};
 
+/// As the walk's: `Err` is the reason the line is not understood, carried into the decision.
 type Res<T> = Result<T, String>;
 
 /// Most payload text (shell strings, interpreter shell-outs) analysed for one line. Nested
