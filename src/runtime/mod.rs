@@ -19,7 +19,9 @@
 
 pub mod allowlist;
 pub mod approval;
+mod hook;
 pub mod propose;
+mod runner;
 pub mod session;
 pub mod standard;
 pub mod suggest;
@@ -34,200 +36,17 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::SystemTime;
 
-use async_trait::async_trait;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 pub use approval::{
     Answer, ApprovalRequest, Approver, CancelToken, NoAnswer, Proposal, RuntimeEvent,
 };
+pub use hook::{HookContext, HookDecision, HookError, HumanApproval, RuleAllow, ToolHook};
+pub use runner::{InvalidCall, ResultStatus, ToolResult, ToolRunner};
 pub use session::SessionMemory;
 
 use crate::call::{Action, Risk, RuleRef, ToolCall};
 use crate::engine::Mode;
-
-/// What a tool call produced, as the model sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ToolResult {
-    pub content: String,
-    pub status: ResultStatus,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ResultStatus {
-    Ok,
-    /// The tool ran and failed, or a hook failed.
-    Error,
-    /// The call was denied and did not run.
-    Denied,
-}
-
-impl ToolResult {
-    pub fn ok(content: impl Into<String>) -> Self {
-        ToolResult {
-            content: content.into(),
-            status: ResultStatus::Ok,
-        }
-    }
-
-    pub fn error(content: impl Into<String>) -> Self {
-        ToolResult {
-            content: content.into(),
-            status: ResultStatus::Error,
-        }
-    }
-
-    pub fn denied(content: impl Into<String>) -> Self {
-        ToolResult {
-            content: content.into(),
-            status: ResultStatus::Denied,
-        }
-    }
-}
-
-/// A person's approval, recorded on the context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct HumanApproval {
-    /// `allow-once`, `allow-session`, `always-allow`.
-    pub answer: &'static str,
-    /// The hook whose ask the person answered.
-    pub hook: String,
-}
-
-/// An explicit allow by a hook's rule, recorded on the context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RuleAllow {
-    pub hook: String,
-    pub rule: Option<RuleRef>,
-}
-
-/// What travels along the chain with a call.
-#[derive(Debug, Clone, Default)]
-pub struct HookContext {
-    /// Set when a person approved the call: later asks are not put to them again.
-    pub approved_by_human: Option<HumanApproval>,
-    /// Set when a hook allowed the call by a rule (a decision with `rule` set): later asks are
-    /// skipped. A caller passes a fresh context for each call: markers it sets itself count.
-    pub allowed_by_rule: Option<RuleAllow>,
-    /// The turn this call belongs to.
-    pub cancel: CancelToken,
-}
-
-/// A hook's verdict on a call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HookDecision {
-    pub action: Action,
-    pub reason: String,
-    pub risk: Risk,
-    /// The rule that decided (`builtin.policy:12`), when one did.
-    pub rule: Option<RuleRef>,
-    /// Arguments that replace the call's for every later hook and for the tool (allow only).
-    pub modified_args: Option<Map<String, Value>>,
-    /// For an ask: the rules "always allow" would write (see [`propose`]).
-    pub proposal: Option<Proposal>,
-    /// An ask of the managed tier: only a person answers it, each time (no mode, session
-    /// memory, earlier hook's allow or headless setting approves it).
-    pub managed: bool,
-}
-
-impl HookDecision {
-    pub fn allow() -> Self {
-        HookDecision {
-            action: Action::Allow,
-            reason: String::new(),
-            risk: Risk::Low,
-            rule: None,
-            modified_args: None,
-            proposal: None,
-            managed: false,
-        }
-    }
-
-    pub fn deny(reason: impl Into<String>) -> Self {
-        HookDecision {
-            action: Action::Deny,
-            reason: reason.into(),
-            risk: Risk::High,
-            rule: None,
-            modified_args: None,
-            proposal: None,
-            managed: false,
-        }
-    }
-
-    pub fn ask(reason: impl Into<String>, risk: Risk) -> Self {
-        HookDecision {
-            action: Action::Ask,
-            reason: reason.into(),
-            risk,
-            rule: None,
-            modified_args: None,
-            proposal: None,
-            managed: false,
-        }
-    }
-
-    pub fn with_rule(mut self, rule: impl Into<RuleRef>) -> Self {
-        self.rule = Some(rule.into());
-        self
-    }
-
-    pub fn with_args(mut self, args: Map<String, Value>) -> Self {
-        self.modified_args = Some(args);
-        self
-    }
-
-    pub fn with_risk(mut self, risk: Risk) -> Self {
-        self.risk = risk;
-        self
-    }
-}
-
-/// A hook's failure: the call ends with an error result and does not run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HookError(pub String);
-
-impl std::fmt::Display for HookError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for HookError {}
-
-impl From<String> for HookError {
-    fn from(s: String) -> Self {
-        HookError(s)
-    }
-}
-
-/// One layer of the onion around a tool call.
-#[async_trait]
-pub trait ToolHook: Send + Sync {
-    /// The hook's name, for records (`permission`, `danger`, `audit`).
-    fn name(&self) -> &str;
-
-    async fn before_execute(
-        &self,
-        ctx: HookContext,
-        _call: &ToolCall,
-    ) -> Result<(HookContext, HookDecision), HookError> {
-        Ok((ctx, HookDecision::allow()))
-    }
-
-    async fn after_execute(
-        &self,
-        _ctx: &HookContext,
-        _call: &ToolCall,
-        result: ToolResult,
-    ) -> ToolResult {
-        result
-    }
-
-    /// Sees the final decision of every call, denied or not (the audit hook writes it down).
-    fn on_decision(&self, _record: &DecisionRecord) {}
-}
 
 /// Who decided a call (as the audit log records it).
 pub use crate::audit::DecidedBy;
@@ -284,64 +103,6 @@ impl ModeHandle {
 }
 
 pub use crate::engine::Headless;
-
-/// Why a tool call is not one the tool takes; it is denied before anything runs.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InvalidCall {
-    #[error("unknown tool `{name}`{}; the tools are {}", did_you_mean(suggestion), tools.join(", "))]
-    UnknownTool {
-        name: String,
-        suggestion: Option<String>,
-        /// Every tool there is.
-        tools: Vec<String>,
-    },
-    #[error("`{tool}` has no argument `{argument}`{}; it takes {}", did_you_mean(suggestion), takes.join(", "))]
-    UnknownArgument {
-        tool: String,
-        argument: String,
-        suggestion: Option<String>,
-        /// Every argument the tool takes.
-        takes: Vec<String>,
-    },
-    /// `kind` says what the argument is (`a non-empty string`).
-    #[error("`{tool}` needs the argument `{argument}` ({kind})")]
-    MissingArgument {
-        tool: String,
-        argument: String,
-        kind: String,
-    },
-    /// `expected` is what the argument must be, `got` what it is (`an integer`, `empty`).
-    #[error("`{tool}`'s argument `{argument}` must be {expected}, not {got}")]
-    WrongType {
-        tool: String,
-        argument: String,
-        expected: String,
-        got: String,
-    },
-    /// The check itself panicked (with this message): the call is treated as malformed.
-    #[error("checking the arguments panicked: {0}")]
-    Panicked(String),
-    /// A runner's own reason, for checks other than the tool table's.
-    #[error("{0}")]
-    Rejected(String),
-}
-
-fn did_you_mean(suggestion: &Option<String>) -> String {
-    suggestion
-        .as_ref()
-        .map(|s| format!(" (did you mean `{s}`?)"))
-        .unwrap_or_default()
-}
-
-/// Runs a tool once the hooks let a call through.
-#[async_trait]
-pub trait ToolRunner: Send + Sync {
-    /// Checks a call's arguments before anything runs: a malformed call is denied, and so are
-    /// arguments a hook modified into something the tool does not take.
-    fn validate(&self, call: &ToolCall) -> Result<(), InvalidCall>;
-
-    async fn run(&self, call: &ToolCall, cancel: &CancelToken) -> ToolResult;
-}
 
 /// The outcome of [`HookRegistry::execute`].
 #[derive(Debug, Clone)]
