@@ -454,51 +454,18 @@ fn a_managed_ask_reaches_a_person_in_bypass_mode_and_is_denied_headless() {
     );
 }
 
-#[test]
-fn the_danger_hook_first_does_not_wave_through_what_the_policy_asks_about() {
+/// The danger hook, then the permission hook, over one live engine of `policy`; headless
+/// asks are denied. The folder lives as long as the returned guard.
+fn danger_then_permission(policy: &str) -> (Arc<LiveEngine>, HookRegistry, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let cwd = dir.path().to_path_buf();
+    let policy = policy.to_string();
     let live = Arc::new(
         LiveEngine::new(
             Box::new(move || {
                 Ok(Engine::builder()
                     .context(PathContext::new(cwd.clone(), None))
-                    .policy_text("p", "ask bash(prefix 'curl') risk medium;")
-                    .build()
-                    .unwrap())
-            }),
-            Vec::new(),
-            None,
-        )
-        .unwrap(),
-    );
-    let session = harness9::runtime::SessionMemory::default();
-    let mode = ModeHandle::new(Mode::Default);
-    let reg = HookRegistry::new(mode.clone())
-        .with_headless(headless_deny_all())
-        .with_hook(Arc::new(DangerHook::new(live.clone())))
-        .with_hook(Arc::new(harness9::runtime::standard::PermissionHook::new(
-            live, mode, session,
-        )));
-    let tool = Echo::default();
-    let ex = rt().block_on(reg.execute(HookContext::default(), bash("curl x"), &tool));
-    assert_eq!(ex.record.action, Action::Deny, "{:?}", ex.record);
-    assert!(tool.ran.lock().unwrap().is_empty());
-}
-
-#[test]
-fn an_ask_analyses_its_command_line_once() {
-    // The built-in layer, the policy's decision, the proposal's explanation and its check all
-    // ask about the same line: it is analysed once. (A high-risk ask has no probes, which are
-    // other lines.)
-    let dir = tempfile::tempdir().unwrap();
-    let cwd = dir.path().to_path_buf();
-    let live = Arc::new(
-        LiveEngine::new(
-            Box::new(move || {
-                Ok(Engine::builder()
-                    .context(PathContext::new(cwd.clone(), None))
-                    .policy_text("p", "ask bash(prefix 'make') risk high;")
+                    .policy_text("p", policy.clone())
                     .build()
                     .unwrap())
             }),
@@ -516,6 +483,24 @@ fn an_ask_analyses_its_command_line_once() {
             mode,
             harness9::runtime::SessionMemory::default(),
         )));
+    (live, reg, dir)
+}
+
+#[test]
+fn the_danger_hook_first_does_not_wave_through_what_the_policy_asks_about() {
+    let (_, reg, _dir) = danger_then_permission("ask bash(prefix 'curl') risk medium;");
+    let tool = Echo::default();
+    let ex = rt().block_on(reg.execute(HookContext::default(), bash("curl x"), &tool));
+    assert_eq!(ex.record.action, Action::Deny, "{:?}", ex.record);
+    assert!(tool.ran.lock().unwrap().is_empty());
+}
+
+#[test]
+fn an_ask_analyses_its_command_line_once() {
+    // The built-in layer, the policy's decision, the proposal's explanation and its check all
+    // ask about the same line: it is analysed once. (A high-risk ask has no probes, which are
+    // other lines.)
+    let (live, reg, _dir) = danger_then_permission("ask bash(prefix 'make') risk high;");
     let tool = Echo::default();
     let ex = rt().block_on(reg.execute(HookContext::default(), bash("make deploy"), &tool));
     assert_eq!(ex.record.action, Action::Deny, "{:?}", ex.record);
@@ -524,7 +509,7 @@ fn an_ask_analyses_its_command_line_once() {
     // The proposal the ask carried was made (and checked) from the same analysis.
     let call = bash("make deploy");
     let d = engine.decide(&call);
-    let proposal = harness9::runtime::propose::propose(&engine, &call, &d);
+    let proposal = propose(&engine, &call, &d);
     assert!(proposal.is_some(), "{d:?}");
     assert_eq!(engine.lines_analysed(), 1);
 }
