@@ -1387,3 +1387,18 @@ fn an_abbreviated_output_option_is_still_a_write() {
         "an abbreviation is not vouched for"
     );
 }
+
+#[test]
+fn a_rule_on_redirection_targets_sees_the_file_a_name_equals_word_really_writes() {
+    // `> x=/tmp/a` writes `./x=/tmp/a` (a folder `x=` in the project, which may hold a link
+    // anywhere), not `/tmp/a`: a rule about `/tmp` does not vouch for it.
+    let e = Engine::builder()
+        .context(PathContext::new("/work/p", Some("/home/u".into())))
+        .policy_text("p.policy", "allow bash(redirect \"/tmp/**\");")
+        .build()
+        .unwrap();
+    let d = e.decide(&ToolCall::primary("bash", "echo x > /tmp/a"));
+    assert_eq!(d.rule.to_string(), "p.policy:1", "{d:?}");
+    let d = e.decide(&ToolCall::primary("bash", "echo x > x=/tmp/a"));
+    assert_ne!(d.rule.to_string(), "p.policy:1", "{d:?}");
+}

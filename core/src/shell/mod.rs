@@ -101,6 +101,24 @@ pub struct Word {
     pub path: Option<String>,
 }
 
+impl Word {
+    /// The word with its path read as written, not as the value after a `name=` or `--flag=`
+    /// (see [`Word::path`]): what a redirection or a program run by its path names. A word with
+    /// an expansion or a `~` after such a prefix has no path then (bash expands `$HOME` there
+    /// but not `~`; either way the file is below a folder named for the prefix).
+    pub fn as_written(mut self) -> Word {
+        let assigned = self
+            .value
+            .split_once('=')
+            .is_some_and(|(name, _)| assigned_name(name));
+        if assigned {
+            let plain = !self.dynamic && !self.value.contains(['$', '`', '~']);
+            self.path = plain.then(|| self.value.clone());
+        }
+        self
+    }
+}
+
 /// `2> /dev/null`, `>> log.txt`, `< input`, `&> out`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Redirect {

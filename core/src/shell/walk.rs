@@ -612,7 +612,9 @@ impl<'s> Walker<'s> {
             Word::default()
         } else {
             match runs.next() {
-                Some(run) => self.word(&run, ctx)?,
+                // bash reads a redirection's word as written: `> of=/tmp/t` writes the file
+                // `of=/tmp/t` below a folder `of=`, not `/tmp/t`.
+                Some(run) => self.word(&run, ctx)?.as_written(),
                 None => return Err(unparsable()),
             }
         };

@@ -1206,3 +1206,22 @@ fn every_redirection_operator_reads_back_from_its_spelling() {
     let ops: Vec<&str> = c.redirects.iter().map(|r| r.op.as_str()).collect();
     assert_eq!(ops, ["<<<", ">&", ">"]);
 }
+
+#[test]
+fn a_redirection_names_the_file_as_written_not_the_value_after_an_equals_sign() {
+    // `dd of=/tmp/t` writes `/tmp/t`; `> of=/tmp/t` writes `of=/tmp/t` below a folder `of=`.
+    let path = |line: &str| ok(line)[0].redirects[0].target.path.clone();
+    assert_eq!(path("echo x > of=/tmp/t").as_deref(), Some("of=/tmp/t"));
+    assert_eq!(path("echo x > --o=/tmp/t").as_deref(), Some("--o=/tmp/t"));
+    assert_eq!(
+        path("echo x > x=~/.bashrc"),
+        None,
+        "no `~` expansion after `=` here"
+    );
+    assert_eq!(path("echo x > x=$HOME/a"), None);
+    assert_eq!(path("echo x > ~/a").as_deref(), Some("~/a"));
+    assert_eq!(
+        ok("dd if=x of=/tmp/t")[0].argv[2].path.as_deref(),
+        Some("/tmp/t")
+    );
+}

@@ -19,8 +19,9 @@ impl Effects<'_, '_> {
             return;
         }
         if let Some(w) = run_target(cmd) {
-            if let Some(p) = run_path(w) {
-                let resolved = (self.places.resolve)(p);
+            // A program is run as written (`xargs of=/dev/sda` runs the file `of=/dev/sda`).
+            if let Some(p) = w.clone().as_written().path {
+                let resolved = (self.places.resolve)(&p);
                 let fetched = line
                     .written
                     .iter()
@@ -141,22 +142,6 @@ fn runs_fetched_package<'c>(cmd: &'c SimpleCommand, pos: &[&'c str]) -> Option<&
 
 /// The file a command runs as a program or script: `./x.sh`, `sh x.sh`, `source x.sh`,
 /// `python3 x.py`.
-/// The file a run target names. A word's path reads `name=value` as its value (for `dd
-/// of=…`), but a program is run as written: `xargs of=/dev/sda` runs the file `of=/dev/sda`
-/// (below a folder `of=`), not `/dev/sda`.
-fn run_path(w: &Word) -> Option<&str> {
-    let p = w.path.as_deref()?;
-    let assigned = w
-        .value
-        .strip_suffix(p)
-        .is_some_and(|head| head.ends_with('='));
-    match assigned {
-        true if w.dynamic => None,
-        true => Some(&w.value),
-        false => Some(p),
-    }
-}
-
 fn run_target(cmd: &SimpleCommand) -> Option<&Word> {
     let first = cmd.argv.first()?;
     if first.value.contains('/') {

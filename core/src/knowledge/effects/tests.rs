@@ -242,6 +242,9 @@ fn a_download_run_later_in_the_line_is_remote_code() {
 fn a_program_is_the_file_its_word_names_not_the_value_after_an_equals_sign() {
     let run = |line: &str| names(line).contains(&"run-code".into());
     assert!(run("echo x > /tmp/t; /tmp/t"));
+    // A redirection writes the file its word names, too.
+    assert!(run("echo x > of=/tmp/t; ./of=/tmp/t"));
+    assert!(!run("echo x > of=/tmp/t; /tmp/t"));
     // `of=/tmp/t` as a program is the file `of=/tmp/t` (in a folder `of=`), not `/tmp/t`.
     assert!(!run("echo x > /tmp/t; xargs of=/tmp/t -c"));
 }
