@@ -237,11 +237,9 @@ impl Engine {
             .filter_map(|r| compiler.rule(&source, r))
             .collect();
         for r in &mut compiled {
-            let n = source.line(r.origin.span.start);
-            r.origin.rule = RuleRef::Memory {
-                held,
-                n: u32::try_from(n).unwrap_or(u32::MAX),
-            };
+            if let RuleRef::File { line, .. } = r.origin.rule {
+                r.origin.rule = RuleRef::Memory { held, n: line };
+            }
         }
         if let Some(d) = diags.iter().chain(&compiler.diags).find(|d| d.is_error()) {
             return Err(InvalidRule {

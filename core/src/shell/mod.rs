@@ -104,8 +104,9 @@ pub struct Word {
 impl Word {
     /// The word with its path read as written, not as the value after a `name=` or `--flag=`
     /// (see [`Word::path`]): what a redirection or a program run by its path names. A word with
-    /// an expansion or a `~` after such a prefix has no path then (bash expands `$HOME` there
-    /// but not `~`; either way the file is below a folder named for the prefix).
+    /// an expansion or a `~` after such a prefix has no known path then: bash expands them
+    /// after the `=` in an argument but a redirection's `~` stays as written, and either way
+    /// the file is below a folder named for the prefix.
     pub fn as_written(mut self) -> Word {
         let assigned = self
             .value
