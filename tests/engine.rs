@@ -1402,3 +1402,102 @@ fn a_rule_on_redirection_targets_sees_the_file_a_name_equals_word_really_writes(
     let d = e.decide(&ToolCall::primary("bash", "echo x > x=/tmp/a"));
     assert_ne!(d.rule.to_string(), "p.policy:1", "{d:?}");
 }
+
+/// Which of `commands` the one-rule policy `rule` allows by its own rule, in `/work/p`.
+fn allowed_by(rule: &str, commands: &[&str]) -> Vec<String> {
+    let e = Engine::builder()
+        .context(PathContext::new("/work/p", Some("/home/u".into())))
+        .policy_text("p.policy", rule)
+        .build()
+        .unwrap();
+    commands
+        .iter()
+        .filter(|c| {
+            let d = e.decide(&ToolCall::primary("bash", **c));
+            d.action == Action::Allow && d.rule.to_string() == "p.policy:1"
+        })
+        .map(|c| c.to_string())
+        .collect()
+}
+
+#[test]
+fn an_allowed_path_vouches_for_every_path_the_command_names_not_one_of_them() {
+    let allowed = allowed_by(
+        "allow bash(path \"/tmp/**\");",
+        &[
+            "cp /tmp/a /tmp/b",
+            "rm -rf /tmp/x",
+            "sort -o/tmp/y /tmp/x",
+            // Not vouched for: a path outside `/tmp` beside one inside it.
+            "rm -rf ~ /tmp/x",
+            "cp /tmp/b ~/.bashrc",
+            "cp /etc/passwd /tmp/b",
+            "cat /tmp/a > out.txt",
+            // A path attached to an option, a computed path, a computed redirection target.
+            "sort -o~/.bashrc /tmp/x",
+            "cat \"$X\" /tmp/a",
+            "cat /tmp/a > \"$F\"",
+            // No path at all.
+            "true",
+        ],
+    );
+    assert_eq!(
+        allowed,
+        ["cp /tmp/a /tmp/b", "rm -rf /tmp/x", "sort -o/tmp/y /tmp/x"]
+    );
+}
+
+#[test]
+fn a_deny_on_a_path_still_fires_on_any_path_the_command_names() {
+    let e = Engine::builder()
+        .context(PathContext::new("/work/p", Some("/home/u".into())))
+        .policy_text(
+            "p.policy",
+            "deny bash(path \"/opt/**\");\nallow bash(program \"cp\");",
+        )
+        .build()
+        .unwrap();
+    for c in [
+        "cp /opt/a /tmp/b",
+        "cp /tmp/a /opt/b",
+        "cp a x=/opt/b",
+        "cp x=/opt/a b",
+    ] {
+        let d = e.decide(&ToolCall::primary("bash", c));
+        assert_eq!(d.action, Action::Deny, "{c}: {d:?}");
+    }
+}
+
+#[test]
+fn an_allowed_redirect_vouches_for_every_file_the_command_opens_for_writing() {
+    let allowed = allowed_by(
+        "allow bash(prefix \"echo\", redirect \"/tmp/*\");",
+        &[
+            "echo hi > /tmp/a",
+            "echo hi > /tmp/a 2>> /tmp/log",
+            "echo hi > /tmp/a > ~/.bashrc",
+            "echo hi > \"$F\" > /tmp/a",
+        ],
+    );
+    assert_eq!(
+        allowed,
+        ["echo hi > /tmp/a", "echo hi > /tmp/a 2>> /tmp/log"]
+    );
+}
+
+#[test]
+fn an_operand_of_the_form_name_equals_value_is_the_file_it_spells_for_most_programs() {
+    // `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`: after `mkdir x=; ln -s ~ x=/tmp`
+    // that is `~/.bashrc`. A rule about `/tmp` does not vouch for it; `dd` reads `of=` as a
+    // name and a value, so there the value is the path.
+    let allowed = allowed_by(
+        "allow bash(path \"/tmp/**\");",
+        &[
+            "cp evil x=/tmp/.bashrc",
+            "cp /tmp/a x=/tmp/b",
+            "cat x=/tmp/a",
+            "dd if=/tmp/a of=/tmp/b",
+        ],
+    );
+    assert_eq!(allowed, ["dd if=/tmp/a of=/tmp/b"]);
+}

@@ -283,7 +283,20 @@ impl Test {
             Test::Contains(vs) => vs.iter().any(|v| text.contains(v.as_str())),
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(text)),
             Test::Exact(vs) => vs.iter().any(|(v, _)| v == text),
-            Test::Path(vs) => c.paths.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
+            Test::Path(vs) => {
+                // An allow rule (the literal view) vouches for the command's paths: every
+                // path it names must match, and every one must be known (`rm -rf ~ /tmp/x`
+                // touches more than `/tmp`); a deny or ask rule matches any of them.
+                let hit = |p: &PathBuf| vs.iter().any(|g| g.is_match(p));
+                match view {
+                    View::Literal => {
+                        !c.computed_paths
+                            && !c.paths.is_empty()
+                            && c.paths.iter().chain(&c.option_paths).all(hit)
+                    }
+                    View::Canonical => c.paths.iter().any(hit),
+                }
+            }
             Test::Program(vs) => words
                 .first()
                 .is_some_and(|w| vs.iter().any(|p| p.is_match(w))),
@@ -298,7 +311,19 @@ impl Test {
             Test::Subcommand(vs) => {
                 subcommand(c.cmd).is_some_and(|o| vs.iter().any(|p| p.is_match(o)))
             }
-            Test::Redirect(vs) => c.redirects.iter().any(|p| vs.iter().any(|g| g.is_match(p))),
+            Test::Redirect(vs) => {
+                // As with paths: an allow rule needs every target known and matching (bash
+                // opens each one: `> /tmp/a > ~/.bashrc` empties `~/.bashrc`).
+                let hit = |p: &PathBuf| vs.iter().any(|g| g.is_match(p));
+                match view {
+                    View::Literal => {
+                        !c.computed_redirect
+                            && !c.redirects.is_empty()
+                            && c.redirects.iter().all(hit)
+                    }
+                    View::Canonical => c.redirects.iter().any(hit),
+                }
+            }
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
             Test::ReadOnly => c.reads_only(),

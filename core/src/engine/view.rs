@@ -22,6 +22,14 @@ pub struct CommandView<'a> {
     pub paths: Vec<PathBuf>,
     /// The same paths as written, for following symlinks and resolving from other folders.
     pub raw_paths: Vec<String>,
+    /// Whether an argument or a redirection names a path computed when the command runs
+    /// (`$X/out`, `> "$F"`): then no `path` matcher can say every path the command names.
+    pub computed_paths: bool,
+    /// Whether a redirection's target is computed when the command runs (`> "$F"`).
+    pub computed_redirect: bool,
+    /// Resolved paths attached to short options (`-o/etc/x`): a `path` matcher in an allow rule
+    /// needs them to match too, though they are no path of their own for the other rules.
+    pub option_paths: Vec<PathBuf>,
     /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
     pub redirects: Vec<PathBuf>,
     /// Where each of `raw_paths` leads ([`PathContext::real`]), looked up once when needed.
@@ -59,12 +67,17 @@ impl<'a> CommandView<'a> {
         } else {
             cmd.argv.get(1..).unwrap_or_default()
         };
+        let mut computed = false;
+        let mut in_options = Vec::new();
         for w in args {
             // A word whose value is not known (`/home/$USER/.ssh`) is read with its unknown
             // parts as wildcards, so it is still seen when it may name a protected path.
             let path = match &w.path {
                 Some(p) => Cow::Borrowed(p.as_str()),
-                None if w.dynamic => Cow::Owned(wildcard_template(&w.value)),
+                None if w.dynamic => {
+                    computed = true;
+                    Cow::Owned(wildcard_template(&w.value))
+                }
                 None => continue,
             };
             let candidate = match path.split_once('=') {
@@ -81,10 +94,31 @@ impl<'a> CommandView<'a> {
                 let resolved = ctx.resolve(candidate);
                 push(candidate.to_string(), resolved);
             }
+            if is_flag {
+                if let Some(attached) = attached_path(candidate) {
+                    in_options.push(ctx.resolve(attached));
+                }
+            }
+            // `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`: for a program that does
+            // not read `name=value`, the word is the path as written, so both are seen.
+            let reading_both = !crate::knowledge::reads_assignments(cmd.program());
+            if let Some(written) = written_reading(w).filter(|_| reading_both) {
+                match written {
+                    Some(raw) => {
+                        let resolved = ctx.resolve(&raw);
+                        push(raw, resolved);
+                    }
+                    None => computed = true,
+                }
+            }
         }
         let mut redirects = Vec::new();
+        let mut computed_redirect = false;
         for r in &cmd.redirects {
-            let Some(p) = &r.target.path else { continue };
+            let Some(p) = &r.target.path else {
+                computed_redirect |= !r.op.is_here();
+                continue;
+            };
             // Heredocs and here-strings carry text, `>&2` duplicates a descriptor.
             let fd_dup = matches!(r.op, RedirectOp::DupOut | RedirectOp::DupIn)
                 && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
@@ -109,6 +143,9 @@ impl<'a> CommandView<'a> {
             literal_words: cmd.words(View::Literal),
             canonical_words: cmd.words(View::Canonical),
             paths,
+            computed_paths: computed || computed_redirect,
+            computed_redirect,
+            option_paths: in_options,
             reals: raw_paths.iter().map(|_| OnceCell::new()).collect(),
             raw_paths,
             redirects,
@@ -208,6 +245,29 @@ fn is_option_name(name: &str) -> bool {
         && bare
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The path a `name=value` word names as written (`x=/tmp/a` is the file `./x=/tmp/a`), when
+/// that differs from the value read as its path: `Some(None)` when it is computed at run time
+/// (bash expands a `~` or `$X` after the `=`). `None` for every other word.
+fn written_reading(w: &crate::shell::Word) -> Option<Option<String>> {
+    if w.value.starts_with('-') || !w.value.contains('=') {
+        return None;
+    }
+    let written = w.clone().as_written();
+    if written.path == w.path {
+        return None;
+    }
+    Some(written.path)
+}
+
+/// The path attached to an option word (`-o/etc/x`, `-o~/.bashrc`), from its first `/` or
+/// `~`: an option that takes a value may take it in the same word.
+fn attached_path(flag: &str) -> Option<&str> {
+    let body = flag.trim_start_matches('-');
+    let at = body.find(['/', '~'])?;
+    // `--x=…` values are read as paths already; `-o/x` and `-o~/x`, not `-rf` or `--a/b`.
+    (flag.len() - body.len() == 1 && at > 0).then(|| &body[at..])
 }
 
 /// A word's text with `$HOME` as `~` and every other expansion (`$X`, `${X}`, `$(…)`, back-ticks)

@@ -21,7 +21,7 @@ pub use reading::{Operand, Reading, Used, Value};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{Effect, Long, Operands, OptSpec, Program, Role, Style, Takes};
 
-use crate::shell::{Redirect, SimpleCommand};
+use crate::shell::{Redirect, SimpleCommand, Word};
 
 /// Whether a simple command only reads: its program is named literally (`ls`, not `./ls` or
 /// `$X`) and its table says it is read-only with every option and operand given (see
@@ -66,6 +66,25 @@ pub fn writes_nothing_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
             .iter()
             .all(|r| !r.writes() || redirect_reads_only(r))
         && reading.writes_nothing()
+}
+
+/// Whether a program reads its `name=value` operands as a name and a value (`dd of=out.img`,
+/// `make CC=clang`, `export X=1`). Every other program takes such a word as it is written:
+/// `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`, which a link named `x=` can send anywhere.
+pub fn reads_assignments(program: &str) -> bool {
+    matches!(
+        program,
+        "dd" | "make" | "gmake" | "env" | "export" | "declare" | "typeset" | "local" | "readonly"
+    )
+}
+
+/// An operand of `cmd` with its path as the program reads it (see [`reads_assignments`]).
+pub fn operand(cmd: &SimpleCommand, w: &Word) -> Word {
+    if reads_assignments(cmd.program()) {
+        w.clone()
+    } else {
+        w.clone().as_written()
+    }
 }
 
 /// `LC_ALL=C`, `TZ=UTC`: settings that change how output looks, never what runs or is touched.

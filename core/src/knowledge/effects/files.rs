@@ -8,7 +8,7 @@ use super::places::Place;
 use super::targets::{deletes_of, writes_of};
 use super::words::positional;
 use super::{Effects, Kind};
-use crate::knowledge::{Reading, Role};
+use crate::knowledge::{operand, Reading, Role};
 use crate::shell::{SimpleCommand, Word};
 
 impl Effects<'_, '_> {
@@ -45,7 +45,8 @@ impl Effects<'_, '_> {
             return;
         }
         if v.word.value == v.text {
-            self.write_word(v.word);
+            // `-o x=/tmp/a` writes `./x=/tmp/a`.
+            self.write_word(&v.word.clone().as_written());
         } else if v.word.dynamic {
             self.push(
                 Kind::WriteOutside,
@@ -116,17 +117,17 @@ impl Effects<'_, '_> {
     /// Files the program writes, deletes or reads by its operands and options.
     pub(super) fn files(&mut self, cmd: &SimpleCommand, reading: &Reading) {
         for w in writes_of(cmd, reading) {
-            self.write_word(w);
+            self.write_word(&operand(cmd, w));
         }
         for w in deletes_of(cmd) {
-            self.delete_word(w);
+            self.delete_word(&operand(cmd, w));
         }
         if let Some(op) = reading
             .operands
             .iter()
             .find(|o| o.role == Some(Role::Read) && o.word.path.is_some())
         {
-            if let Some(p) = &op.word.path {
+            if let Some(p) = &operand(cmd, op.word).path {
                 let resolved = (self.places.resolve)(p);
                 let shown = self.show(&resolved);
                 self.push(Kind::Read, format!("reads {shown}"), None);
