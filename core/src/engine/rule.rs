@@ -220,26 +220,52 @@ impl CompiledRule {
     /// excuse `./rm`). Re-spelling a command can then never lift an exception to an allow nor
     /// claim one to a deny.
     pub fn matches(&self, s: &Subject) -> bool {
-        let view = view_for(self.action);
-        let excepted = |g: &Vec<CMatcher>| {
-            let in_view = |v: View| g.iter().all(|m| m.matches(s, v));
-            match self.action {
-                Action::Allow => in_view(View::Literal) || in_view(View::Canonical),
-                Action::Deny | Action::Ask => in_view(View::Literal) && in_view(View::Canonical),
-            }
-        };
+        self.matching(s) != Match::No
+    }
+
+    /// Whether the rule decides this subject, and how surely (see [`Match`]).
+    pub fn matching(&self, s: &Subject) -> Match {
         // In a line that changes `PATH` or `HOME`, no command is what it looks like.
         if self.action == Action::Allow {
             if let Target::Command(c) = &s.target {
                 if c.state_change.is_some() {
-                    return false;
+                    return Match::No;
                 }
             }
         }
-        self.tool.matches(s.tool)
-            && self.matchers.iter().all(|m| m.matches(s, view))
-            && !self.unless.iter().any(excepted)
+        let view = view_for(self.action);
+        if !self.tool.matches(s.tool) || !self.matchers.iter().all(|m| m.matches(s, view)) {
+            return Match::No;
+        }
+        let mut sure = true;
+        for g in &self.unless {
+            let in_view = |v: View| g.iter().all(|m| m.matches(s, v));
+            let (literal, canonical) = (in_view(View::Literal), in_view(View::Canonical));
+            match self.action {
+                Action::Allow if literal || canonical => return Match::No,
+                Action::Deny | Action::Ask if literal && canonical => return Match::No,
+                Action::Deny | Action::Ask if literal || canonical => sure = false,
+                _ => {}
+            }
+        }
+        if sure {
+            Match::Sure
+        } else {
+            Match::Unsure
+        }
     }
+}
+
+/// How a rule matches a subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Match {
+    No,
+    Sure,
+    /// A deny or ask rule whose exception holds in one view of the command only (`unless
+    /// program "curl"` on `env X=1 curl …`): the rule decides, but so might what comes after it,
+    /// had the exception held, and the stricter of the two stands. Otherwise a respelling that
+    /// breaks the exception in one view would trade a later, stricter decision for this one.
+    Unsure,
 }
 
 impl CMatcher {
