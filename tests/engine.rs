@@ -749,6 +749,61 @@ fn a_symlink_into_a_protected_folder_is_followed() {
     assert_eq!(file(&e, "read_file", "plain.txt").action, Action::Allow);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_link_whose_target_does_not_exist_yet_is_followed_to_it() {
+    // `evil -> ~/.ssh/authorized_keys` (a link a checked-out repository may hold): writing
+    // through it creates the key file.
+    let home = tempfile::tempdir().unwrap();
+    let proj = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    let keys = home.path().join(".ssh/authorized_keys");
+    std::os::unix::fs::symlink(&keys, proj.path().join("evil")).unwrap();
+    std::os::unix::fs::symlink("evil", proj.path().join("hop")).unwrap();
+    std::os::unix::fs::symlink("loop", proj.path().join("loop")).unwrap();
+    let e = Engine::builder()
+        .context(PathContext::new(
+            proj.path(),
+            Some(home.path().to_path_buf()),
+        ))
+        .policy_text("t.policy", "allow *;")
+        .build()
+        .unwrap();
+    for c in [
+        "echo key >> evil",
+        "cp key evil",
+        "tee evil < key",
+        "echo key > hop",
+    ] {
+        assert_eq!(bash(&e, c).action, Action::Deny, "{c}");
+    }
+    assert_eq!(file(&e, "write_file", "evil").action, Action::Deny);
+    assert!(!keys.exists());
+    // A link to itself leads nowhere a write could reach.
+    assert_eq!(bash(&e, "cat loop").action, Action::Allow);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_allowed_path_holds_where_its_links_lead() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(out.path().join("target"), "").unwrap();
+    std::os::unix::fs::symlink(out.path().join("target"), tmp.path().join("link")).unwrap();
+    let rule = format!("allow bash(path \"{}/**\");", tmp.path().display());
+    let e = Engine::builder()
+        .context(ctx())
+        .policy_text("t.policy", rule)
+        .build()
+        .unwrap();
+    let t = tmp.path().display();
+    assert_eq!(bash(&e, &format!("cp {t}/a {t}/b")).action, Action::Allow);
+    assert_ne!(
+        bash(&e, &format!("cp {t}/a {t}/link")).action,
+        Action::Allow
+    );
+}
+
 #[test]
 fn other_tools_path_arguments_are_protected_too() {
     let e = engine("allow *;");

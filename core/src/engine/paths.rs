@@ -193,23 +193,35 @@ impl PathContext {
     }
 
     /// A path with symlinks followed as far as the path exists (`realpath` on the longest
-    /// existing prefix).
+    /// existing prefix), and through a link whose target does not exist yet: writing through
+    /// it creates the target (`evil -> ~/.ssh/authorized_keys`). `None` after 40 links, where
+    /// the kernel gives up too.
     pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
-        let mut existing = path.to_path_buf();
-        let mut rest = Vec::new();
-        loop {
-            if let Ok(c) = existing.canonicalize() {
-                let mut out = c;
-                for part in rest.iter().rev() {
-                    out.push(part);
-                }
-                return Some(normalize(&out));
-            }
-            let name = existing.file_name()?.to_os_string();
-            rest.push(name);
-            if !existing.pop() {
-                return None;
-            }
+        canonical_within(path, 40)
+    }
+}
+
+fn canonical_within(path: &Path, links: u8) -> Option<PathBuf> {
+    let mut existing = path.to_path_buf();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    let below = |mut out: PathBuf, rest: &[std::ffi::OsString]| {
+        for part in rest.iter().rev() {
+            out.push(part);
+        }
+        out
+    };
+    loop {
+        if let Ok(c) = existing.canonicalize() {
+            return Some(normalize(&below(c, &rest)));
+        }
+        if let Ok(target) = std::fs::read_link(&existing) {
+            let from = existing.parent().unwrap_or(Path::new("/"));
+            let next = below(from.join(target), &rest);
+            return canonical_within(&next, links.checked_sub(1)?);
+        }
+        rest.push(existing.file_name()?.to_os_string());
+        if !existing.pop() {
+            return None;
         }
     }
 }

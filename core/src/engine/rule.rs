@@ -312,13 +312,17 @@ impl Test {
             Test::Path(vs) => {
                 // An allow rule (the literal view) vouches for the command's paths: every
                 // path it names must match, and every one must be known (`rm -rf ~ /tmp/x`
-                // touches more than `/tmp`); a deny or ask rule matches any of them.
+                // touches more than `/tmp`), where a link leads too (`/tmp/x` may be a link to
+                // `~/.bashrc`); a deny or ask rule matches any of them.
                 let hit = |p: &PathBuf| vs.iter().any(|g| g.is_match(p));
                 match view {
                     View::Literal => {
                         !c.computed_paths
                             && !c.paths.is_empty()
-                            && c.paths.iter().chain(&c.option_paths).all(hit)
+                            && c.option_paths.iter().all(hit)
+                            && c.paths.iter().enumerate().all(|(i, p)| {
+                                hit(p) && c.real(i).is_none_or(|r| r == *p || hit(&r))
+                            })
                     }
                     View::Canonical => c.paths.iter().any(hit),
                 }

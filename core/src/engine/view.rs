@@ -166,6 +166,14 @@ impl<'a> CommandView<'a> {
         }
     }
 
+    /// Where the `i`th of [`CommandView::paths`] really leads, links followed, spelled from the
+    /// working folder and home as written ([`PathContext::logical`]); looked up once.
+    pub fn real(&self, i: usize) -> Option<PathBuf> {
+        let raw = self.raw_paths.get(i)?;
+        let real = self.reals.get(i)?.get_or_init(|| self.ctx.real(raw));
+        real.clone().map(|r| self.ctx.logical(r))
+    }
+
     /// The command seen after the earlier commands of its line (see [`Line`]).
     pub fn after(mut self, line: &'a Line) -> Self {
         self.line = Some(line);
