@@ -310,22 +310,15 @@ impl Test {
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(text)),
             Test::Exact(vs) => vs.iter().any(|(v, _)| v == text),
             Test::Path(vs) => {
-                // An allow rule (the literal view) vouches for the command's paths: every
-                // path it names must match, and every one must be known (`rm -rf ~ /tmp/x`
-                // touches more than `/tmp`), where a link leads too (`/tmp/x` may be a link to
-                // `~/.bashrc`); a deny or ask rule matches any of them.
+                // An allow rule vouches for the command's paths: every one must be known and
+                // match (`rm -rf ~ /tmp/x` touches more than `/tmp`), where a link leads too
+                // (`/tmp/x` may be a link to `~/.bashrc`).
                 let hit = |p: &PathBuf| vs.iter().any(|g| g.is_match(p));
-                match view {
-                    View::Literal => {
-                        !c.computed_paths
-                            && !c.paths.is_empty()
-                            && c.option_paths.iter().all(hit)
-                            && c.paths.iter().enumerate().all(|(i, p)| {
-                                hit(p) && c.real(i).is_none_or(|r| r == *p || hit(&r))
-                            })
-                    }
-                    View::Canonical => c.paths.iter().any(hit),
-                }
+                let known = !c.computed_paths && c.option_paths.iter().all(hit);
+                every_or_any(view, known, &c.paths, |i, p| {
+                    hit(p)
+                        && (view == View::Canonical || c.real(i).is_none_or(|r| r == *p || hit(&r)))
+                })
             }
             Test::Program(vs) => words
                 .first()
@@ -341,19 +334,10 @@ impl Test {
             Test::Subcommand(vs) => {
                 subcommand(c.cmd).is_some_and(|o| vs.iter().any(|p| p.is_match(o)))
             }
-            Test::Redirect(vs) => {
-                // As with paths: an allow rule needs every target known and matching (bash
-                // opens each one: `> /tmp/a > ~/.bashrc` empties `~/.bashrc`).
-                let hit = |p: &PathBuf| vs.iter().any(|g| g.is_match(p));
-                match view {
-                    View::Literal => {
-                        !c.computed_redirect
-                            && !c.redirects.is_empty()
-                            && c.redirects.iter().all(hit)
-                    }
-                    View::Canonical => c.redirects.iter().any(hit),
-                }
-            }
+            // As with paths: bash opens every target (`> /tmp/a > ~/.bashrc` empties both).
+            Test::Redirect(vs) => every_or_any(view, !c.computed_redirect, &c.redirects, |_, p| {
+                vs.iter().any(|g| g.is_match(p))
+            }),
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
             Test::ReadOnly => c.reads_only(),
@@ -370,13 +354,9 @@ impl Test {
                     .filter_map(|w| effects::url_host(&w.value))
                     .collect();
                 hosts.extend(c.effects().iter().filter_map(|e| e.host.clone()));
-                let hit = |h: &String| vs.iter().any(|p| p.is_match(h));
-                match view {
-                    View::Literal => {
-                        !hosts.is_empty() && hosts.iter().all(hit) && c.effects_vouched()
-                    }
-                    View::Canonical => hosts.iter().any(hit),
-                }
+                every_or_any(view, c.effects_vouched(), &hosts, |_, h| {
+                    vs.iter().any(|p| p.is_match(h))
+                })
             }
             Test::Effect(kinds) => effects_match(
                 kinds,
@@ -421,6 +401,17 @@ impl Test {
             }
             command_tests!() => false,
         }
+    }
+}
+
+/// Whether the things a command names (its paths, redirection targets, hosts) meet a test: in
+/// the literal view, an allow rule's, every one of them, at least one, and all of them `known`
+/// (none computed when it runs, none the model cannot see); in the canonical view any one.
+fn every_or_any<T>(view: View, known: bool, items: &[T], hit: impl Fn(usize, &T) -> bool) -> bool {
+    let mut each = items.iter().enumerate();
+    match view {
+        View::Literal => known && !items.is_empty() && each.all(|(i, x)| hit(i, x)),
+        View::Canonical => each.any(|(i, x)| hit(i, x)),
     }
 }
 
