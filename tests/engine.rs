@@ -717,6 +717,15 @@ fn protect_statements_extend_the_protected_paths() {
     assert_eq!(d.reason, "registry credentials");
 }
 
+/// An engine that allows everything (but the hard protections) in `proj`, home at `home`.
+fn allow_all_in(proj: &std::path::Path, home: &std::path::Path) -> Engine {
+    Engine::builder()
+        .context(PathContext::new(proj, Some(home.to_path_buf())))
+        .policy_text("t.policy", "allow *;")
+        .build()
+        .unwrap()
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symlink_into_a_protected_folder_is_followed() {
@@ -725,14 +734,7 @@ fn a_symlink_into_a_protected_folder_is_followed() {
     std::fs::create_dir(home.path().join(".ssh")).unwrap();
     std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
     std::os::unix::fs::symlink(home.path().join(".ssh"), proj.path().join("innocent")).unwrap();
-    let e = Engine::builder()
-        .context(PathContext::new(
-            proj.path(),
-            Some(home.path().to_path_buf()),
-        ))
-        .policy_text("t.policy", "allow *;")
-        .build()
-        .unwrap();
+    let e = allow_all_in(proj.path(), home.path());
     assert_eq!(
         file(&e, "read_file", "innocent/id_rsa").action,
         Action::Deny
@@ -761,14 +763,7 @@ fn a_link_whose_target_does_not_exist_yet_is_followed_to_it() {
     std::os::unix::fs::symlink(&keys, proj.path().join("evil")).unwrap();
     std::os::unix::fs::symlink("evil", proj.path().join("hop")).unwrap();
     std::os::unix::fs::symlink("loop", proj.path().join("loop")).unwrap();
-    let e = Engine::builder()
-        .context(PathContext::new(
-            proj.path(),
-            Some(home.path().to_path_buf()),
-        ))
-        .policy_text("t.policy", "allow *;")
-        .build()
-        .unwrap();
+    let e = allow_all_in(proj.path(), home.path());
     for c in [
         "echo key >> evil",
         "cp key evil",

@@ -1,6 +1,7 @@
 //! Paths as the engine sees them: absolute, with `~`, `$HOME`, `.` and `..` resolved, and, for
 //! the hard protections, symlinks followed.
 
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
 use globset::GlobBuilder;
@@ -146,13 +147,7 @@ impl PathContext {
             return self.canonical(&joined);
         }
         let mut cur = normalize(&joined);
-        let mut below: Vec<std::ffi::OsString> = Vec::new();
-        let rebuild = |mut base: PathBuf, below: &[std::ffi::OsString]| {
-            for part in below.iter().rev() {
-                base.push(part);
-            }
-            base
-        };
+        let mut below: Vec<OsString> = Vec::new();
         loop {
             if let Some((folder, real)) = &self.known {
                 if cur == *folder {
@@ -203,20 +198,14 @@ impl PathContext {
 
 fn canonical_within(path: &Path, links: u8) -> Option<PathBuf> {
     let mut existing = path.to_path_buf();
-    let mut rest: Vec<std::ffi::OsString> = Vec::new();
-    let below = |mut out: PathBuf, rest: &[std::ffi::OsString]| {
-        for part in rest.iter().rev() {
-            out.push(part);
-        }
-        out
-    };
+    let mut rest: Vec<OsString> = Vec::new();
     loop {
         if let Ok(c) = existing.canonicalize() {
-            return Some(normalize(&below(c, &rest)));
+            return Some(normalize(&rebuild(c, &rest)));
         }
         if let Ok(target) = std::fs::read_link(&existing) {
             let from = existing.parent().unwrap_or(Path::new("/"));
-            let next = below(from.join(target), &rest);
+            let next = rebuild(from.join(target), &rest);
             return canonical_within(&next, links.checked_sub(1)?);
         }
         rest.push(existing.file_name()?.to_os_string());
@@ -224,6 +213,14 @@ fn canonical_within(path: &Path, links: u8) -> Option<PathBuf> {
             return None;
         }
     }
+}
+
+/// `base` with the names `below` holds (innermost first) put back under it.
+fn rebuild(mut base: PathBuf, below: &[OsString]) -> PathBuf {
+    for part in below.iter().rev() {
+        base.push(part);
+    }
+    base
 }
 
 /// The part after a leading home reference (`~`, `~/…`, `$HOME…`, `${HOME}…`), if any.
