@@ -780,6 +780,28 @@ fn a_link_whose_target_does_not_exist_yet_is_followed_to_it() {
 
 #[cfg(unix)]
 #[test]
+fn cd_into_a_name_equals_word_enters_the_folder_it_spells() {
+    // `cd x=/home` enters `./x=/home` (here a link to home), not `/home`: what follows is read
+    // from there.
+    let home = tempfile::tempdir().unwrap();
+    let proj = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
+    std::fs::create_dir(proj.path().join("x=")).unwrap();
+    std::os::unix::fs::symlink(home.path(), proj.path().join("x=/home")).unwrap();
+    let e = allow_all_in(proj.path(), home.path());
+    for c in [
+        "cd x=/home && cat .ssh/id_rsa",
+        "cd x=/home; cat .ssh/id_rsa",
+        "pushd x=/home && cat .ssh/id_rsa",
+        "cat x=/home/.ssh/id_rsa",
+    ] {
+        assert_eq!(bash(&e, c).action, Action::Deny, "{c}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
 fn an_allowed_path_holds_where_its_links_lead() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();

@@ -153,7 +153,9 @@ impl Engine {
             .skip(1)
             .find(|w| !w.value.starts_with('-') || w.value == "-");
         let mut new = Vec::new();
-        match target.and_then(|w| w.path.as_deref()) {
+        // `cd x=/home` enters `./x=/home`, not `/home`: the operand as written.
+        let target = target.map(|w| w.clone().as_written());
+        match target.as_ref().and_then(|w| w.path.as_deref()) {
             Some(t) if t != "-" => {
                 let relative = !t.starts_with(['/', '~']);
                 // CDPATH is skipped only for `.` and `..` components (`cd .ssh` uses it).
@@ -346,7 +348,7 @@ impl Engine {
             .skip(1)
             .take_while(|w| !w.value.starts_with(['-', '(', '!']) || w.value == "--")
             .filter(|w| w.value != "--")
-            .map(|w| match &w.path {
+            .map(|w| match &w.clone().as_written().path {
                 Some(p) if !w.dynamic => self.ctx.resolve(p),
                 _ => PathBuf::from("/"),
             })
@@ -496,9 +498,10 @@ impl Engine {
         c.argv
             .iter()
             .chain(c.redirects.iter().map(|r| &r.target))
-            .filter_map(|w| w.path.as_deref())
+            .flat_map(|w| [w.path.clone(), w.clone().as_written().path])
+            .flatten()
             .find_map(|raw| {
-                self.protected(&self.ctx.resolve(raw), raw, &self.ctx, Followed::Itself)
+                self.protected(&self.ctx.resolve(&raw), &raw, &self.ctx, Followed::Itself)
             })
     }
 
