@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 
 use harness9::call::RuleRef;
 use harness9::engine::paths::wildcard_may_reach;
-use harness9::engine::rule::{walks_folders, CommandView, CompiledRule, Subject, Target};
+use harness9::engine::rule::{walks_folders, CommandView, CompiledRule, Match, Subject, Target};
 use harness9::engine::{pseudo_commands, Chain, Protection};
+use harness9::knowledge::effects::{Line, Places};
 use harness9::shell::{self, SimpleCommand};
 use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::Value;
@@ -60,6 +61,28 @@ fn decision_of(r: &CompiledRule) -> Decision {
 
 fn first_match<'c>(chain: &'c Chain, s: &Subject) -> Option<&'c CompiledRule> {
     chain.rules.iter().find(|r| r.matches(s))
+}
+
+/// What a chain decides on `s`, scanning in order every rule that matches up to the first
+/// that matches surely (a deny or ask whose exception holds in one view only matches unsurely,
+/// and the scan goes on past it): the strictest of them, the first on a tie; and whether a sure
+/// match ended the scan.
+fn chain_decision<'c>(chain: &'c Chain, s: &Subject) -> Option<(&'c CompiledRule, Decision, bool)> {
+    let mut best: Option<(&CompiledRule, Decision)> = None;
+    for r in &chain.rules {
+        let m = r.matching(s);
+        if m == Match::No {
+            continue;
+        }
+        let d = decision_of(r);
+        if best.as_ref().is_none_or(|(_, b)| stricter_than(&d, b)) {
+            best = Some((r, d));
+        }
+        if m == Match::Sure {
+            return best.map(|(r, d)| (r, d, true));
+        }
+    }
+    best.map(|(r, d)| (r, d, false))
 }
 
 fn protected_decision(p: &Protection) -> Decision {
@@ -234,8 +257,18 @@ impl<'e> Reference<'e> {
         let mut cd_folders: Vec<PathBuf> = Vec::new();
         // The folders the previous command (a `find`) listed whole.
         let mut listed: Vec<PathBuf> = Vec::new();
+        // What earlier commands of the line left (files written, remotes added).
+        let mut line = Line::default();
+        let resolve = |raw: &str| self.ctx().resolve(raw);
+        let places = Places {
+            cwd: &self.ctx().cwd,
+            home: self.ctx().home.as_deref(),
+            resolve: &resolve,
+        };
         for cmd in &commands {
-            let view = CommandView::new(cmd, self.ctx());
+            let mut left = Line::default();
+            let view = CommandView::new(cmd, self.ctx()).after(&line);
+            left.note(cmd, &places);
             let lists = self.listed_by_find(&view);
             let d = match self
                 .protected_after_cd(&view, &cd_folders)
@@ -253,6 +286,7 @@ impl<'e> Reference<'e> {
             self.remember_cd(cmd, &mut cd_folders);
             listed = lists;
             keep_strictest(&mut best, d);
+            line.extend(left);
         }
         best.unwrap_or_else(|| self.engine.default_decision().clone())
     }
@@ -374,13 +408,19 @@ impl<'e> Reference<'e> {
         }
         let mut user: Option<Decision> = None;
         let mut settings_allow = false;
+        // No chain that decided found a sure match: the layers below count too.
+        let mut open = true;
         for chain in self.engine.user_chains() {
-            if let Some(r) = first_match(chain, s) {
+            if let Some((r, d, sure)) = chain_decision(chain, s) {
                 settings_allow |= chain.from_settings && r.action == Action::Allow && !r.is_exact();
-                keep_strictest(&mut user, decision_of(r));
+                open &= !sure;
+                keep_strictest(&mut user, d);
             }
         }
-        if let Some(d) = user {
+        let mut held = None;
+        if let Some(d) = user.clone().filter(|_| open) {
+            held = Some(d);
+        } else if let Some(d) = user {
             // An allow from settings.json does not lift a high-risk built-in rule, unless an
             // exact entry there names the command.
             let exact = self.engine.user_chains().iter().any(|c| {
@@ -393,8 +433,8 @@ impl<'e> Reference<'e> {
                 if let Some(b) = self
                     .engine
                     .builtin_chain()
-                    .and_then(|c| first_match(c, s))
-                    .map(decision_of)
+                    .and_then(|c| chain_decision(c, s))
+                    .map(|(_, b, _)| b)
                     .filter(|b| b.risk == Risk::High && b.action != Action::Allow)
                 {
                     return b;
@@ -402,11 +442,16 @@ impl<'e> Reference<'e> {
             }
             return d;
         }
-        let mut found = self
+        let builtin = self
             .engine
             .builtin_chain()
-            .and_then(|c| first_match(c, s))
-            .map(decision_of);
+            .and_then(|c| chain_decision(c, s));
+        let mut found = held;
+        let mut sure = false;
+        if let Some((_, d, builtin_sure)) = builtin {
+            keep_strictest(&mut found, d);
+            sure = builtin_sure;
+        }
         if let Target::Command(view) = &s.target {
             if view.cmd.computed_program() {
                 keep_strictest(
@@ -418,9 +463,16 @@ impl<'e> Reference<'e> {
                         "analysis".into(),
                     ),
                 );
+                sure = true;
             }
         }
-        found.unwrap_or_else(|| self.engine.default_decision().clone())
+        match found {
+            Some(d) if sure => d,
+            _ => {
+                keep_strictest(&mut found, self.engine.default_decision().clone());
+                found.unwrap_or_else(|| self.engine.default_decision().clone())
+            }
+        }
     }
 
     fn protection_of_subject(&self, s: &Subject) -> Option<&Protection> {

@@ -126,6 +126,15 @@ fn a_name_equals_value_operand_is_written_as_spelled_except_by_dd() {
         ["read: reads b", "write-project: writes x=/tmp/a"]
     );
     assert_eq!(names("dd if=in.img of=/opt/disk.img"), ["write-outside"]);
+    // What the line wrote is the file as spelled, and running it runs what was written.
+    assert_eq!(
+        names("cp evil x=/tmp/s.sh && bash x=/tmp/s.sh"),
+        ["write-project", "run-code"]
+    );
+    assert_eq!(
+        names("cp evil x=/tmp/s.sh && bash /tmp/s.sh"),
+        ["write-project"]
+    );
 }
 
 #[test]
