@@ -839,6 +839,11 @@ fn other_tools_path_arguments_are_protected_too() {
         json!({"paths": ["README.md", "~/.aws/credentials"]}),
         json!({"cwd": "~/.ssh"}),
         json!({"working_directory": "~/.gnupg"}),
+        // The same names in other spellings: `filePath` (Claude Code's LSP tool), `DirPath`.
+        json!({"filePath": "~/.ssh/id_rsa"}),
+        json!({"notebookPath": "~/.ssh/nb.ipynb"}),
+        json!({"workingDirectory": "~/.gnupg"}),
+        json!({"Dir-Path": "~/.ssh"}),
     ] {
         let call = ToolCall::new("mcp__x__y", args.as_object().unwrap().clone());
         assert_eq!(e.decide(&call).action, Action::Deny, "{args}");
@@ -1486,7 +1491,7 @@ fn allowed_by(rule: &str, commands: &[&str]) -> Vec<String> {
         .iter()
         .filter(|c| {
             let d = e.decide(&ToolCall::primary("bash", **c));
-            d.action == Action::Allow && d.rule.to_string() == "p.policy:1"
+            d.action == Action::Allow && d.rule == "p.policy:1"
         })
         .map(|c| c.to_string())
         .collect()

@@ -25,7 +25,9 @@ pub fn tool_names() -> impl Iterator<Item = &'static str> + Clone {
 }
 /// The tools that change files.
 pub const WRITE_TOOLS: [&str; 2] = ["write_file", "edit_file"];
-/// Argument names that hold a path, checked against the hard protections for every tool.
+/// Argument names that hold a path, checked against the hard protections for every tool; as
+/// [`is_path_argument`] compares them, in any case and with or without `_` (`filePath`,
+/// `notebookPath`, `workingDirectory`).
 pub const PATH_ARGUMENTS: [&str; 10] = [
     "path",
     "file_path",
@@ -38,6 +40,19 @@ pub const PATH_ARGUMENTS: [&str; 10] = [
     "cwd",
     "working_directory",
 ];
+
+/// Whether an argument's name is one of [`PATH_ARGUMENTS`], spelled in any case, with or
+/// without `_` or `-`: tools name the same thing `file_path`, `filePath` and `FilePath`.
+pub fn is_path_argument(name: &str) -> bool {
+    let folded = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !matches!(c, '_' | '-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let name = folded(name);
+    PATH_ARGUMENTS.iter().any(|k| folded(k) == name)
+}
 
 impl ToolCall {
     pub fn new(name: impl Into<String>, arguments: Map<String, Value>) -> Self {
