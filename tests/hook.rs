@@ -563,6 +563,18 @@ fn gemini_cli_before_tool_events_get_a_decision() {
     assert_eq!(v["decision"], "deny");
     let lines = p.audit_lines();
     assert_eq!(lines.len(), 6);
+    // Gemini CLI 0.61's tools that change nothing are allowed; those that start other work
+    // are asked.
+    for (tool, input, expected) in [
+        ("tracker_list_tasks", json!({}), "allow"),
+        ("read_background_output", json!({"pid": 42}), "allow"),
+        ("ask_user", json!({"question": "which?"}), "allow"),
+        ("activate_skill", json!({"name": "deploy"}), "ask"),
+        ("invoke_agent", json!({"prompt": "go"}), "ask"),
+    ] {
+        let v = ask(tool, input, &["--no-audit"]);
+        assert_eq!(v["decision"], expected, "{tool}: {v}");
+    }
     assert_eq!(
         lines[3]["decision"], "deny",
         "the audit records what was answered"
@@ -685,10 +697,57 @@ fn claude_code_tools_that_change_nothing_are_allowed_and_unknown_ones_asked() {
         ("TaskStop", json!({"task_id": "b1"})),
         ("TodoWrite", json!({"todos": []})),
         ("Grep", json!({"pattern": "TODO"})),
+        ("ListAgents", json!({})),
+        ("CronList", json!({})),
+        ("ReportFindings", json!({"findings": []})),
+        (
+            "AskUserQuestion",
+            json!({"questions": [{"question": "which?", "options": []}]}),
+        ),
+        (
+            "LSP",
+            json!({"operation": "hover", "filePath": "src/main.rs", "line": 1, "character": 1}),
+        ),
+        (
+            "Monitor",
+            json!({"command": "tail -n 5 build.log", "description": "build"}),
+        ),
     ] {
         let (d, why) = ask(tool, input);
         assert_eq!(d, "allow", "{tool}: {why}");
     }
+    // Tools that schedule work, send something off the machine, start other work or run code
+    // harness9 does not read are asked; `Monitor`'s command is judged as a shell command.
+    for (tool, input) in [
+        (
+            "CronCreate",
+            json!({"cron": "0 * * * *", "prompt": "check"}),
+        ),
+        (
+            "ScheduleWakeup",
+            json!({"delaySeconds": 60, "prompt": "go on"}),
+        ),
+        ("PushNotification", json!({"message": "done"})),
+        ("Skill", json!({"skill": "deploy"})),
+        ("PowerShell", json!({"command": "Get-ChildItem"})),
+        (
+            "Monitor",
+            json!({"command": "npm run dev", "description": "dev server"}),
+        ),
+    ] {
+        let (d, why) = ask(tool, input);
+        assert_eq!(d, "ask", "{tool}: {why}");
+    }
+    let (d, why) = ask(
+        "LSP",
+        json!({"operation": "hover", "filePath": "~/.ssh/id_rsa", "line": 1, "character": 1}),
+    );
+    assert_eq!(
+        d, "deny",
+        "a harmless tool's filePath meets the hard protections: {why}"
+    );
+    let (d, why) = ask("Monitor", json!({"command": "tail -f ~/.aws/credentials"}));
+    assert_eq!(d, "deny", "{why}");
     let (d, why) = ask("SomeNewTool", json!({"x": 1}));
     assert_eq!(d, "ask", "an unknown tool is asked: {why}");
     let (d, _) = ask(

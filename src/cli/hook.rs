@@ -191,12 +191,8 @@ fn claude(a: ClaudeArgs) -> i32 {
 }
 
 fn gemini(a: GeminiArgs) -> i32 {
-    let p = match prepare(
-        "gemini-cli",
-        gemini_cli::EVENT,
-        gemini_cli::FALLBACK_POLICY,
-        None,
-    ) {
+    let (name, text) = gemini_cli::fallback_policy();
+    let p = match prepare("gemini-cli", gemini_cli::EVENT, (name, &text), None) {
         Ok(p) => p,
         Err(code) => return code,
     };

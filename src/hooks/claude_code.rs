@@ -32,8 +32,11 @@ pub const OUTCOME_EVENT: &str = "PostToolUse";
 /// without asking. The hard protections still apply to their `path`; a subagent's (`Agent`,
 /// formerly `Task`) own tool calls come through this hook too, as do the background shells'.
 /// Any tool not listed here (`WebFetch`, `WebSearch`, MCP tools, a tool of a newer release) is
-/// asked about.
-pub const HARMLESS_TOOLS: [&str; 18] = [
+/// asked about; so are Claude Code 2.1's tools that schedule work (`CronCreate`,
+/// `ScheduleWakeup`), send something off the machine (`PushNotification`, `SendUserFile`,
+/// `RemoteTrigger`), start other work (`Skill`, `Workflow`, `SendMessage`), move the session
+/// (`EnterWorktree`) or run code harness9 does not read (`PowerShell`).
+pub const HARMLESS_TOOLS: [&str; 30] = [
     // Search; loading the definitions of deferred tools (2.1 offers most tools that way).
     "Grep",
     "Glob",
@@ -57,22 +60,37 @@ pub const HARMLESS_TOOLS: [&str; 18] = [
     // Leaving plan mode (Claude Code asks the person itself).
     "ExitPlanMode",
     "EnterPlanMode",
+    // Talking with the person, and the conversation's own state (2.1): a question, a message,
+    // the goal, the end of the conversation, a subagent handing back.
+    "AskUserQuestion",
+    "SendUserMessage",
+    "SetGoal",
+    "EndConversation",
+    "SubagentHandback",
+    // Listing and reading what the session has: other agents, its own scheduled jobs, the
+    // MCP servers' resources (not reading one: a server decides what that does), notifications,
+    // a code review's findings to show; waiting for MCP servers to start.
+    "ListAgents",
+    "CronList",
+    "ListMcpResourcesTool",
+    "ReadNotifications",
+    "ReportFindings",
+    "WaitForMcpServers",
+    // Code intelligence from a language server: its `filePath` meets the hard protections.
+    "LSP",
 ];
 
 /// [`HARMLESS_TOOLS`] as the policy the hook adds when no policy file is found.
 pub fn fallback_policy() -> (&'static str, String) {
-    let text: String = HARMLESS_TOOLS
-        .iter()
-        .map(|t| format!("allow {t};\n"))
-        .collect();
-    ("claude-code.policy", text)
+    super::allow_policy("claude-code.policy", &HARMLESS_TOOLS)
 }
 
 /// The harness9 call for a Claude Code tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {
     let input = &event.tool_input;
     let (name, arguments) = match event.tool_name.as_str() {
-        "Bash" => ("bash", input.clone()),
+        // `Monitor` runs its `command` in a shell (in the background, watching the output).
+        "Bash" | "Monitor" => ("bash", input.clone()),
         "Read" => ("read_file", with_path_from(input, &["file_path"])),
         "Write" => ("write_file", with_path_from(input, &["file_path"])),
         "Edit" | "MultiEdit" => ("edit_file", with_path_from(input, &["file_path"])),

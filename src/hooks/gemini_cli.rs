@@ -28,11 +28,40 @@ pub const EVENT: &str = "BeforeTool";
 
 /// Gemini CLI's tools that change nothing and have no harness9 counterpart: allowed when no
 /// policy file is found (beside the shipped default policy). The hard protections still apply
-/// to the paths they search.
-pub const FALLBACK_POLICY: (&str, &str) = (
-    "gemini-cli.policy",
-    "allow glob;\nallow search_file_content;\nallow grep_search;\nallow read_many_files;\nallow write_todos;\nallow update_topic;\n",
-);
+/// to the paths they name. Asked, as any tool not listed: `web_fetch`, `google_web_search`,
+/// `activate_skill` and `invoke_agent` (they start other work), `read_mcp_resource` (a server
+/// decides what reading does), `take_snapshot`, MCP tools.
+pub const HARMLESS_TOOLS: [&str; 20] = [
+    // Search and reading many files at once (each path meets the hard protections).
+    "glob",
+    "search_file_content",
+    "grep_search",
+    "read_many_files",
+    // The todo list, the topic line and the task tracker.
+    "write_todos",
+    "update_topic",
+    "tracker_create_task",
+    "tracker_update_task",
+    "tracker_get_task",
+    "tracker_list_tasks",
+    "tracker_add_dependency",
+    "tracker_visualize",
+    "complete_task",
+    // Talking with the person; plan mode (each call after it is judged all the same).
+    "ask_user",
+    "enter_plan_mode",
+    "exit_plan_mode",
+    // What the session has: background processes and their output, MCP resources, its docs.
+    "list_background_processes",
+    "read_background_output",
+    "list_mcp_resources",
+    "get_internal_docs",
+];
+
+/// [`HARMLESS_TOOLS`] as the policy the hook adds when no policy file is found.
+pub fn fallback_policy() -> (&'static str, String) {
+    super::allow_policy("gemini-cli.policy", &HARMLESS_TOOLS)
+}
 
 /// The harness9 call for a Gemini CLI tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {

@@ -108,6 +108,15 @@ pub const MANAGED_DIR: &str = "/etc/harness9";
 /// replaces it).
 pub const MANAGED_DIR_VAR: &str = "HARNESS9_MANAGED_DIR";
 
+/// A policy that allows each of `tools`: an agent's own tools that change nothing, added when
+/// no policy file is found.
+pub fn allow_policy(name: &'static str, tools: &[&str]) -> (&'static str, String) {
+    (
+        name,
+        tools.iter().map(|t| format!("allow {t};\n")).collect(),
+    )
+}
+
 /// The managed tier's folders: [`MANAGED_DIR`] and `$HARNESS9_MANAGED_DIR` (absolute).
 pub fn managed_dirs() -> Vec<PathBuf> {
     let mut dirs = vec![PathBuf::from(MANAGED_DIR)];
