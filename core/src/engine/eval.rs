@@ -534,9 +534,9 @@ impl Engine {
     fn managed_layer(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Decision {
         let mut floor: Option<Decision> = None;
         for chain in self.user.iter().filter(|c| c.managed) {
-            if let Some(r) = chain.first_match(s, scratch) {
-                if r.action != Action::Allow {
-                    floor = Some(stricter(floor, rule_decision_on(r, s)));
+            if let Some(v) = chain.verdict(s, scratch) {
+                if v.decision.action != Action::Allow {
+                    floor = Some(stricter(floor, v.decision));
                 }
             }
         }
