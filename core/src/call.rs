@@ -26,12 +26,11 @@ pub fn tool_names() -> impl Iterator<Item = &'static str> + Clone {
 /// The tools that change files.
 pub const WRITE_TOOLS: [&str; 2] = ["write_file", "edit_file"];
 /// Argument names that hold a path, checked against the hard protections for every tool; as
-/// [`is_path_argument`] compares them, in any case and with or without `_` (`filePath`,
+/// [`path_arguments`] finds them, in any case and with or without `_` (`filePath`,
 /// `notebookPath`, `workingDirectory`).
-pub const PATH_ARGUMENTS: [&str; 10] = [
+pub const PATH_ARGUMENTS: [&str; 9] = [
     "path",
     "file_path",
-    "filepath",
     "notebook_path",
     "directory",
     "dir",
@@ -41,17 +40,25 @@ pub const PATH_ARGUMENTS: [&str; 10] = [
     "working_directory",
 ];
 
-/// Whether an argument's name is one of [`PATH_ARGUMENTS`], spelled in any case, with or
-/// without `_` or `-`: tools name the same thing `file_path`, `filePath` and `FilePath`.
-pub fn is_path_argument(name: &str) -> bool {
+/// The values of a tool's path arguments (see [`PATH_ARGUMENTS`]), in that list's order; a name
+/// matches in any case, with or without `_` or `-`: tools name the same thing `file_path`,
+/// `filePath` and `FilePath`.
+pub fn path_arguments(args: &Map<String, Value>) -> impl Iterator<Item = &Value> {
     let folded = |s: &str| -> String {
         s.chars()
             .filter(|c| !matches!(c, '_' | '-'))
             .map(|c| c.to_ascii_lowercase())
             .collect()
     };
-    let name = folded(name);
-    PATH_ARGUMENTS.iter().any(|k| folded(k) == name)
+    let given: Vec<(String, &Value)> = args.iter().map(|(k, v)| (folded(k), v)).collect();
+    PATH_ARGUMENTS.iter().flat_map(move |k| {
+        let k = folded(k);
+        given
+            .iter()
+            .filter(move |(name, _)| *name == k)
+            .map(|(_, v)| *v)
+            .collect::<Vec<_>>()
+    })
 }
 
 impl ToolCall {

@@ -164,13 +164,15 @@ pub fn matcher_summary(kind: MatcherKind) -> &'static str {
         MatcherKind::Contains => "a substring of the command text or the path",
         MatcherKind::Regex => "a regular expression over the command text or the path",
         MatcherKind::Exact => "the whole command text or path, exactly",
-        MatcherKind::Path => "any path the command reads or writes; a file tool's path",
+        MatcherKind::Path => {
+            "any path the command reads or writes (an allow: every one, all known); a file tool's path"
+        }
         MatcherKind::Program => "the program (a glob), its folder stripped",
         MatcherKind::Flag => "a short flag (also inside `-rf`) or a long one (also `--force=…`)",
         MatcherKind::Argument => "any argument of the command",
         MatcherKind::Operand => "any operand (an argument that is not an option)",
         MatcherKind::Subcommand => "the first operand (`git -C dir reset`: `reset`)",
-        MatcherKind::Redirect => "an output redirection's target",
+        MatcherKind::Redirect => "an output redirection's target (an allow: every one, all known)",
         MatcherKind::Piped => "the command reads from a pipe",
         MatcherKind::SelfCall => "the command calls the function it is defined in",
         MatcherKind::ReadOnly => "the command only reads (by the program knowledge)",

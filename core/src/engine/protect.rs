@@ -10,7 +10,7 @@ use super::explain::{Explanation, Hit, Layer, Part};
 use super::paths::{has_meta, wildcard_may_reach};
 use super::rule::{self, CommandView, Subject, Target};
 use super::{Engine, PathContext};
-use crate::call::{is_path_argument, Action, Decision, Risk};
+use crate::call::{path_arguments, Action, Decision, Risk};
 use crate::rule_ref::RuleRef;
 use crate::shell::SimpleCommand;
 
@@ -481,14 +481,11 @@ impl Engine {
             }
             self.protected(&self.ctx.resolve(raw), raw, &self.ctx, Followed::Unknown)
         };
-        s.args
-            .iter()
-            .filter(|(k, _)| is_path_argument(k))
-            .find_map(|(_, v)| match v {
-                Value::String(raw) => check(raw),
-                Value::Array(items) => items.iter().filter_map(Value::as_str).find_map(check),
-                _ => None,
-            })
+        path_arguments(s.args).find_map(|v| match v {
+            Value::String(raw) => check(raw),
+            Value::Array(items) => items.iter().filter_map(Value::as_str).find_map(check),
+            _ => None,
+        })
     }
 
     /// The protection one of a command's words or redirection targets falls under, read as a
