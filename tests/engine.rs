@@ -802,6 +802,27 @@ fn cd_into_a_name_equals_word_enters_the_folder_it_spells() {
 
 #[cfg(unix)]
 #[test]
+fn walking_a_folder_through_a_link_reaches_what_the_link_leads_to() {
+    // grep -r, tar and cp -r follow a link they are given: `docs -> ~` holds `~/.ssh`.
+    let home = tempfile::tempdir().unwrap();
+    let proj = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    std::os::unix::fs::symlink(home.path(), proj.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink(home.path(), proj.path().join("x=")).unwrap();
+    let e = allow_all_in(proj.path(), home.path());
+    for c in [
+        "grep -r key docs",
+        "grep -r key x=",
+        "tar czf /tmp/a.tgz docs",
+        "cp -r docs /tmp/out",
+    ] {
+        assert_eq!(bash(&e, c).action, Action::Deny, "{c}");
+    }
+    assert_eq!(bash(&e, "ls docs").action, Action::Allow);
+}
+
+#[cfg(unix)]
+#[test]
 fn an_allowed_path_holds_where_its_links_lead() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();

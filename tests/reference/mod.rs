@@ -492,10 +492,15 @@ impl<'e> Reference<'e> {
                     }
                 }
                 if walks_folders(view) {
-                    for folder in &view.paths {
+                    // A folder as named and where its links lead.
+                    let ctx = self.ctx();
+                    let folders = view.paths.iter().zip(&view.raw_paths).flat_map(|(f, raw)| {
+                        std::iter::once(f.clone()).chain(ctx.real(raw).map(|r| ctx.logical(r)))
+                    });
+                    for folder in folders {
                         for p in self.engine.protections() {
-                            let inside = p.resolved.starts_with(folder)
-                                || p.canonical.as_ref().is_some_and(|c| c.starts_with(folder));
+                            let inside = p.resolved.starts_with(&folder)
+                                || p.canonical.as_ref().is_some_and(|c| c.starts_with(&folder));
                             if inside {
                                 return Some(p);
                             }

@@ -448,10 +448,16 @@ impl Engine {
             return None;
         }
         let excluded = excluded_names(c);
-        c.paths.iter().find_map(|p| {
+        // Each folder as named and where its links lead (`grep -r key docs` with `docs -> ~`:
+        // grep follows a link it is given).
+        let folders = c.paths.iter().enumerate().flat_map(|(i, p)| {
+            let real = c.real(i).filter(|r| r != p);
+            std::iter::once(p.clone()).chain(real)
+        });
+        folders.into_iter().find_map(|p| {
             self.protections.iter().find(|prot| {
                 let below = |q: &Path| -> bool {
-                    q.strip_prefix(p).is_ok_and(|rest| {
+                    q.strip_prefix(&p).is_ok_and(|rest| {
                         let parts: Vec<_> = rest.components().collect();
                         !parts.iter().enumerate().any(|(i, part)| {
                             let name = part.as_os_str().to_string_lossy();
