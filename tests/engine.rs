@@ -823,6 +823,55 @@ fn walking_a_folder_through_a_link_reaches_what_the_link_leads_to() {
 
 #[cfg(unix)]
 #[test]
+fn a_walk_that_follows_links_reaches_where_links_inside_the_folder_lead() {
+    // A planted `docs/keys -> ~/.ssh`: `grep -R` follows it, `grep -r` does not.
+    let home = tempfile::tempdir().unwrap();
+    let proj = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    std::fs::create_dir(proj.path().join("docs")).unwrap();
+    std::os::unix::fs::symlink(home.path().join(".ssh"), proj.path().join("docs/keys")).unwrap();
+    let e = allow_all_in(proj.path(), home.path());
+    for c in [
+        "grep -R key .",
+        "grep -R key",
+        "grep --dereference-recursive key docs",
+        "rg -L key",
+        "zip -r /tmp/o.zip docs",
+        "tar -czhf /tmp/o.tgz .",
+        "cp -rL docs /tmp/o",
+        "find -L . -exec cat {} +",
+    ] {
+        let d = bash(&e, c);
+        assert_eq!(
+            (d.action, d.rule.to_string()),
+            (Action::Deny, "protected:~/.ssh".into()),
+            "{c}"
+        );
+    }
+    for c in [
+        "grep -r key .",
+        "zip -ry /tmp/o.zip docs",
+        "tar -czf /tmp/o.tgz .",
+    ] {
+        assert_eq!(bash(&e, c).action, Action::Allow, "{c}");
+    }
+    // A walk too large to check is denied the same way, whatever the rules allow.
+    let big = proj.path().join("big");
+    std::fs::create_dir(&big).unwrap();
+    for i in 0..=harness9::engine::links::MAX_ENTRIES {
+        std::fs::write(big.join(format!("f{i}")), "").unwrap();
+    }
+    let d = bash(&e, "grep -R key big");
+    assert_eq!(
+        (d.action, d.rule.to_string()),
+        (Action::Deny, "analysis".into()),
+        "{d:?}"
+    );
+    assert_eq!(bash(&e, "grep -r key big").action, Action::Allow);
+}
+
+#[cfg(unix)]
+#[test]
 fn an_allowed_path_holds_where_its_links_lead() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();

@@ -16,8 +16,11 @@ pub mod gen;
 use std::path::{Path, PathBuf};
 
 use harness9::call::RuleRef;
+use harness9::engine::links::{reaches, targets_below};
 use harness9::engine::paths::wildcard_may_reach;
-use harness9::engine::rule::{walks_folders, CommandView, CompiledRule, Match, Subject, Target};
+use harness9::engine::rule::{
+    follows_links, walks_folders, CommandView, CompiledRule, Match, Subject, Target,
+};
 use harness9::engine::{pseudo_commands, Chain, Protection};
 use harness9::knowledge::effects::{Line, Places};
 use harness9::shell::{self, SimpleCommand};
@@ -491,6 +494,9 @@ impl<'e> Reference<'e> {
                         return Some(p);
                     }
                 }
+                if let Some(p) = self.reached_by_links(view) {
+                    return Some(p);
+                }
                 if walks_folders(view) {
                     // A folder as named and where its links lead.
                     let ctx = self.ctx();
@@ -511,6 +517,31 @@ impl<'e> Reference<'e> {
             }
             Target::Other => self.protection_of_path_arguments(s),
         }
+    }
+
+    /// A command that follows links while walking: the protection a link below its folders
+    /// (or the working folder, when it names none) leads into.
+    fn reached_by_links(&self, view: &CommandView) -> Option<&Protection> {
+        if !follows_links(view) {
+            return None;
+        }
+        let ctx = self.ctx();
+        let mut folders: Vec<PathBuf> = view
+            .paths
+            .iter()
+            .zip(&view.raw_paths)
+            .map(|(p, raw)| ctx.real(raw).map_or_else(|| p.clone(), |r| ctx.logical(r)))
+            .filter(|p| p.is_dir())
+            .collect();
+        if folders.is_empty() {
+            folders.push(ctx.cwd.clone());
+        }
+        let targets = targets_below(&folders).ok()?;
+        self.engine.protections().iter().find(|p| {
+            targets.iter().any(|t| {
+                reaches(t, &p.resolved) || p.canonical.as_deref().is_some_and(|c| reaches(t, c))
+            })
+        })
     }
 
     fn protection_of_path_arguments(&self, s: &Subject) -> Option<&Protection> {

@@ -489,6 +489,17 @@ impl Engine {
             }
             return d;
         }
+        if let Some(d) = unchecked_walk(s) {
+            if let Some(h) = hits {
+                h.push(Hit {
+                    layer: Layer::Protected,
+                    decision: d.clone(),
+                    text: "links in a walk too large to check".into(),
+                    deciding: true,
+                });
+            }
+            return d;
+        }
         if o.managed_only {
             return self.managed_layer(s, scratch);
         }
@@ -623,25 +634,18 @@ impl Engine {
                 found = Some(v.decision);
             }
         }
-        if let Target::Command(c) = &s.target {
-            if c.cmd.computed_program() {
-                let d = Decision::new(
-                    Action::Ask,
-                    Risk::High,
-                    "the program's name is computed when the command runs, so it cannot be judged",
-                    RuleRef::Analysis,
-                );
-                if let Some(h) = hits {
-                    h.push(Hit {
-                        layer: Layer::Analysis,
-                        decision: d.clone(),
-                        text: "computed program name".into(),
-                        deciding: true,
-                    });
-                }
-                found = Some(stricter(found, d));
-                open = false;
+        if let Some((why, label)) = unjudged(s) {
+            let d = Decision::new(Action::Ask, Risk::High, why, RuleRef::Analysis);
+            if let Some(h) = hits {
+                h.push(Hit {
+                    layer: Layer::Analysis,
+                    decision: d.clone(),
+                    text: label.into(),
+                    deciding: true,
+                });
             }
+            found = Some(stricter(found, d));
+            open = false;
         }
         found.map(|d| (d, open))
     }
@@ -839,6 +843,37 @@ pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
         d.reason = format!("{}: {detail}", d.reason);
     }
     d
+}
+
+/// A command that follows links while walking more than [`super::links::MAX_ENTRIES`] entries:
+/// whether a link leads into a protected folder is not known, so it is denied as the hard
+/// protections deny (no rule or mode lifts them).
+fn unchecked_walk(s: &Subject) -> Option<Decision> {
+    let Target::Command(c) = &s.target else {
+        return None;
+    };
+    c.walked_links().is_err().then(|| {
+        let why = format!(
+            "it follows links while walking folders of more than {} entries, too many to check \
+             that none leads into a protected folder (walk without following links, `grep -r`, \
+             or name a smaller folder)",
+            super::links::MAX_ENTRIES
+        );
+        Decision::new(Action::Deny, Risk::High, why, RuleRef::Analysis)
+    })
+}
+
+/// Why a command cannot be judged by the built-in rules, and a label for `explain`: its
+/// program's name is computed when it runs.
+fn unjudged(s: &Subject) -> Option<(String, &'static str)> {
+    let Target::Command(c) = &s.target else {
+        return None;
+    };
+    if c.cmd.computed_program() {
+        let why = "the program's name is computed when the command runs, so it cannot be judged";
+        return Some((why.into(), "computed program name"));
+    }
+    None
 }
 
 /// Every rule of `chain` that matches `s`, for `explain`, the first one marked deciding.

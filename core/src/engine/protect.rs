@@ -247,6 +247,7 @@ impl Engine {
                         .find_map(|(raw, p)| self.protected(p, raw, &self.ctx, Followed::Unknown))
                 })
                 .or_else(|| self.walked_into(c))
+                .or_else(|| self.linked_from_walk(c))
                 .or_else(|| self.protected_in_chdir(c)),
             Target::Other => self.extra_path_args(s, None),
         }
@@ -470,6 +471,20 @@ impl Engine {
                     })
                 };
                 below(&prot.resolved) || prot.canonical.as_deref().is_some_and(below)
+            })
+        })
+    }
+
+    /// The protection a link below a folder the command walks, following links, leads into
+    /// (see [`CommandView::walked_links`]).
+    fn linked_from_walk(&self, c: &CommandView) -> Option<&Protection> {
+        let targets = c.walked_links().ok()?;
+        targets.iter().find_map(|t| {
+            self.protections.iter().find(|p| {
+                super::links::reaches(t, &p.resolved)
+                    || p.canonical
+                        .as_deref()
+                        .is_some_and(|q| super::links::reaches(t, q))
             })
         })
     }

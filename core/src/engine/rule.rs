@@ -500,6 +500,39 @@ pub fn walks_folders(c: &CommandView) -> bool {
     }
 }
 
+/// Whether a command that walks folders follows the links it meets there (`grep -R`, `rg -L`,
+/// `find -L … -exec`, `cp -rL`, `tar -h`, `rsync -L`, `zip -r`, `scp -r`, `chmod -RL`): it
+/// then reads, or changes, what each link below a folder it is given leads to.
+pub fn follows_links(c: &CommandView) -> bool {
+    let any = |flags: &[&str]| flags.iter().any(|f| flag_given(c, f, View::Canonical));
+    let word = |w: &[&str]| {
+        c.cmd
+            .argv
+            .iter()
+            .skip(1)
+            .any(|a| w.contains(&a.value.as_str()))
+    };
+    let recursive = ["-r", "-R", "--recursive"];
+    match c.cmd.program() {
+        "grep" | "egrep" | "fgrep" => any(&["-R", "--dereference-recursive"]),
+        "rg" => any(&["-L", "--follow"]),
+        "find" => word(&["-L", "-follow"]) && walks_folders(c),
+        "cp" => any(&["-L", "--dereference"]) && (any(&recursive) || any(&["-a", "--archive"])),
+        "tar" | "bsdtar" => any(&["-h", "--dereference"]),
+        "rsync" => any(&[
+            "-L",
+            "--copy-links",
+            "--copy-unsafe-links",
+            "-k",
+            "--copy-dirlinks",
+        ]),
+        "zip" => any(&["-r", "--recurse-paths"]) && !any(&["-y", "--symlinks"]),
+        "scp" => any(&["-r"]),
+        "chmod" | "chown" | "chgrp" => any(&["-R", "--recursive"]) && any(&["-L"]),
+        _ => false,
+    }
+}
+
 /// Whether a find expression selects files by a name that no secret file has (`-name
 /// '*.log'`), with no `-o` that could select others.
 pub fn filtered_by_name(c: &CommandView) -> bool {

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
+use super::links::{self, TooLarge};
 use super::paths::PathContext;
 use crate::knowledge::effects::{self, Found, Line, Places};
 use crate::knowledge::Reading;
@@ -50,6 +51,7 @@ pub struct CommandView<'a> {
     line: Option<&'a Line>,
     effects: OnceCell<Vec<Found>>,
     vouched: OnceCell<bool>,
+    walked_links: OnceCell<Result<Vec<PathBuf>, TooLarge>>,
 }
 
 impl<'a> CommandView<'a> {
@@ -163,6 +165,7 @@ impl<'a> CommandView<'a> {
             line: None,
             effects: OnceCell::new(),
             vouched: OnceCell::new(),
+            walked_links: OnceCell::new(),
         }
     }
 
@@ -172,6 +175,26 @@ impl<'a> CommandView<'a> {
         let raw = self.raw_paths.get(i)?;
         let real = self.reals.get(i)?.get_or_init(|| self.ctx.real(raw));
         real.clone().map(|r| self.ctx.logical(r))
+    }
+
+    /// Where the links below the folders the command walks lead, when it follows links while
+    /// walking ([`super::rule::follows_links`]; empty when it does not): the folders it names
+    /// (where they really are), or the working folder when it names none. Looked up once.
+    pub fn walked_links(&self) -> Result<&[PathBuf], TooLarge> {
+        let found = self.walked_links.get_or_init(|| {
+            if !super::rule::follows_links(self) {
+                return Ok(Vec::new());
+            }
+            let mut folders: Vec<PathBuf> = (0..self.paths.len())
+                .map(|i| self.real(i).unwrap_or_else(|| self.paths[i].clone()))
+                .filter(|p| p.is_dir())
+                .collect();
+            if folders.is_empty() {
+                folders.push(self.ctx.cwd.clone());
+            }
+            links::targets_below(&folders)
+        });
+        found.as_deref().map_err(|e| *e)
     }
 
     /// The command seen after the earlier commands of its line (see [`Line`]).
