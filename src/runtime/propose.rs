@@ -414,10 +414,7 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
             }
         }
     }
-    Some(Proposal {
-        rules: texts(&rules),
-        exact,
-    })
+    Some(Proposal { rules, exact })
 }
 
 /// Compiles proposed rules against `engine`: for a proposal's check (see [`propose`]) and the

@@ -34,9 +34,9 @@ impl SessionMemory {
         inner.exact.insert(call_key(call));
         if let Some(p) = proposal {
             let mut changed = false;
-            for r in &p.rules {
-                if !inner.rules.contains(r) {
-                    inner.rules.push(r.clone());
+            for r in p.texts() {
+                if !inner.rules.contains(&r) {
+                    inner.rules.push(r);
                     changed = true;
                 }
             }
@@ -88,6 +88,7 @@ fn call_key(call: &ToolCall) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::ProposedRule;
 
     #[test]
     fn a_forgotten_rule_no_longer_covers_and_the_generation_moves() {
@@ -96,7 +97,7 @@ mod tests {
         m.remember(
             &call,
             Some(&Proposal {
-                rules: vec!["bash(git init *)".into()],
+                rules: vec![ProposedRule::prefix(&["git", "init"])],
                 exact: false,
             }),
         );

@@ -120,7 +120,7 @@ pub fn suggest(engine: &Engine, approved: &[Approved], min: usize) -> Vec<Sugges
                 if d.action != Action::Ask {
                     return None;
                 }
-                propose(engine, &a.call, &d).map(|p| p.rules)
+                propose(engine, &a.call, &d).map(|p| p.texts())
             })
             .clone();
         let Some(rules) = rules else {
