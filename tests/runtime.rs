@@ -899,7 +899,7 @@ fn proposal(cmd: &str) -> Option<String> {
     let call = bash(cmd);
     let d = e.decide(&call);
     assert_eq!(d.action, Action::Ask, "{cmd}: {d:?}");
-    propose(&e, &call, &d).map(|p| p.rules.join(" | "))
+    propose(&e, &call, &d).map(|p| p.texts().join(" | "))
 }
 
 #[test]

@@ -17,8 +17,8 @@ use harness9::runtime::propose::propose;
 use harness9::runtime::standard::{standard_registry_with, DangerHook, LiveEngine, Options};
 use harness9::runtime::{
     Answer, Approver, CancelToken, DecidedBy, DecisionRecord, HookContext, HookDecision, HookError,
-    HookRegistry, InvalidCall, ModeHandle, Proposal, ResultStatus, RuleWriter, RuntimeEvent,
-    ToolHook, ToolResult, ToolRunner,
+    HookRegistry, InvalidCall, ModeHandle, Proposal, ProposedRule, ResultStatus, RuleWriter,
+    RuntimeEvent, ToolHook, ToolResult, ToolRunner,
 };
 use harness9::{Action, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::{json, Map, Value};
@@ -54,7 +54,7 @@ fn proposal_for(e: &Engine, cmd: &str) -> Option<Vec<String>> {
     let call = bash(cmd);
     let d = e.decide(&call);
     assert_eq!(d.action, Action::Ask, "{cmd}: {d:?}");
-    propose(e, &call, &d).map(|p| p.rules)
+    propose(e, &call, &d).map(|p| p.texts())
 }
 
 // ---- settings.json allow rules and redirections ----
@@ -707,7 +707,7 @@ fn allow_for_the_session_is_remembered_even_in_a_chain_that_does_not_read_the_ru
     // A hook with a proposal, and no permission hook to consult the session's rules: the
     // approved call itself is still remembered.
     let proposal = Proposal {
-        rules: vec!["bash(make test *)".into()],
+        rules: vec![ProposedRule::prefix(&["make", "test"])],
         exact: false,
     };
     let ask = HookDecision {
@@ -827,7 +827,14 @@ fn a_bad_rule_in_the_session_memory_does_not_drop_the_others() {
     reg.session().remember(
         &bash("x"),
         Some(&Proposal {
-            rules: vec!["bash(a[*)".into(), "bash(make test *)".into()],
+            // `bash(a[*)`: a pattern that does not compile.
+            rules: vec![
+                ProposedRule::File {
+                    tool: "bash".into(),
+                    glob: "a[*".into(),
+                },
+                ProposedRule::prefix(&["make", "test"]),
+            ],
             exact: false,
         }),
     );
@@ -1201,7 +1208,10 @@ fn session_rules_survive_a_settings_reload() {
     rt().block_on(async {
         let answer = async {
             if let Some(RuntimeEvent::Approval(r)) = rx.recv().await {
-                assert_eq!(r.proposal.as_ref().unwrap().rules, ["bash(cargo build *)"]);
+                assert_eq!(
+                    r.proposal.as_ref().unwrap().texts(),
+                    ["bash(cargo build *)"]
+                );
                 r.respond(Answer::AllowSession);
             }
         };

@@ -8,7 +8,7 @@
 
 use harness9::call::{Risk, ToolCall};
 use harness9::engine::Mode;
-use harness9::runtime::{Proposal, ResultStatus};
+use harness9::runtime::{Proposal, ProposedRule, ResultStatus};
 use harness9::tui::diff::Diff;
 use harness9::tui::update::ARM_DELAY;
 use harness9::tui::{render, update, ApprovalView, Entry, Event, Lang, State};
@@ -106,6 +106,14 @@ fn arm(state: &mut State) {
     update(state, Event::Tick(later));
 }
 
+/// A rule the dialog shows as `tool(pattern)`, the text these snapshots were taken with.
+fn shown(tool: &str, pattern: &str) -> ProposedRule {
+    ProposedRule::File {
+        tool: tool.into(),
+        glob: pattern.into(),
+    }
+}
+
 fn high(id: u64) -> ApprovalView {
     ApprovalView::new(
         id,
@@ -114,7 +122,7 @@ fn high(id: u64) -> ApprovalView {
         Risk::High,
         Some("builtin.policy:4".into()),
         Some(Proposal {
-            rules: vec!["bash(rm -rf build)".into()],
+            rules: vec![shown("bash", "rm -rf build")],
             exact: true,
         }),
     )
@@ -128,7 +136,7 @@ fn medium(id: u64) -> ApprovalView {
         Risk::Medium,
         Some(".harness9/settings.json:5".into()),
         Some(Proposal {
-            rules: vec!["bash(git commit *)".into()],
+            rules: vec![ProposedRule::prefix(&["git", "commit"])],
             exact: false,
         }),
     )
@@ -275,7 +283,7 @@ fn long_command() -> ApprovalView {
         Risk::High,
         Some("builtin.policy:9".into()),
         Some(Proposal {
-            rules: vec![format!("bash({cmd})")],
+            rules: vec![shown("bash", cmd)],
             exact: true,
         }),
     )
@@ -472,7 +480,7 @@ fn edit_view(id: u64) -> ApprovalView {
         Risk::Medium,
         Some("team.policy:4".into()),
         Some(Proposal {
-            rules: vec!["edit_file(src/**)".into()],
+            rules: vec![shown("edit_file", "src/**")],
             exact: false,
         }),
     )

@@ -12,6 +12,7 @@ use super::EXIT_USAGE;
 use harness9::audit::{audit_path, read_log};
 use harness9::hooks::{self, claude_code, Project};
 use harness9::runtime::allowlist::SettingsWriter;
+use harness9::runtime::propose::texts;
 use harness9::runtime::suggest::{approved_calls, suggest as suggestions, Suggestion};
 use harness9::settings::SETTINGS_PATH;
 
@@ -100,7 +101,7 @@ fn print_text(found: &[Suggestion], approved: usize, min: usize) {
         println!(
             "[{}] {}  approved {} time(s): {}",
             i + 1,
-            s.rules.join(", "),
+            texts(&s.rules).join(", "),
             s.count,
             s.examples.join(" · ")
         );
@@ -127,7 +128,7 @@ fn apply(cwd: &std::path::Path, found: &[Suggestion], chosen: &[usize]) -> i32 {
         }
         v
     };
-    let rules: Vec<String> = picked.iter().flat_map(|s| s.rules.clone()).collect();
+    let rules: Vec<String> = picked.iter().flat_map(|s| texts(&s.rules)).collect();
     if rules.is_empty() {
         return 0;
     }

@@ -562,7 +562,7 @@ mod tests {
         assert!(matches!(d.risk, Risk::Low | Risk::Medium), "{d:?}");
         let p = crate::runtime::propose::propose(&engine, &first, &d);
         assert_eq!(
-            p.map(|p| p.rules),
+            p.map(|p| p.texts()),
             Some(vec!["bash(git init *)".to_string()]),
             "\"always allow\" has a narrow rule for it"
         );

@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::propose::{texts, ProposedRule};
 use crate::call::{Risk, ToolCall};
 
 /// What a person answered.
@@ -50,17 +51,25 @@ impl Answer {
 }
 
 /// The rules "always allow" would write (and "allow for this session" would remember): one
-/// per part of the call that needs one, in settings.json's format (`bash(git commit *)`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// per part of the call that needs one. Each becomes settings.json's text
+/// (`bash(git commit *)`) only where it is shown, written or compiled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Proposal {
-    pub rules: Vec<String>,
+    pub rules: Vec<ProposedRule>,
     /// Whether the rules are the exact call only (high risk, wrappers, interpreters).
     pub exact: bool,
 }
 
+impl Proposal {
+    /// The rules' settings.json texts, in order.
+    pub fn texts(&self) -> Vec<String> {
+        texts(&self.rules)
+    }
+}
+
 impl fmt::Display for Proposal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.rules.join(", "))
+        f.write_str(&self.texts().join(", "))
     }
 }
 

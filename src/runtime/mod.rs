@@ -42,6 +42,7 @@ pub use approval::{
     Answer, ApprovalRequest, Approver, CancelToken, NoAnswer, Proposal, RuntimeEvent,
 };
 pub use hook::{HookContext, HookDecision, HookError, HumanApproval, RuleAllow, ToolHook};
+pub use propose::ProposedRule;
 pub use runner::{InvalidCall, ResultStatus, ToolResult, ToolRunner};
 pub use session::SessionMemory;
 
@@ -605,7 +606,7 @@ impl HookRegistry {
             );
             return;
         };
-        match w.add_allow_rules(&p.rules) {
+        match w.add_allow_rules(&p.texts()) {
             Ok(added) if added.is_empty() => notice(format!("already in the allowlist: {p}")),
             Ok(added) => notice(format!("added to the allowlist: {}", added.join(", "))),
             Err(e) => notice(format!(

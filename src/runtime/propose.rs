@@ -38,20 +38,21 @@
 use std::fmt;
 use std::path::Path;
 
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::Proposal;
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
-use crate::engine::{Engine, Mode};
+use crate::engine::{Chain, Engine, InvalidRule, Mode};
 use crate::knowledge::{self, Effect, Role, Takes};
 use crate::policy::print::quote_raw;
 use crate::rule_ref::Held;
 use crate::shell::{self, SimpleCommand, View};
 
 /// One rule of a proposal. Its settings.json text (`bash(git commit *)`) is made by its
-/// `Display` and nowhere else.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `Display` and nowhere else (serialized, it is that text).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProposedRule {
     /// `bash(git commit *)`: a command that starts with these words (each a plain word, with
     /// no blank), or is them alone.
@@ -65,10 +66,22 @@ pub enum ProposedRule {
 }
 
 impl ProposedRule {
+    /// `bash(WORDS *)`.
+    pub fn prefix(words: &[&str]) -> Self {
+        ProposedRule::Prefix {
+            words: words.iter().map(|w| w.to_string()).collect(),
+        }
+    }
+
     /// Whether the rule allows one command only (see [`Proposal::exact`]).
     pub fn is_exact(&self) -> bool {
         matches!(self, ProposedRule::Exact { .. })
     }
+}
+
+/// The settings.json texts of `rules`, in order: what "always allow" writes.
+pub fn texts(rules: &[ProposedRule]) -> Vec<String> {
+    rules.iter().map(ToString::to_string).collect()
 }
 
 impl fmt::Display for ProposedRule {
@@ -79,6 +92,12 @@ impl fmt::Display for ProposedRule {
             ProposedRule::File { tool, glob } => write!(f, "{tool}({glob})"),
             ProposedRule::Tool(name) => f.write_str(name),
         }
+    }
+}
+
+impl Serialize for ProposedRule {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -373,11 +392,8 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
         return None;
     }
     let exact = rules.iter().all(ProposedRule::is_exact);
-    // From here on the rules are settings.json text: what the engine compiles, the dialog
-    // shows and the settings file gets.
-    let rules: Vec<String> = rules.iter().map(ToString::to_string).collect();
     // The proposal must really make the call allowed; otherwise it would be a false promise.
-    let chain = engine.compile_allow_rules(Held::Proposal, &rules).ok()?;
+    let chain = compile(engine, Held::Proposal, &rules).ok()?;
     let check = engine.decide_with_session(call, Mode::Default, Some(&chain));
     if check.action != Action::Allow {
         return None;
@@ -399,6 +415,25 @@ pub fn propose(engine: &Engine, call: &ToolCall, d: &Decision) -> Option<Proposa
         }
     }
     Some(Proposal { rules, exact })
+}
+
+/// Compiles proposed rules against `engine`: for a proposal's check (see [`propose`]) and the
+/// session's memory ([`Held::Session`]). Rule `i` decides as `held:i+1`.
+///
+/// The rules are compiled from their settings.json text, through the settings parser, the one
+/// path for every allow rule of that format, and not from this type to the policy's syntax tree
+/// by a second route:
+/// - "always allow" writes this text, and the engine reads it back the same way: a proposal's
+///   check then checks the rule that is written, and a session's rule is the rule the file
+///   would hold. A second route would restate what the format means (a pattern's glob or
+///   substring, `exact`'s quoting, the redirection exception the parser gives allow entries)
+///   and could drift from it, while the check vouched for the second reading.
+/// - A compiled rule is quoted as written (a decision's reason, `explain`, the audit log), and
+///   the engine reads that from the rule's source text: the text is made either way.
+///
+/// The cost is a parse per rule when a proposal is made or the session's rules change.
+pub fn compile(engine: &Engine, held: Held, rules: &[ProposedRule]) -> Result<Chain, InvalidRule> {
+    engine.compile_allow_rules(held, &texts(rules))
 }
 
 /// Harmful commands made of the parts of `command` with more words: code from the network,
@@ -500,16 +535,12 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
             return exact();
         }
         return match generalise(program, sub, words.get(2).copied().filter(|w| plain(w))) {
-            Some(words) => Some(ProposedRule::Prefix {
-                words: words.into_iter().map(str::to_string).collect(),
-            }),
+            Some(words) => Some(ProposedRule::prefix(&words)),
             None => exact(),
         };
     }
     if program_only(program) {
-        return Some(ProposedRule::Prefix {
-            words: vec![program.to_string()],
-        });
+        return Some(ProposedRule::prefix(&[program]));
     }
     exact()
 }
@@ -729,9 +760,7 @@ mod tests {
 
     #[test]
     fn a_rule_is_written_in_settings_json_form() {
-        let words = |w: &[&str]| ProposedRule::Prefix {
-            words: w.iter().map(|w| w.to_string()).collect(),
-        };
+        let words = ProposedRule::prefix;
         assert_eq!(words(&["git", "commit"]).to_string(), "bash(git commit *)");
         assert_eq!(words(&["mkdir"]).to_string(), "bash(mkdir *)");
         let exact = |c: &str| ProposedRule::Exact {

@@ -1,19 +1,20 @@
 //! Session memory: what a person allowed "for this session". Rules (the call's proposal) are
 //! evaluated by the engine itself, as a chain consulted for parts of a call that would be
-//! asked about; the approved call itself is remembered exactly as well.
+//! asked about (compiled by [`super::propose::compile`]); the approved call itself is
+//! remembered exactly as well.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::Proposal;
+use super::{Proposal, ProposedRule};
 use crate::call::ToolCall;
 
 #[derive(Debug, Default)]
 struct Inner {
     exact: HashSet<String>,
-    rules: Vec<String>,
+    rules: Vec<ProposedRule>,
     /// Bumped when `rules` changes, so compiled copies know they are stale.
     generation: u64,
 }
@@ -51,15 +52,15 @@ impl SessionMemory {
         self.lock().exact.contains(&call_key(call))
     }
 
-    /// The remembered rules (settings.json format) and their generation.
-    pub fn rules(&self) -> (Vec<String>, u64) {
+    /// The remembered rules and their generation.
+    pub fn rules(&self) -> (Vec<ProposedRule>, u64) {
         let inner = self.lock();
         (inner.rules.clone(), inner.generation)
     }
 
     /// Forgets a remembered rule, and the calls approved exactly (which it may have covered),
     /// so that they are asked about again; whether the rule was remembered.
-    pub fn forget(&self, rule: &str) -> bool {
+    pub fn forget(&self, rule: &ProposedRule) -> bool {
         let mut inner = self.lock();
         let before = inner.rules.len();
         inner.rules.retain(|r| r != rule);
@@ -88,26 +89,28 @@ fn call_key(call: &ToolCall) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::propose::texts;
 
     #[test]
     fn a_forgotten_rule_no_longer_covers_and_the_generation_moves() {
         let m = SessionMemory::default();
         let call = ToolCall::primary("bash", "git init x");
+        let rule = ProposedRule::prefix(&["git", "init"]);
         m.remember(
             &call,
             Some(&Proposal {
-                rules: vec!["bash(git init *)".into()],
+                rules: vec![rule.clone()],
                 exact: false,
             }),
         );
         let (rules, generation) = m.rules();
-        assert_eq!(rules, ["bash(git init *)"]);
+        assert_eq!(texts(&rules), ["bash(git init *)"]);
         assert!(m.covers_exactly(&call));
-        assert!(m.forget("bash(git init *)"));
+        assert!(m.forget(&rule));
         let (rules, after) = m.rules();
         assert!(rules.is_empty());
         assert!(after > generation, "compiled copies see the change");
         assert!(!m.covers_exactly(&call), "the call is asked about again");
-        assert!(!m.forget("bash(git init *)"));
+        assert!(!m.forget(&rule));
     }
 }

@@ -23,7 +23,7 @@ use async_trait::async_trait;
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::allowlist::SettingsWriter;
-use super::propose::propose;
+use super::propose::{compile, propose, ProposedRule};
 use super::{
     Approver, DecisionRecord, HookContext, HookDecision, HookError, HookRegistry, ModeHandle,
     RuntimeEvent, SessionMemory, ToolHook, ToolResult,
@@ -368,19 +368,15 @@ impl PermissionHook {
         }
         // The rules compiled once already (as a proposal). Should one no longer compile, the
         // others still count: it alone is left out (its calls are asked about, never allowed).
-        let chain = match engine.compile_allow_rules(Held::Session, &rules) {
+        let chain = match compile(engine, Held::Session, &rules) {
             Ok(c) => c,
             Err(_) => {
-                let good: Vec<String> = rules
+                let good: Vec<ProposedRule> = rules
                     .iter()
-                    .filter(|r| {
-                        engine
-                            .compile_allow_rules(Held::Session, std::slice::from_ref(r))
-                            .is_ok()
-                    })
+                    .filter(|r| compile(engine, Held::Session, std::slice::from_ref(r)).is_ok())
                     .cloned()
                     .collect();
-                engine.compile_allow_rules(Held::Session, &good).ok()?
+                compile(engine, Held::Session, &good).ok()?
             }
         };
         let chain = Arc::new(chain);

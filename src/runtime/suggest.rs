@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::propose::propose;
+use super::propose::{propose, ProposedRule};
 use crate::audit::{DecidedBy, Event, Record};
 use crate::call::{primary_key, Action, ToolCall};
 use crate::engine::Engine;
@@ -31,8 +31,8 @@ pub struct Approved {
 /// One rule set to suggest.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Suggestion {
-    /// The settings.json rules, as "always allow" would write them.
-    pub rules: Vec<String>,
+    /// The rules "always allow" would write (serialized as their settings.json texts).
+    pub rules: Vec<ProposedRule>,
     /// How many approved calls they cover.
     pub count: usize,
     /// Up to three different approved inputs they were proposed for.
@@ -108,10 +108,10 @@ fn call_of(tool: &str, input: &str) -> Option<ToolCall> {
 /// The suggestions for `approved` under `engine` (the project's policy today), most approved
 /// first, keeping those approved at least `min` times.
 pub fn suggest(engine: &Engine, approved: &[Approved], min: usize) -> Vec<Suggestion> {
-    let mut by_rules: HashMap<Vec<String>, Suggestion> = HashMap::new();
-    let mut order: Vec<Vec<String>> = Vec::new();
+    let mut by_rules: HashMap<Vec<ProposedRule>, Suggestion> = HashMap::new();
+    let mut order: Vec<Vec<ProposedRule>> = Vec::new();
     // The same call approved many times is decided and proposed once.
-    let mut seen: HashMap<(&str, &str), Option<Vec<String>>> = HashMap::new();
+    let mut seen: HashMap<(&str, &str), Option<Vec<ProposedRule>>> = HashMap::new();
     for a in approved {
         let rules = seen
             .entry((a.call.name.as_str(), a.input.as_str()))
@@ -155,6 +155,7 @@ mod tests {
     use crate::audit::{Caller, Verdict};
     use crate::call::Risk;
     use crate::engine::Mode;
+    use crate::runtime::propose::texts;
     use crate::PathContext;
 
     fn claude(call_id: &str) -> Caller<'_> {
@@ -275,7 +276,12 @@ mod tests {
         }
         let s = suggest(&engine(), &approved_calls(&records), 2);
         assert_eq!(s.len(), 1, "{s:?}");
-        assert_eq!(s[0].rules, vec!["bash(npm run test *)"]);
+        assert_eq!(texts(&s[0].rules), vec!["bash(npm run test *)"]);
+        // `suggest --format json` writes the rules as settings.json's strings.
+        assert_eq!(
+            serde_json::to_value(&s[0]).ok().map(|v| v["rules"].clone()),
+            Some(serde_json::json!(["bash(npm run test *)"]))
+        );
         assert_eq!(s[0].count, 3);
         assert_eq!(
             s[0].examples,
@@ -284,7 +290,7 @@ mod tests {
         // With a threshold of one, the single `cargo build` comes too, after it.
         let s = suggest(&engine(), &approved_calls(&records), 1);
         assert_eq!(s.len(), 2);
-        assert_eq!(s[1].rules, vec!["bash(cargo build *)"]);
+        assert_eq!(texts(&s[1].rules), vec!["bash(cargo build *)"]);
     }
 
     #[test]
@@ -316,6 +322,6 @@ mod tests {
         }
         let s = suggest(&engine(), &approved_calls(&records), 2);
         assert_eq!(s.len(), 1, "{s:?}");
-        assert_eq!(s[0].rules, vec!["bash(exact 'rm -rf build')"]);
+        assert_eq!(texts(&s[0].rules), vec!["bash(exact 'rm -rf build')"]);
     }
 }

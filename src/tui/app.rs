@@ -29,7 +29,7 @@ use super::view::render;
 use crate::engine::Mode;
 use crate::model::{Model, ToolSpec};
 use crate::runtime::{
-    ApprovalRequest, CancelToken, HookRegistry, ModeHandle, RuntimeEvent, ToolRunner,
+    ApprovalRequest, CancelToken, HookRegistry, ModeHandle, ProposedRule, RuntimeEvent, ToolRunner,
 };
 
 /// Everything the app loop needs; the command line builds it.
@@ -266,19 +266,20 @@ struct Runner {
 /// Where a rule listed by `/permissions` lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleSource {
-    Session,
+    /// The session's memory: this rule of it.
+    Session(ProposedRule),
     Settings(PathBuf),
 }
 
 /// The rules `/permissions` lists, numbered from 1 in this order: the session's, then the
 /// allowlist's.
 pub fn listed_rules(
-    session: &[String],
+    session: &[ProposedRule],
     settings: Option<(&Path, Vec<String>)>,
 ) -> Vec<(String, RuleSource)> {
     let mut out: Vec<(String, RuleSource)> = session
         .iter()
-        .map(|r| (r.clone(), RuleSource::Session))
+        .map(|r| (r.to_string(), RuleSource::Session(r.clone())))
         .collect();
     if let Some((path, rules)) = settings {
         out.extend(
@@ -315,7 +316,7 @@ pub fn permissions_text(
     };
     section(
         t.perms_session.to_string(),
-        &|s| *s == RuleSource::Session,
+        &|s| matches!(s, RuleSource::Session(_)),
         &mut s,
     );
     if let Some(path) = settings {
@@ -426,8 +427,8 @@ impl Runner {
                     return;
                 };
                 let done = match src {
-                    RuleSource::Session => {
-                        self.registry.session().forget(rule);
+                    RuleSource::Session(r) => {
+                        self.registry.session().forget(r);
                         Ok(t.perms_session.to_string())
                     }
                     RuleSource::Settings(path) => {
@@ -635,7 +636,7 @@ mod tests {
     fn permissions_lists_the_sessions_rules_then_the_allowlists_numbered() {
         let path = Path::new(".harness9/settings.json");
         let rules = listed_rules(
-            &["bash(git init *)".to_string()],
+            &[ProposedRule::prefix(&["git", "init"])],
             Some((path, vec!["bash(npm test *)".to_string()])),
         );
         assert_eq!(

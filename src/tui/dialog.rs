@@ -575,7 +575,7 @@ fn option_lines(
     };
     let text = match (choice, &view.proposal) {
         (Choice::AlwaysAllow, Some(prop)) if !disabled => {
-            format!("{label} → {}", prop.rules.join(", "))
+            format!("{label} → {prop}")
         }
         (Choice::AlwaysAllow, _) => format!("{label} — {}", t.no_proposal),
         _ => label.to_string(),

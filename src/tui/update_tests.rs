@@ -7,7 +7,7 @@ use ratatui::crossterm::event::{
 
 use super::*;
 use crate::call::{Risk, ToolCall};
-use crate::runtime::{Proposal, ResultStatus};
+use crate::runtime::{Proposal, ProposedRule, ResultStatus};
 use crate::tui::i18n::Lang;
 use crate::tui::state::ApprovalView;
 use std::time::Duration;
@@ -32,7 +32,7 @@ fn view(id: u64, proposal: bool) -> ApprovalView {
         Risk::Medium,
         Some("team.policy:3".into()),
         proposal.then(|| Proposal {
-            rules: vec!["bash(git commit *)".into()],
+            rules: vec![ProposedRule::prefix(&["git", "commit"])],
             exact: false,
         }),
     )
