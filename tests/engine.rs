@@ -1414,7 +1414,7 @@ fn allowed_by(rule: &str, commands: &[&str]) -> Vec<String> {
         .iter()
         .filter(|c| {
             let d = e.decide(&ToolCall::primary("bash", **c));
-            d.action == Action::Allow && d.rule.to_string() == "p.policy:1"
+            d.action == Action::Allow && d.rule == "p.policy:1"
         })
         .map(|c| c.to_string())
         .collect()
