@@ -187,7 +187,11 @@ fn claude(a: ClaudeArgs) -> i32 {
             &d,
         );
     }
-    answer("claude-code", &claude_code::response(&d))
+    let code = answer("claude-code", &claude_code::response(&d));
+    // The process ends here: freeing the engine's rules and tables one by one would only
+    // delay the agent's call.
+    std::mem::forget(p);
+    code
 }
 
 fn gemini(a: GeminiArgs) -> i32 {

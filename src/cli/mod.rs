@@ -20,6 +20,13 @@ use harness9::diag::{self, Diagnostic};
 use harness9::settings::SETTINGS_PATH;
 use harness9::{Engine, LoadError, Mode, PathContext};
 
+/// Prints clap's message (help and version included); exit 0 for those, [`EXIT_USAGE`] else.
+fn usage_error(e: clap::Error) -> i32 {
+    let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+    let _ = e.print();
+    code
+}
+
 /// Exit code for bad usage or a policy that does not load.
 pub const EXIT_USAGE: i32 = 2;
 
@@ -208,14 +215,35 @@ pub fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
 }
 
+/// `harness9 hook …` with a parser of that subcommand alone: an agent starts a hook process
+/// for every tool call, and building the parser of every subcommand was a measurable part of
+/// one. The same arguments, help and errors as under [`Cli`].
+#[derive(Parser, Debug)]
+#[command(name = "harness9", version)]
+struct HookCli {
+    #[command(subcommand)]
+    command: HookCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum HookCommand {
+    /// Answer an agent's pre-tool hook: an event on standard input, the decision on standard
+    /// output (exit 2 when no decision can be made, which blocks the call).
+    Hook(hook::HookArgs),
+}
+
 pub fn run() -> i32 {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "hook") {
+        return match HookCli::try_parse() {
+            Ok(HookCli {
+                command: HookCommand::Hook(a),
+            }) => hook::hook(a),
+            Err(e) => usage_error(e),
+        };
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return usage_error(e),
     };
     match cli.command {
         Some(Command::Check(a)) => check::check(a),

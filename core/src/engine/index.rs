@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use super::paths::has_meta;
 use super::pattern::Pattern;
@@ -189,8 +189,12 @@ impl Bucket {
         self.prefix_lens.sort_unstable();
         self.substr_slot = HashMap::new();
         if !self.substr_keys.is_empty() {
+            // A contiguous NFA rather than the DFA the builder picks for few patterns: building
+            // the DFA cost more than a hook process's whole search, and every engine built
+            // for one call builds the automata of the shipped policies.
             self.substr = AhoCorasickBuilder::new()
                 .match_kind(MatchKind::Standard)
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
                 .build(&self.substr_keys)
                 .ok();
             if self.substr.is_none() {

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::table::{parse_spec, Examples, Operands, Program, Style, TableError};
 
@@ -118,8 +119,9 @@ impl Registry {
             };
             for (name, value) in table {
                 // One program at a time, so that a mistake leaves only that one out.
-                let compiled = value
-                    .try_into::<RawProgram>()
+                // Through JSON text, the form a subcommand waits in (see `RawProgram::sub`).
+                let compiled = serde_json::to_string(&value)
+                    .and_then(|json| serde_json::from_str::<RawProgram>(&json))
                     .map_err(|e| TableError::Shape(e.to_string()))
                     .and_then(|raw| {
                         let aliases = raw.aliases.clone();
@@ -203,8 +205,10 @@ struct RawProgram {
     options: Vec<RawOption>,
     #[serde(default)]
     operands: Option<Vec<String>>,
+    /// Each subcommand's table as its JSON text, read when the subcommand is first named:
+    /// `git`'s table is 70 KB, and a hook process decides one or two of its subcommands.
     #[serde(default)]
-    sub: BTreeMap<String, RawProgram>,
+    sub: BTreeMap<String, Box<RawValue>>,
     #[serde(default)]
     readonly_examples: Vec<String>,
     #[serde(default)]
@@ -278,12 +282,13 @@ fn compile_node(
         program.sub.add(
             sub_name,
             Box::new(move || {
-                compile_node(&full, family, sub, Some(style)).map_err(|e| {
-                    TableError::InSubcommand {
+                serde_json::from_str::<RawProgram>(sub.get())
+                    .map_err(|e| TableError::Shape(e.to_string()))
+                    .and_then(|sub| compile_node(&full, family, sub, Some(style)))
+                    .map_err(|e| TableError::InSubcommand {
                         name: full.clone(),
                         error: Box::new(e),
-                    }
-                })
+                    })
             }),
         );
     }

@@ -72,10 +72,13 @@ fn parse_each(
 ) -> PolicyFile {
     let mut file = PolicyFile::default();
     for (start, end) in split_statements(&source.text) {
-        let text = &source.text[start..end];
-        if !keep(text) {
+        if !keep(&source.text[start..end]) {
             continue;
         }
+        // The blanks and comments before a statement, skipped here rather than by the grammar,
+        // which reads a comment a character at a time: most of the shipped policies' text.
+        let start = start + leading_trivia(&source.text[start..end]);
+        let text = &source.text[start..end];
         match PolicyParser::parse(Rule::statement, text) {
             Ok(pairs) => {
                 let mut lower = Lower {
@@ -93,6 +96,26 @@ fn parse_each(
         }
     }
     file
+}
+
+/// The length of the blanks and comments a statement's text starts with, as the grammar's
+/// `WHITESPACE` and `COMMENT` read them (a comment runs to the end of its line).
+fn leading_trivia(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'#' => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(bytes.len(), |n| i + n)
+            }
+            _ => break,
+        }
+    }
+    i
 }
 
 /// Byte ranges of the statements of a file: each ends after its `;` (or at the end of the text
