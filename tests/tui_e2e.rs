@@ -358,16 +358,27 @@ enum Reply {
 
 /// An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script.
 fn scripted_server(script: Vec<Reply>) -> String {
+    recording_server(script).0
+}
+
+/// The models the requests to a scripted server named, in order.
+type Asked = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// [`scripted_server`], and the `model` each request named.
+fn recording_server(script: Vec<Reply>) -> (String, Asked) {
     use std::io::{BufRead, BufReader, Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
     let url = format!("http://{}/v1", listener.local_addr().expect("its address"));
     let script = std::sync::Arc::new(std::sync::Mutex::new(std::collections::VecDeque::from(
         script,
     )));
+    let asked: Asked = Default::default();
+    let log = asked.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
             let script = script.clone();
+            let log = log.clone();
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().expect("a clone"));
                 let mut length = 0usize;
@@ -386,6 +397,12 @@ fn scripted_server(script: Vec<Reply>) -> String {
                 }
                 let mut body = vec![0u8; length];
                 let _ = reader.read_exact(&mut body);
+                let model = serde_json::from_slice::<serde_json::Value>(&body)
+                    .ok()
+                    .and_then(|v| v["model"].as_str().map(str::to_string));
+                if let (Some(m), Ok(mut log)) = (model, log.lock()) {
+                    log.push(m);
+                }
                 let next = script.lock().ok().and_then(|mut s| s.pop_front());
                 let chunk = |delta: serde_json::Value, finish: Option<&str>| {
                     let v = serde_json::json!({
@@ -427,7 +444,29 @@ fn scripted_server(script: Vec<Reply>) -> String {
             });
         }
     });
-    url
+    (url, asked)
+}
+
+#[test]
+fn slash_model_switches_the_next_turn_to_another_model_of_the_server() {
+    if tmux_missing() {
+        return;
+    }
+    let (url, asked) = recording_server(Vec::new());
+    let pane = Pane::start_with(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=first-model"),
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("hello");
+    pane.wait_for("the first reply", |s| s.matches("All done.").count() == 1);
+    pane.send_line("/model second-model");
+    pane.wait_for("the switch said", |s| s.contains("model: second-model"));
+    pane.send_line("again");
+    pane.wait_for("the second reply", |s| s.matches("All done.").count() == 2);
+    pane.quit_from_prompt();
+    let asked = asked.lock().map(|a| a.clone()).unwrap_or_default();
+    assert_eq!(asked, ["first-model", "second-model"]);
 }
 
 #[test]

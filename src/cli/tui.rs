@@ -261,6 +261,16 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
         state.inactivity_timeout = (secs > 0).then(|| Duration::from_secs(secs));
     }
     let project_dir = cwd.join(".harness9");
+    let switch_model: Option<app::ModelSwitch> = (!demo).then(|| {
+        let base = config.model.clone();
+        Box::new(move |name: &str| {
+            let m = ModelConfig {
+                model: Some(name.to_string()),
+                ..base.clone()
+            };
+            OpenAiModel::from_config(&m).map(|m| Arc::new(m) as Arc<dyn Model>)
+        }) as app::ModelSwitch
+    });
     Ok(App {
         state,
         model,
@@ -275,6 +285,7 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
         history_file: Some(project_dir.join(app::HISTORY_FILE)),
         settings_file: Some(project_dir.join("settings.json")),
         cwd,
+        switch_model,
     })
 }
 

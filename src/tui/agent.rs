@@ -110,6 +110,11 @@ impl Agent {
     }
 
     /// Forgets the conversation (`/clear`); the system message stays.
+    /// Talks to `model` from the next turn on, the conversation kept.
+    pub fn set_model(&mut self, model: Arc<dyn Model>) {
+        self.model = model;
+    }
+
     pub fn clear(&mut self) {
         self.history.retain(|m| matches!(m, Message::System { .. }));
     }

@@ -54,7 +54,13 @@ pub struct App {
     pub history_file: Option<PathBuf>,
     /// The allowlist `/permissions` lists and edits (`.harness9/settings.json`).
     pub settings_file: Option<PathBuf>,
+    /// Makes the client of another model of the same server (`/model NAME`); `None` for the
+    /// demo, which has no other.
+    pub switch_model: Option<ModelSwitch>,
 }
+
+/// Makes the client of the named model, or says why it cannot.
+pub type ModelSwitch = Box<dyn Fn(&str) -> Option<Arc<dyn Model>> + Send>;
 
 /// The history file under a project's `.harness9/` (git-ignored with the rest of it).
 pub const HISTORY_FILE: &str = "history.jsonl";
@@ -248,6 +254,7 @@ fn from_terminal(ev: ct::Event) -> Option<Event> {
 enum AgentCommand {
     Turn(String, CancelToken),
     Clear,
+    SetModel(Arc<dyn Model>),
 }
 
 /// What the loop holds besides the state: the requests waiting for an answer and the turn.
@@ -261,6 +268,7 @@ struct Runner {
     home: Option<PathBuf>,
     history_file: Option<PathBuf>,
     settings_file: Option<PathBuf>,
+    switch_model: Option<ModelSwitch>,
 }
 
 /// Where a rule listed by `/permissions` lives.
@@ -380,6 +388,7 @@ impl Runner {
                 let _ = self.turns.send(AgentCommand::Clear);
             }
             Action::Permissions(cmd) => self.permissions(state, cmd),
+            Action::SwitchModel(name) => self.switch_model(state, &name),
             Action::Quit => {
                 self.turn.cancel();
                 // Dropping the requests denies them.
@@ -388,6 +397,23 @@ impl Runner {
             }
         }
         true
+    }
+
+    /// `/model NAME`: the agent talks to that model from its next turn on.
+    fn switch_model(&self, state: &mut State, name: &str) {
+        let t = texts(state.lang);
+        let Some(model) = self.switch_model.as_ref().and_then(|make| make(name)) else {
+            state.entries.push(Entry::Error(t.model_fixed.into()));
+            return;
+        };
+        state.model = model.name();
+        if self.turns.send(AgentCommand::SetModel(model)).is_err() {
+            state.entries.push(Entry::Error(t.agent_gone.into()));
+            return;
+        }
+        state.entries.push(Entry::Notice(
+            t.model_switched.replace("{model}", &state.model),
+        ));
     }
 
     /// A path under the project as the person reads it: relative to the project.
@@ -490,6 +516,7 @@ async fn event_loop(
         cwd,
         history_file,
         settings_file,
+        switch_model,
     } = app;
     let (agent_tx, agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel::<AgentCommand>();
@@ -516,6 +543,7 @@ async fn event_loop(
         home: std::env::var_os("HOME").map(PathBuf::from),
         history_file,
         settings_file,
+        switch_model,
     };
     state.mode = runner.mode.get();
     if let Ok(size) = terminal.size() {
@@ -540,6 +568,7 @@ fn spawn_agent(mut agent: Agent, mut commands: UnboundedReceiver<AgentCommand>) 
             match cmd {
                 AgentCommand::Turn(text, cancel) => agent.turn(text, cancel).await,
                 AgentCommand::Clear => agent.clear(),
+                AgentCommand::SetModel(m) => agent.set_model(m),
             }
         }
     });

@@ -77,6 +77,8 @@ pub enum Action {
     Permissions(PermissionsCommand),
     /// `/clear`: the agent forgets the conversation.
     ClearConversation,
+    /// `/model NAME`: talk to this model of the same server from the next turn on.
+    SwitchModel(String),
     Quit,
 }
 
@@ -533,6 +535,13 @@ fn slash_command(state: &mut State, line: &str) -> Vec<Action> {
                 Entry::Notice(t.model_is.replace("{model}", &state.model)),
             );
             Vec::new()
+        }
+        ("model", [name]) => {
+            if state.turn_running {
+                push(state, Entry::Error(t.model_busy.to_string()));
+                return Vec::new();
+            }
+            vec![Action::SwitchModel(name.to_string())]
         }
         ("clear", []) => {
             if state.turn_running {

@@ -910,6 +910,15 @@ fn slash_model_names_the_model() {
 }
 
 #[test]
+fn slash_model_with_a_name_switches_between_turns_only() {
+    let mut s = State::new(Lang::En, Mode::Default, "qwen @ localhost", "~/w");
+    assert!(typed(&mut s, "/model llama3").contains(&Action::SwitchModel("llama3".into())));
+    s.turn_running = true;
+    assert!(!typed(&mut s, "/model llama3").contains(&Action::SwitchModel("llama3".into())));
+    assert!(matches!(s.entries.last(), Some(Entry::Error(e)) if e.contains("turn has ended")));
+}
+
+#[test]
 fn a_silent_model_is_stopped_after_the_inactivity_timeout_with_its_own_message() {
     let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
     s.inactivity_timeout = Some(Duration::from_secs(30));
