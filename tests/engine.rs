@@ -855,6 +855,15 @@ fn a_walk_that_follows_links_reaches_where_links_inside_the_folder_lead() {
     ] {
         assert_eq!(bash(&e, c).action, Action::Allow, "{c}");
     }
+    // After a `cd`, the folder walked is where the `cd` went.
+    std::fs::create_dir(proj.path().join("other")).unwrap();
+    for c in [
+        "cd docs && grep -R key .",
+        "cd docs; grep -R key",
+        "cd other && grep -R key ../docs",
+    ] {
+        assert_eq!(bash(&e, c).action, Action::Deny, "{c}");
+    }
     // A walk too large to check is denied the same way, whatever the rules allow.
     let big = proj.path().join("big");
     std::fs::create_dir(&big).unwrap();

@@ -100,11 +100,16 @@ fn protected_decision(p: &Protection) -> Decision {
 /// The reference evaluator over the rules and protections an engine compiled.
 pub struct Reference<'e> {
     engine: &'e Engine,
+    /// The folders an earlier `cd` of the line being decided may have moved to.
+    cd_folders: std::cell::RefCell<Vec<PathBuf>>,
 }
 
 impl<'e> Reference<'e> {
     pub fn new(engine: &'e Engine) -> Self {
-        Reference { engine }
+        Reference {
+            engine,
+            cd_folders: Default::default(),
+        }
     }
 
     fn ctx(&self) -> &PathContext {
@@ -269,6 +274,7 @@ impl<'e> Reference<'e> {
             resolve: &resolve,
         };
         for cmd in &commands {
+            self.cd_folders.replace(cd_folders.clone());
             let mut left = Line::default();
             let view = CommandView::new(cmd, self.ctx()).after(&line);
             left.note(cmd, &places);
@@ -494,9 +500,6 @@ impl<'e> Reference<'e> {
                         return Some(p);
                     }
                 }
-                if let Some(p) = self.reached_by_links(view) {
-                    return Some(p);
-                }
                 if walks_folders(view) {
                     // A folder as named and where its links lead.
                     let ctx = self.ctx();
@@ -513,6 +516,10 @@ impl<'e> Reference<'e> {
                         }
                     }
                 }
+                let cd_folders = self.cd_folders.borrow().clone();
+                if let Some(p) = self.reached_by_links(view, &cd_folders) {
+                    return Some(p);
+                }
                 None
             }
             Target::Other => self.protection_of_path_arguments(s),
@@ -520,21 +527,27 @@ impl<'e> Reference<'e> {
     }
 
     /// A command that follows links while walking: the protection a link below its folders
-    /// (or the working folder, when it names none) leads into.
-    fn reached_by_links(&self, view: &CommandView) -> Option<&Protection> {
+    /// leads into. A relative folder may start at the working folder or at any folder a `cd`
+    /// moved to; with no folder named, those folders are walked.
+    fn reached_by_links(&self, view: &CommandView, cd_folders: &[PathBuf]) -> Option<&Protection> {
         if !follows_links(view) {
             return None;
         }
         let ctx = self.ctx();
-        let mut folders: Vec<PathBuf> = view
-            .paths
-            .iter()
-            .zip(&view.raw_paths)
-            .map(|(p, raw)| ctx.real(raw).map_or_else(|| p.clone(), |r| ctx.logical(r)))
-            .filter(|p| p.is_dir())
+        let bases: Vec<PathBuf> = std::iter::once(ctx.cwd.clone())
+            .chain(cd_folders.iter().cloned())
             .collect();
+        let mut folders: Vec<PathBuf> = Vec::new();
+        for (p, raw) in view.paths.iter().zip(&view.raw_paths) {
+            if raw.starts_with(['/', '~', '$']) {
+                folders.push(ctx.real(raw).map_or_else(|| p.clone(), |r| ctx.logical(r)));
+            } else {
+                folders.extend(bases.iter().map(|b| b.join(raw)));
+            }
+        }
+        folders.retain(|f| f.is_dir());
         if folders.is_empty() {
-            folders.push(ctx.cwd.clone());
+            folders = bases;
         }
         let targets = targets_below(&folders).ok()?;
         self.engine.protections().iter().find(|p| {

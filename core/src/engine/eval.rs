@@ -346,6 +346,7 @@ impl Engine {
         mut trace: Option<&mut Explanation>,
         touched: &mut Option<PathBuf>,
     ) -> Decision {
+        let view = view.moved_to(so_far.folders.list.clone());
         let cmd = view.cmd;
         let label = if view.canonical.is_empty() {
             describe_redirects(cmd)

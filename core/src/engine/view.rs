@@ -52,6 +52,8 @@ pub struct CommandView<'a> {
     effects: OnceCell<Vec<Found>>,
     vouched: OnceCell<bool>,
     walked_links: OnceCell<Result<Vec<PathBuf>, TooLarge>>,
+    /// Folders an earlier `cd` of the line may have moved to: relative paths may start there.
+    moved_to: Vec<PathBuf>,
 }
 
 impl<'a> CommandView<'a> {
@@ -166,6 +168,7 @@ impl<'a> CommandView<'a> {
             effects: OnceCell::new(),
             vouched: OnceCell::new(),
             walked_links: OnceCell::new(),
+            moved_to: Vec::new(),
         }
     }
 
@@ -185,16 +188,30 @@ impl<'a> CommandView<'a> {
             if !super::rule::follows_links(self) {
                 return Ok(Vec::new());
             }
-            let mut folders: Vec<PathBuf> = (0..self.paths.len())
-                .map(|i| self.real(i).unwrap_or_else(|| self.paths[i].clone()))
-                .filter(|p| p.is_dir())
+            let bases: Vec<&PathBuf> = std::iter::once(&self.ctx.cwd)
+                .chain(&self.moved_to)
                 .collect();
+            let mut folders: Vec<PathBuf> = Vec::new();
+            for (i, raw) in self.raw_paths.iter().enumerate() {
+                if raw.starts_with(['/', '~', '$']) {
+                    folders.push(self.real(i).unwrap_or_else(|| self.paths[i].clone()));
+                } else {
+                    folders.extend(bases.iter().map(|b| b.join(raw)));
+                }
+            }
+            folders.retain(|p| p.is_dir());
             if folders.is_empty() {
-                folders.push(self.ctx.cwd.clone());
+                folders.extend(bases.into_iter().cloned());
             }
             links::targets_below(&folders)
         });
         found.as_deref().map_err(|e| *e)
+    }
+
+    /// The command seen after `cd`s of its line that may have moved it to `folders`.
+    pub fn moved_to(mut self, folders: Vec<PathBuf>) -> Self {
+        self.moved_to = folders;
+        self
     }
 
     /// The command seen after the earlier commands of its line (see [`Line`]).
