@@ -73,6 +73,7 @@ impl<'a> CommandView<'a> {
         };
         let mut computed = false;
         let mut in_options = Vec::new();
+        let reading_both = !crate::knowledge::reads_assignments(cmd.program());
         for w in args {
             // A word whose value is not known (`/home/$USER/.ssh`) is read with its unknown
             // parts as wildcards, so it is still seen when it may name a protected path.
@@ -105,7 +106,6 @@ impl<'a> CommandView<'a> {
             }
             // `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`: for a program that does
             // not read `name=value`, the word is the path as written, so both are seen.
-            let reading_both = !crate::knowledge::reads_assignments(cmd.program());
             if let Some(written) = written_reading(w).filter(|_| reading_both) {
                 match written {
                     Some(raw) => {
