@@ -1,5 +1,5 @@
-//! Evaluating a call: the layers in order (hard protections, policy, built-in rules, the
-//! default), each part of a bash line on its own, the strictest decision kept.
+//! Evaluating a call: each part of a bash line on its own, through the layers (`layers.rs`),
+//! the strictest decision kept.
 
 use std::cell::OnceCell;
 use std::path::PathBuf;
@@ -464,199 +464,6 @@ impl Engine {
         d
     }
 
-    /// Decides one subject through the layers: hard protections, the managed and policy
-    /// chains (strictest wins), the built-in rules and what the analysis refuses, the default.
-    pub(super) fn layers(
-        &self,
-        s: &Subject,
-        o: Opts<'_>,
-        scratch: &mut Vec<RuleId>,
-        mut hits: Option<&mut Vec<Hit>>,
-    ) -> Decision {
-        if let Some(p) = self.protection_hit(s, o.followed) {
-            let d = Decision::new(
-                Action::Deny,
-                Risk::High,
-                p.reason.clone(),
-                RuleRef::Protected(p.written.as_str().into()),
-            );
-            if let Some(h) = hits {
-                h.push(Hit {
-                    layer: Layer::Protected,
-                    decision: d.clone(),
-                    text: format!("protect \"{}\"", p.written),
-                    deciding: true,
-                });
-            }
-            return d;
-        }
-        if let Some(d) = unchecked_walk(s) {
-            if let Some(h) = hits {
-                h.push(Hit {
-                    layer: Layer::Protected,
-                    decision: d.clone(),
-                    text: "links in a walk too large to check".into(),
-                    deciding: true,
-                });
-            }
-            return d;
-        }
-        if o.managed_only {
-            return self.managed_layer(s, scratch);
-        }
-        // A layer whose decision is open (see [`Chain::verdict`]) lets the next one count
-        // too, the stricter standing.
-        let mut held: Option<Decision> = None;
-        if !o.builtin_only {
-            if let Some((d, open)) = self.policy_layer(s, scratch, hits.as_deref_mut()) {
-                if !open {
-                    return d;
-                }
-                held = Some(d);
-            }
-        }
-        if let Some((d, open)) = self.builtin_layer(s, scratch, hits.as_deref_mut()) {
-            let d = stricter(held.take(), d);
-            if !open {
-                return d;
-            }
-            held = Some(d);
-        }
-        if o.builtin_only {
-            let none = Decision::new(
-                Action::Allow,
-                Risk::Low,
-                "no built-in rule matched",
-                RuleRef::NoBuiltinMatch,
-            );
-            return stricter(held, none);
-        }
-        if let Some(h) = hits {
-            h.push(Hit {
-                layer: Layer::Default,
-                decision: self.default.clone(),
-                text: "default".into(),
-                deciding: held.is_none(),
-            });
-        }
-        stricter(held, self.default.clone())
-    }
-
-    /// What the managed tier alone denies or asks about (an allow when nothing).
-    fn managed_layer(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Decision {
-        let mut floor: Option<Decision> = None;
-        for chain in self.user.iter().filter(|c| c.managed) {
-            if let Some(v) = chain.verdict(s, scratch) {
-                if v.decision.action != Action::Allow {
-                    floor = Some(stricter(floor, v.decision));
-                }
-            }
-        }
-        floor.unwrap_or_else(|| {
-            Decision::new(
-                Action::Allow,
-                Risk::Low,
-                "no managed rule matched",
-                RuleRef::NoManagedMatch,
-            )
-        })
-    }
-
-    /// The policy files' and settings' chains: the first match of each, the strictest of
-    /// them; `None` when no chain matches. A settings.json allow (but an `exact` one) does not
-    /// lift a high-risk built-in rule.
-    fn policy_layer(
-        &self,
-        s: &Subject,
-        scratch: &mut Vec<RuleId>,
-        mut hits: Option<&mut Vec<Hit>>,
-    ) -> Option<(Decision, bool)> {
-        let mut user: Option<Decision> = None;
-        // Whether every allow that decided may lift a high-risk built-in rule.
-        let mut lifts = true;
-        // Whether every chain that decided left its decision open.
-        let mut open = true;
-        for chain in &self.user {
-            if let Some(h) = hits.as_deref_mut() {
-                trace_chain(chain, chain.layer(), s, scratch, h);
-            }
-            if let Some(v) = chain.verdict(s, scratch) {
-                if v.rule.action == Action::Allow && chain.from_settings && !v.rule.is_exact() {
-                    lifts = false;
-                }
-                open &= v.open;
-                user = Some(stricter(user, v.decision));
-            }
-        }
-        let d = user?;
-        // A person's "always allow" of this very command (an `exact` entry) still lifts it.
-        let exact = || {
-            self.user.iter().filter(|c| c.from_settings).any(|c| {
-                c.all_matches(s)
-                    .iter()
-                    .any(|r| r.action == Action::Allow && r.is_exact())
-            })
-        };
-        if lifts || d.action != Action::Allow || exact() {
-            return Some((d, open));
-        }
-        if let Some(b) = self.builtin_high(s, scratch) {
-            let d = Decision::new(
-                b.action,
-                b.risk,
-                format!(
-                    "{} (an allow in settings.json does not lift a high-risk built-in rule; \
-                     a policy file's allow does)",
-                    b.reason
-                ),
-                b.rule,
-            );
-            return Some((d, false));
-        }
-        Some((d, false))
-    }
-
-    /// The built-in rules, and a program whose name is computed at run time; `None` when
-    /// neither has anything to say.
-    fn builtin_layer(
-        &self,
-        s: &Subject,
-        scratch: &mut Vec<RuleId>,
-        mut hits: Option<&mut Vec<Hit>>,
-    ) -> Option<(Decision, bool)> {
-        let mut found: Option<Decision> = None;
-        let mut open = false;
-        if let Some(chain) = &self.builtin {
-            if let Some(h) = hits.as_deref_mut() {
-                trace_chain(chain, Layer::Builtin, s, scratch, h);
-            }
-            if let Some(v) = chain.verdict(s, scratch) {
-                open = v.open;
-                found = Some(v.decision);
-            }
-        }
-        if let Some((why, label)) = unjudged(s) {
-            let d = Decision::new(Action::Ask, Risk::High, why, RuleRef::Analysis);
-            if let Some(h) = hits {
-                h.push(Hit {
-                    layer: Layer::Analysis,
-                    decision: d.clone(),
-                    text: label.into(),
-                    deciding: true,
-                });
-            }
-            found = Some(stricter(found, d));
-            open = false;
-        }
-        found.map(|d| (d, open))
-    }
-
-    /// The built-in rule's decision on `s`, when it is a high-risk ask or deny.
-    fn builtin_high(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<Decision> {
-        let d = self.builtin.as_ref()?.verdict(s, scratch)?.decision;
-        (d.risk == Risk::High && d.action != Action::Allow).then_some(d)
-    }
-
     /// Whether a call is known not to change anything: read-only tools, and bash commands
     /// whose every part an allow rule of `readonly.policy` matches.
     pub fn is_read_only(&self, call: &ToolCall) -> bool {
@@ -832,7 +639,7 @@ fn repeat_key(cmd: &SimpleCommand) -> String {
     k
 }
 
-fn rule_decision(r: &CompiledRule) -> Decision {
+pub(super) fn rule_decision(r: &CompiledRule) -> Decision {
     Decision::new(r.action, r.risk, r.reason(), r.origin.rule.clone())
 }
 
@@ -844,58 +651,6 @@ pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
         d.reason = format!("{}: {detail}", d.reason);
     }
     d
-}
-
-/// A command that follows links while walking more than [`super::links::MAX_ENTRIES`] entries:
-/// whether a link leads into a protected folder is not known, so it is denied as the hard
-/// protections deny (no rule or mode lifts them).
-fn unchecked_walk(s: &Subject) -> Option<Decision> {
-    let Target::Command(c) = &s.target else {
-        return None;
-    };
-    c.walked_links().is_err().then(|| {
-        let why = format!(
-            "it follows links while walking folders of more than {} entries, too many to check \
-             that none leads into a protected folder (walk without following links, `grep -r`, \
-             or name a smaller folder)",
-            super::links::MAX_ENTRIES
-        );
-        Decision::new(Action::Deny, Risk::High, why, RuleRef::Analysis)
-    })
-}
-
-/// Why a command cannot be judged by the built-in rules, and a label for `explain`: its
-/// program's name is computed when it runs.
-fn unjudged(s: &Subject) -> Option<(String, &'static str)> {
-    let Target::Command(c) = &s.target else {
-        return None;
-    };
-    if c.cmd.computed_program() {
-        let why = "the program's name is computed when the command runs, so it cannot be judged";
-        return Some((why.into(), "computed program name"));
-    }
-    None
-}
-
-/// Every rule of `chain` that matches `s`, for `explain`, the first one marked deciding.
-fn trace_chain(
-    chain: &Chain,
-    layer: Layer,
-    s: &Subject,
-    scratch: &mut Vec<RuleId>,
-    hits: &mut Vec<Hit>,
-) {
-    let first = chain
-        .verdict(s, scratch)
-        .map(|v| v.rule as *const CompiledRule);
-    for r in chain.all_matches(s) {
-        hits.push(Hit {
-            layer,
-            decision: rule_decision(r),
-            text: r.text(),
-            deciding: Some(r as *const CompiledRule) == first,
-        });
-    }
 }
 
 /// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.

@@ -17,6 +17,7 @@ mod compile;
 mod eval;
 mod explain;
 pub mod index;
+mod layers;
 pub mod links;
 mod memo;
 pub mod mode;
