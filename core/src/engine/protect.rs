@@ -391,27 +391,46 @@ impl Engine {
             .skip(1)
             .chain(c.cmd.redirects.iter().map(|r| &r.target));
         for w in words {
-            let text = w.path.as_deref().unwrap_or(&w.value);
-            for (name, value) in values {
-                let written = if name == "HOME"
-                    && text.starts_with('~')
-                    && !text.starts_with("~+")
-                    && !text.starts_with("~-")
-                {
-                    let rest = text.trim_start_matches('~');
-                    if !(rest.is_empty() || rest.starts_with('/')) {
-                        continue;
-                    }
-                    format!("{value}{rest}")
-                } else if let Some(rest) = variable_prefix(&w.value, name) {
-                    format!("{value}{rest}")
-                } else {
-                    continue;
-                };
-                let resolved = self.ctx.resolve(&written);
-                if let Some(p) = self.protected(&resolved, &written, &self.ctx, Followed::Unknown) {
+            // The word, and the value after a `name=` or `--flag=` (`dd if=$D/id_rsa`, `curl -F
+            // f=@$D/key`), which a program may read as a path of its own.
+            let whole = (w.path.as_deref().unwrap_or(&w.value), w.value.as_str());
+            let assigned = assigned_value(&w.value).map(|v| (v, v));
+            for (text, spelled) in std::iter::once(whole).chain(assigned) {
+                if let Some(p) = self.protected_with_value(text, spelled, values) {
                     return Some(p);
                 }
+            }
+        }
+        None
+    }
+
+    /// The protection `text` (a word's path, else its spelling `spelled`) reaches once a
+    /// variable of `values` it starts with (`$D`, or `~` for `HOME`) has its value.
+    fn protected_with_value(
+        &self,
+        text: &str,
+        spelled: &str,
+        values: &[(String, String)],
+    ) -> Option<&Protection> {
+        for (name, value) in values {
+            let written = if name == "HOME"
+                && text.starts_with('~')
+                && !text.starts_with("~+")
+                && !text.starts_with("~-")
+            {
+                let rest = text.trim_start_matches('~');
+                if !(rest.is_empty() || rest.starts_with('/')) {
+                    continue;
+                }
+                format!("{value}{rest}")
+            } else if let Some(rest) = variable_prefix(spelled, name) {
+                format!("{value}{rest}")
+            } else {
+                continue;
+            };
+            let resolved = self.ctx.resolve(&written);
+            if let Some(p) = self.protected(&resolved, &written, &self.ctx, Followed::Unknown) {
+                return Some(p);
             }
         }
         None
@@ -594,4 +613,15 @@ fn excluded_names(c: &CommandView) -> Vec<(globset::GlobMatcher, bool)> {
             Some((g.compile_matcher(), files_only))
         })
         .collect()
+}
+
+/// The value of a `name=value` or `--flag=value` word, a leading `@` (curl's file) left out.
+fn assigned_value(word: &str) -> Option<&str> {
+    let (name, value) = word.split_once('=')?;
+    let bare = name.trim_start_matches('-');
+    let named = bare.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && bare
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    named.then(|| value.strip_prefix('@').unwrap_or(value))
 }

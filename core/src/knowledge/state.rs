@@ -108,7 +108,15 @@ pub fn changes_shell_state(commands: &[SimpleCommand]) -> Option<String> {
 pub fn line_values(commands: &[SimpleCommand]) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut push = |name: &str, value: &str| {
-        let plain = !value.contains(['$', '`']);
+        // A value from home (`X=$HOME/.ssh`) is as known as `~/.ssh`: paths resolve `$HOME`.
+        let from_home = ["${HOME}", "$HOME"]
+            .iter()
+            .find_map(|h| value.strip_prefix(h))
+            .unwrap_or(value);
+        let plain = !from_home.contains(['$', '`'])
+            && (from_home.len() == value.len()
+                || from_home.is_empty()
+                || from_home.starts_with('/'));
         let entry = (name.to_string(), value.to_string());
         if plain && is_name(name) && !out.contains(&entry) {
             out.push(entry);
@@ -208,6 +216,14 @@ mod tests {
             ]
         );
         assert!(values("X=$(pwd); read Y").is_empty());
+        // A value from home is known too; `$HOMEX` is another variable.
+        assert_eq!(
+            values("X=$HOME/.ssh; Y=${HOME}; Z=$HOMEX/.ssh; W=$HOME/$V"),
+            [
+                ("X".to_string(), "$HOME/.ssh".to_string()),
+                ("Y".to_string(), "${HOME}".to_string())
+            ]
+        );
     }
 
     #[test]
