@@ -16,7 +16,7 @@ pub mod gen;
 use std::path::{Path, PathBuf};
 
 use harness9::call::RuleRef;
-use harness9::engine::links::{reaches, targets_below};
+use harness9::engine::links::{glob_targets, reaches, targets_below};
 use harness9::engine::paths::wildcard_may_reach;
 use harness9::engine::rule::{
     follows_links, walks_folders, CommandView, CompiledRule, Match, Subject, Target,
@@ -594,7 +594,17 @@ impl<'e> Reference<'e> {
                 return Some(prot);
             }
         }
-        if raw.is_empty() || wildcard {
+        if wildcard {
+            // What the pattern matches on disk, where it really is.
+            let found = glob_targets(lexical);
+            return self.engine.protections().iter().find(|prot| {
+                found.iter().any(|t| {
+                    reaches(t, &prot.resolved)
+                        || prot.canonical.as_deref().is_some_and(|c| reaches(t, c))
+                })
+            });
+        }
+        if raw.is_empty() {
             return None;
         }
         let real = ctx.real(raw)?;

@@ -51,6 +51,51 @@ pub fn targets_below(folders: &[PathBuf]) -> Result<Vec<PathBuf>, TooLarge> {
     Ok(targets)
 }
 
+/// Entries a glob's expansion reads before it stops (what it found so far is kept).
+pub const MAX_GLOB_ENTRIES: usize = 5_000;
+
+/// Where the files a glob pattern (an absolute path with `*`, `?` or `[…]` in it) matches on
+/// disk really are, links followed: bash expands the pattern before the command runs, so
+/// `cat docs/*/id_rsa` reads through a link `docs/keys -> ~/.ssh` though no word names it.
+pub fn glob_targets(pattern: &Path) -> Vec<PathBuf> {
+    let mut frontier = vec![PathBuf::from("/")];
+    let mut budget = MAX_GLOB_ENTRIES;
+    for part in pattern.components().skip(1) {
+        let name = part.as_os_str().to_string_lossy();
+        if !super::paths::has_meta(&name) {
+            frontier.iter_mut().for_each(|p| p.push(&*name));
+            continue;
+        }
+        let Ok(glob) = globset::GlobBuilder::new(&name)
+            .literal_separator(true)
+            .build()
+        else {
+            return Vec::new();
+        };
+        let matcher = glob.compile_matcher();
+        let mut next = Vec::new();
+        for dir in &frontier {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                if budget == 0 {
+                    break;
+                }
+                budget -= 1;
+                if matcher.is_match(entry.file_name()) {
+                    next.push(entry.path());
+                }
+            }
+        }
+        frontier = next;
+    }
+    frontier
+        .iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .collect()
+}
+
 /// Whether `target`, a place a link leads to, reaches `protected`: it is inside it or holds it.
 pub fn reaches(target: &Path, protected: &Path) -> bool {
     target.starts_with(protected) || protected.starts_with(target)
@@ -82,5 +127,22 @@ mod tests {
         assert!(reaches(&r.join("home"), &r.join("home/.ssh")));
         assert!(reaches(&r.join("home/.ssh/id_rsa"), &r.join("home/.ssh")));
         assert!(!reaches(&r.join("elsewhere"), &r.join("home/.ssh")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_glob_is_expanded_on_disk_and_its_matches_followed() {
+        let root = tempfile::tempdir().unwrap();
+        let r = root.path().canonicalize().unwrap();
+        std::fs::create_dir_all(r.join("proj/docs/plain")).unwrap();
+        std::fs::create_dir_all(r.join("home/.ssh")).unwrap();
+        std::fs::write(r.join("home/.ssh/id_rsa"), "k").unwrap();
+        std::os::unix::fs::symlink(r.join("home/.ssh"), r.join("proj/docs/keys")).unwrap();
+        let found = glob_targets(&r.join("proj/docs/*/id_rsa"));
+        assert_eq!(found, [r.join("home/.ssh/id_rsa")]);
+        let mut dirs = glob_targets(&r.join("proj/d?cs/*"));
+        dirs.sort();
+        assert_eq!(dirs, [r.join("home/.ssh"), r.join("proj/docs/plain")]);
+        assert!(glob_targets(&r.join("proj/nothing/*")).is_empty());
     }
 }

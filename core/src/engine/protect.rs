@@ -564,8 +564,21 @@ impl Engine {
         }) {
             return Some(hit);
         }
-        // A wildcard names no single file to follow; nor does an empty path.
-        if raw.is_empty() || wild {
+        // A wildcard names no single file to follow, but bash expands it on disk first: what it
+        // matches may lead anywhere (`docs/*/id_rsa` through `docs/keys -> ~/.ssh`).
+        if wild {
+            let targets = super::links::glob_targets(lexical);
+            return self.protections.iter().find(|prot| {
+                targets.iter().any(|t| {
+                    super::links::reaches(t, &prot.resolved)
+                        || prot
+                            .canonical
+                            .as_deref()
+                            .is_some_and(|c| super::links::reaches(t, c))
+                })
+            });
+        }
+        if raw.is_empty() {
             return None;
         }
         let real = followed.real(raw, ctx)?;
