@@ -840,6 +840,7 @@ fn a_walk_that_follows_links_reaches_where_links_inside_the_folder_lead() {
         "tar -czhf /tmp/o.tgz .",
         "cp -rL docs /tmp/o",
         "find -L . -exec cat {} +",
+        "tar chf /tmp/o.tar docs",
     ] {
         let d = bash(&e, c);
         assert_eq!(

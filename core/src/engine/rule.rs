@@ -518,7 +518,8 @@ pub fn follows_links(c: &CommandView) -> bool {
         "rg" => any(&["-L", "--follow"]),
         "find" => word(&["-L", "-follow"]) && walks_folders(c),
         "cp" => any(&["-L", "--dereference"]) && (any(&recursive) || any(&["-a", "--archive"])),
-        "tar" | "bsdtar" => any(&["-h", "--dereference"]),
+        // Also in tar's old-style keys, a first word of letters without a dash (`tar chf`).
+        "tar" | "bsdtar" => any(&["-h", "--dereference"]) || tar_keys(c).contains('h'),
         "rsync" => any(&[
             "-L",
             "--copy-links",
@@ -531,6 +532,17 @@ pub fn follows_links(c: &CommandView) -> bool {
         "chmod" | "chown" | "chgrp" => any(&["-R", "--recursive"]) && any(&["-L"]),
         _ => false,
     }
+}
+
+/// tar's old-style keys: its first word when that is letters only (`tar chf out.tar dir`).
+fn tar_keys<'c>(c: &CommandView<'c>) -> &'c str {
+    c.cmd
+        .argv
+        .get(1)
+        .filter(|w| !w.dynamic && !w.value.is_empty())
+        .map(|w| w.value.as_str())
+        .filter(|k| k.bytes().all(|b| b.is_ascii_alphabetic()))
+        .unwrap_or("")
 }
 
 /// Whether a find expression selects files by a name that no secret file has (`-name
