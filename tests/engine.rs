@@ -828,6 +828,7 @@ fn a_walk_that_follows_links_reaches_where_links_inside_the_folder_lead() {
     let home = tempfile::tempdir().unwrap();
     let proj = tempfile::tempdir().unwrap();
     std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
     std::fs::create_dir(proj.path().join("docs")).unwrap();
     std::os::unix::fs::symlink(home.path().join(".ssh"), proj.path().join("docs/keys")).unwrap();
     let e = allow_all_in(proj.path(), home.path());
@@ -841,6 +842,9 @@ fn a_walk_that_follows_links_reaches_where_links_inside_the_folder_lead() {
         "cp -rL docs /tmp/o",
         "find -L . -exec cat {} +",
         "tar chf /tmp/o.tar docs",
+        // A glob is expanded on disk before the command runs: through the link too.
+        "cat docs/*/id_rsa",
+        "cat docs/k?ys/id_rsa",
     ] {
         let d = bash(&e, c);
         assert_eq!(
