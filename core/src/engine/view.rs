@@ -58,88 +58,15 @@ pub struct CommandView<'a> {
 
 impl<'a> CommandView<'a> {
     pub fn new(cmd: &'a SimpleCommand, ctx: &'a PathContext) -> Self {
-        let mut paths = Vec::new();
-        let mut raw_paths = Vec::new();
-        let mut push = |raw: String, resolved: PathBuf| {
-            raw_paths.push(raw);
-            paths.push(resolved);
-        };
-        // What `echo` and `printf` print is data, not a path they open.
-        let data_only = matches!(cmd.program(), "echo" | "printf");
-        let args = if data_only {
-            &cmd.argv[..0]
-        } else {
-            cmd.argv.get(1..).unwrap_or_default()
-        };
-        let mut computed = false;
-        let mut in_options = Vec::new();
-        let reading_both = !crate::knowledge::reads_assignments(cmd.program());
-        for w in args {
-            // A word whose value is not known (`/home/$USER/.ssh`) is read with its unknown
-            // parts as wildcards, so it is still seen when it may name a protected path.
-            let path = match &w.path {
-                Some(p) => Cow::Borrowed(p.as_str()),
-                None if w.dynamic => {
-                    computed = true;
-                    Cow::Owned(wildcard_template(&w.value))
-                }
-                None => continue,
-            };
-            let candidate = match path.split_once('=') {
-                Some((name, value)) if is_option_name(name) => value,
-                _ => &path,
-            };
-            // `@file` is how curl and httpie read a file into a request.
-            let candidate = candidate
-                .strip_prefix('@')
-                .filter(|c| !c.is_empty())
-                .unwrap_or(candidate);
-            let is_flag = candidate.starts_with('-') && candidate.len() > 1;
-            if !candidate.is_empty() && !is_flag {
-                let resolved = ctx.resolve(candidate);
-                push(candidate.to_string(), resolved);
-            }
-            if is_flag {
-                if let Some(attached) = attached_path(candidate) {
-                    in_options.push(ctx.resolve(attached));
-                }
-            }
-            // `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`: for a program that does
-            // not read `name=value`, the word is the path as written, so both are seen.
-            if let Some(written) = written_reading(w).filter(|_| reading_both) {
-                match written {
-                    Some(raw) => {
-                        let resolved = ctx.resolve(&raw);
-                        push(raw, resolved);
-                    }
-                    None => computed = true,
-                }
-            }
-        }
-        let mut redirects = Vec::new();
-        let mut computed_redirect = false;
-        for r in &cmd.redirects {
-            let Some(p) = &r.target.path else {
-                computed_redirect |= !r.op.is_here();
-                continue;
-            };
-            // Heredocs and here-strings carry text, `>&2` duplicates a descriptor.
-            let fd_dup = matches!(r.op, RedirectOp::DupOut | RedirectOp::DupIn)
-                && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
-            if r.op.is_here() || fd_dup {
-                continue;
-            }
-            let resolved = ctx.resolve(p);
-            // `2>/dev/null` names no file the command touches: neither a redirect target nor a
-            // path for `path` matchers (a re-spelling must not make a rule match).
-            if harmless_device(&resolved) {
-                continue;
-            }
-            if r.writes() {
-                redirects.push(resolved.clone());
-            }
-            push(p.clone(), resolved);
-        }
+        let mut named = Named::default();
+        named.arguments(cmd, ctx);
+        let (redirects, computed_redirect) = named.redirections(cmd, ctx);
+        let Named {
+            raw: raw_paths,
+            resolved: paths,
+            computed,
+            in_options,
+        } = named;
         CommandView {
             cmd,
             literal: cmd.text(View::Literal),
@@ -147,7 +74,7 @@ impl<'a> CommandView<'a> {
             literal_words: cmd.words(View::Literal),
             canonical_words: cmd.words(View::Canonical),
             paths,
-            computed_paths: computed || computed_redirect,
+            computed_paths: computed,
             computed_redirect,
             option_paths: in_options,
             reals: raw_paths.iter().map(|_| OnceCell::new()).collect(),
@@ -293,6 +220,102 @@ fn is_option_name(name: &str) -> bool {
         && bare
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The paths a command names, as written and resolved, gathered for [`CommandView::new`].
+#[derive(Default)]
+struct Named {
+    raw: Vec<String>,
+    resolved: Vec<PathBuf>,
+    /// A word or target is computed when the command runs.
+    computed: bool,
+    /// Paths attached to short options (`-o/etc/x`).
+    in_options: Vec<PathBuf>,
+}
+
+impl Named {
+    fn push(&mut self, raw: String, ctx: &PathContext) {
+        self.resolved.push(ctx.resolve(&raw));
+        self.raw.push(raw);
+    }
+
+    /// The paths the arguments name: each word as a path (the value of `--flag=value` and
+    /// `name=value`, curl's `@file`), a path attached to a short option, and a `name=value`
+    /// word as written too.
+    fn arguments(&mut self, cmd: &SimpleCommand, ctx: &PathContext) {
+        // What `echo` and `printf` print is data, not a path they open.
+        if matches!(cmd.program(), "echo" | "printf") {
+            return;
+        }
+        let reading_both = !crate::knowledge::reads_assignments(cmd.program());
+        for w in cmd.argv.get(1..).unwrap_or_default() {
+            // A word whose value is not known (`/home/$USER/.ssh`) is read with its unknown
+            // parts as wildcards, so it is still seen when it may name a protected path.
+            let path = match &w.path {
+                Some(p) => Cow::Borrowed(p.as_str()),
+                None if w.dynamic => {
+                    self.computed = true;
+                    Cow::Owned(wildcard_template(&w.value))
+                }
+                None => continue,
+            };
+            let candidate = match path.split_once('=') {
+                Some((name, value)) if is_option_name(name) => value,
+                _ => &path,
+            };
+            // `@file` is how curl and httpie read a file into a request.
+            let candidate = candidate
+                .strip_prefix('@')
+                .filter(|c| !c.is_empty())
+                .unwrap_or(candidate);
+            let is_flag = candidate.starts_with('-') && candidate.len() > 1;
+            if is_flag {
+                if let Some(attached) = attached_path(candidate) {
+                    self.in_options.push(ctx.resolve(attached));
+                }
+            } else if !candidate.is_empty() {
+                self.push(candidate.to_string(), ctx);
+            }
+            // `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`: for a program that does
+            // not read `name=value`, the word is the path as written, so both are seen.
+            match written_reading(w).filter(|_| reading_both) {
+                Some(Some(raw)) => self.push(raw, ctx),
+                Some(None) => self.computed = true,
+                None => {}
+            }
+        }
+    }
+
+    /// The files the redirections name (the paths too); the resolved targets of those that
+    /// write, and whether a target is computed when the command runs.
+    fn redirections(&mut self, cmd: &SimpleCommand, ctx: &PathContext) -> (Vec<PathBuf>, bool) {
+        let mut writes = Vec::new();
+        let mut computed = false;
+        for r in &cmd.redirects {
+            let Some(p) = &r.target.path else {
+                computed |= !r.op.is_here();
+                continue;
+            };
+            // Heredocs and here-strings carry text, `>&2` duplicates a descriptor.
+            let fd_dup = matches!(r.op, RedirectOp::DupOut | RedirectOp::DupIn)
+                && (p == "-" || p.chars().all(|c| c.is_ascii_digit()));
+            if r.op.is_here() || fd_dup {
+                continue;
+            }
+            let resolved = ctx.resolve(p);
+            // `2>/dev/null` names no file the command touches: neither a redirect target nor a
+            // path for `path` matchers (a re-spelling must not make a rule match).
+            if harmless_device(&resolved) {
+                continue;
+            }
+            if r.writes() {
+                writes.push(resolved);
+            }
+            self.push(p.clone(), ctx);
+        }
+        self.computed |= computed;
+        (writes, computed)
+    }
 }
 
 /// The path a `name=value` word names as written (`x=/tmp/a` is the file `./x=/tmp/a`), when
