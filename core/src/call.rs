@@ -50,15 +50,17 @@ pub fn path_arguments(args: &Map<String, Value>) -> impl Iterator<Item = &Value>
             .map(|c| c.to_ascii_lowercase())
             .collect()
     };
-    let given: Vec<(String, &Value)> = args.iter().map(|(k, v)| (folded(k), v)).collect();
-    PATH_ARGUMENTS.iter().flat_map(move |k| {
-        let k = folded(k);
-        given
-            .iter()
-            .filter(move |(name, _)| *name == k)
-            .map(|(_, v)| *v)
-            .collect::<Vec<_>>()
-    })
+    let mut found: Vec<(usize, &Value)> = args
+        .iter()
+        .filter_map(|(k, v)| {
+            let k = folded(k);
+            let rank = PATH_ARGUMENTS.iter().position(|p| folded(p) == k)?;
+            Some((rank, v))
+        })
+        .collect();
+    // Stable: arguments of one rank keep the map's order.
+    found.sort_by_key(|(rank, _)| *rank);
+    found.into_iter().map(|(_, v)| v)
 }
 
 impl ToolCall {

@@ -23,31 +23,24 @@ impl Engine {
         mut hits: Option<&mut Vec<Hit>>,
     ) -> Decision {
         if let Some(p) = self.protection_hit(s, o.followed) {
-            let d = Decision::new(
-                Action::Deny,
-                Risk::High,
-                p.reason.clone(),
-                RuleRef::Protected(p.written.as_str().into()),
+            let d = p.decision();
+            record(
+                hits,
+                Layer::Protected,
+                &d,
+                format!("protect \"{}\"", p.written),
+                true,
             );
-            if let Some(h) = hits {
-                h.push(Hit {
-                    layer: Layer::Protected,
-                    decision: d.clone(),
-                    text: format!("protect \"{}\"", p.written),
-                    deciding: true,
-                });
-            }
             return d;
         }
         if let Some(d) = unchecked_walk(s) {
-            if let Some(h) = hits {
-                h.push(Hit {
-                    layer: Layer::Protected,
-                    decision: d.clone(),
-                    text: "links in a walk too large to check".into(),
-                    deciding: true,
-                });
-            }
+            record(
+                hits,
+                Layer::Protected,
+                &d,
+                "links in a walk too large to check",
+                true,
+            );
             return d;
         }
         if o.managed_only {
@@ -80,14 +73,13 @@ impl Engine {
             );
             return stricter(held, none);
         }
-        if let Some(h) = hits {
-            h.push(Hit {
-                layer: Layer::Default,
-                decision: self.default.clone(),
-                text: "default".into(),
-                deciding: held.is_none(),
-            });
-        }
+        record(
+            hits,
+            Layer::Default,
+            &self.default,
+            "default",
+            held.is_none(),
+        );
         stricter(held, self.default.clone())
     }
 
@@ -186,14 +178,7 @@ impl Engine {
         }
         if let Some((why, label)) = unjudged(s) {
             let d = Decision::new(Action::Ask, Risk::High, why, RuleRef::Analysis);
-            if let Some(h) = hits {
-                h.push(Hit {
-                    layer: Layer::Analysis,
-                    decision: d.clone(),
-                    text: label.into(),
-                    deciding: true,
-                });
-            }
+            record(hits, Layer::Analysis, &d, label, true);
             found = Some(stricter(found, d));
             open = false;
         }
@@ -204,6 +189,24 @@ impl Engine {
     fn builtin_high(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<Decision> {
         let d = self.builtin.as_ref()?.verdict(s, scratch)?.decision;
         (d.risk == Risk::High && d.action != Action::Allow).then_some(d)
+    }
+}
+
+/// Notes for `explain` (when it asks, `hits`) what a layer decided.
+fn record(
+    hits: Option<&mut Vec<Hit>>,
+    layer: Layer,
+    decision: &Decision,
+    text: impl Into<String>,
+    deciding: bool,
+) {
+    if let Some(h) = hits {
+        h.push(Hit {
+            layer,
+            decision: decision.clone(),
+            text: text.into(),
+            deciding,
+        });
     }
 }
 

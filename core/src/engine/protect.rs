@@ -25,6 +25,18 @@ pub struct Protection {
     pub reason: String,
 }
 
+impl Protection {
+    /// The decision on a call that reaches this path: denied at high risk, with its reason.
+    pub fn decision(&self) -> Decision {
+        Decision::new(
+            Action::Deny,
+            Risk::High,
+            self.reason.clone(),
+            RuleRef::Protected(self.written.as_str().into()),
+        )
+    }
+}
+
 /// The folders a `cd` earlier in the line may have moved the shell to. Each `cd` may fail, so
 /// the candidates double with every one (`cd a; cd b` may leave the shell in `.`, `a`, `b` or
 /// `a/b`); past [`Folders::MAX`] the line is `lost`: the candidates kept are still checked,
@@ -200,12 +212,7 @@ impl Engine {
         label: &str,
         trace: Option<&mut Explanation>,
     ) -> Decision {
-        let d = Decision::new(
-            Action::Deny,
-            Risk::High,
-            p.reason.clone(),
-            RuleRef::Protected(p.written.as_str().into()),
-        );
+        let d = p.decision();
         if let Some(t) = trace {
             let hit = Hit {
                 layer: Layer::Protected,
@@ -394,7 +401,9 @@ impl Engine {
             // The word, and the value after a `name=` or `--flag=` (`dd if=$D/id_rsa`, `curl -F
             // f=@$D/key`), which a program may read as a path of its own.
             let whole = (w.path.as_deref().unwrap_or(&w.value), w.value.as_str());
-            let assigned = assigned_value(&w.value).map(|v| (v, v));
+            let assigned = crate::shell::assigned_value(&w.value)
+                .map(|v| v.strip_prefix('@').unwrap_or(v))
+                .map(|v| (v, v));
             for (text, spelled) in std::iter::once(whole).chain(assigned) {
                 if let Some(p) = self.protected_with_value(text, spelled, values) {
                     return Some(p);
@@ -626,15 +635,4 @@ fn excluded_names(c: &CommandView) -> Vec<(globset::GlobMatcher, bool)> {
             Some((g.compile_matcher(), files_only))
         })
         .collect()
-}
-
-/// The value of a `name=value` or `--flag=value` word, a leading `@` (curl's file) left out.
-fn assigned_value(word: &str) -> Option<&str> {
-    let (name, value) = word.split_once('=')?;
-    let bare = name.trim_start_matches('-');
-    let named = bare.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && bare
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-    named.then(|| value.strip_prefix('@').unwrap_or(value))
 }

@@ -46,6 +46,12 @@ fn assigned_name(prefix: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
+/// The value of a `name=value` or `--flag=value` word (see [`assigned_name`]), when it is one.
+pub fn assigned_value(word: &str) -> Option<&str> {
+    let (name, value) = word.split_once('=')?;
+    assigned_name(name).then_some(value)
+}
+
 /// Longest command line analysed; longer ones are refused (and asked about).
 pub const MAX_COMMAND_LEN: usize = 64 * 1024;
 /// Deepest nesting of substitutions, subshells, wrappers (`sudo env nice …`) and payloads
