@@ -3,7 +3,7 @@
 //! analysis refuses, the default. A layer whose decision is open (see
 //! [`super::chain::Chain::verdict`]) lets the next one count too.
 
-use super::chain::Chain;
+use super::chain::{Chain, Verdict};
 use super::eval::{rule_decision, stricter, Opts};
 use super::explain::{Hit, Layer};
 use super::index::RuleId;
@@ -118,10 +118,7 @@ impl Engine {
         // Whether every chain that decided left its decision open.
         let mut open = true;
         for chain in &self.user {
-            if let Some(h) = hits.as_deref_mut() {
-                trace_chain(chain, chain.layer(), s, scratch, h);
-            }
-            if let Some(v) = chain.verdict(s, scratch) {
+            if let Some(v) = traced_verdict(chain, chain.layer(), s, scratch, hits.as_deref_mut()) {
                 if v.rule.action == Action::Allow && chain.from_settings && !v.rule.is_exact() {
                     lifts = false;
                 }
@@ -168,10 +165,8 @@ impl Engine {
         let mut found: Option<Decision> = None;
         let mut open = false;
         if let Some(chain) = &self.builtin {
-            if let Some(h) = hits.as_deref_mut() {
-                trace_chain(chain, Layer::Builtin, s, scratch, h);
-            }
-            if let Some(v) = chain.verdict(s, scratch) {
+            if let Some(v) = traced_verdict(chain, Layer::Builtin, s, scratch, hits.as_deref_mut())
+            {
                 open = v.open;
                 found = Some(v.decision);
             }
@@ -241,23 +236,26 @@ fn unjudged(s: &Subject) -> Option<(String, &'static str)> {
     None
 }
 
-/// Every rule of `chain` that matches `s`, for `explain`, the first one marked deciding.
-fn trace_chain(
-    chain: &Chain,
+/// The chain's verdict on `s` (see [`Chain::verdict`]); for `explain` (when it asks, `hits`)
+/// every rule of the chain that matches, the one whose decision stands marked deciding.
+fn traced_verdict<'c>(
+    chain: &'c Chain,
     layer: Layer,
     s: &Subject,
     scratch: &mut Vec<RuleId>,
-    hits: &mut Vec<Hit>,
-) {
-    let first = chain
-        .verdict(s, scratch)
-        .map(|v| v.rule as *const CompiledRule);
-    for r in chain.all_matches(s) {
-        hits.push(Hit {
-            layer,
-            decision: rule_decision(r),
-            text: r.text(),
-            deciding: Some(r as *const CompiledRule) == first,
-        });
+    hits: Option<&mut Vec<Hit>>,
+) -> Option<Verdict<'c>> {
+    let verdict = chain.verdict(s, scratch);
+    if let Some(h) = hits {
+        let deciding = verdict.as_ref().map(|v| v.rule as *const CompiledRule);
+        for r in chain.all_matches(s) {
+            h.push(Hit {
+                layer,
+                decision: rule_decision(r),
+                text: r.text(),
+                deciding: Some(r as *const CompiledRule) == deciding,
+            });
+        }
     }
+    verdict
 }
