@@ -717,6 +717,14 @@ fn protect_statements_extend_the_protected_paths() {
     assert_eq!(d.reason, "registry credentials");
 }
 
+/// A temporary home holding `~/.ssh`, and a temporary project folder.
+fn home_with_ssh_and_project() -> (tempfile::TempDir, tempfile::TempDir) {
+    let home = tempfile::tempdir().unwrap();
+    let proj = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    (home, proj)
+}
+
 /// An engine that allows everything (but the hard protections) in `proj`, home at `home`.
 fn allow_all_in(proj: &std::path::Path, home: &std::path::Path) -> Engine {
     Engine::builder()
@@ -729,9 +737,7 @@ fn allow_all_in(proj: &std::path::Path, home: &std::path::Path) -> Engine {
 #[cfg(unix)]
 #[test]
 fn a_symlink_into_a_protected_folder_is_followed() {
-    let home = tempfile::tempdir().unwrap();
-    let proj = tempfile::tempdir().unwrap();
-    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    let (home, proj) = home_with_ssh_and_project();
     std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
     std::os::unix::fs::symlink(home.path().join(".ssh"), proj.path().join("innocent")).unwrap();
     let e = allow_all_in(proj.path(), home.path());
@@ -756,9 +762,7 @@ fn a_symlink_into_a_protected_folder_is_followed() {
 fn a_link_whose_target_does_not_exist_yet_is_followed_to_it() {
     // `evil -> ~/.ssh/authorized_keys` (a link a checked-out repository may hold): writing
     // through it creates the key file.
-    let home = tempfile::tempdir().unwrap();
-    let proj = tempfile::tempdir().unwrap();
-    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    let (home, proj) = home_with_ssh_and_project();
     let keys = home.path().join(".ssh/authorized_keys");
     std::os::unix::fs::symlink(&keys, proj.path().join("evil")).unwrap();
     std::os::unix::fs::symlink("evil", proj.path().join("hop")).unwrap();
@@ -783,9 +787,7 @@ fn a_link_whose_target_does_not_exist_yet_is_followed_to_it() {
 fn cd_into_a_name_equals_word_enters_the_folder_it_spells() {
     // `cd x=/home` enters `./x=/home` (here a link to home), not `/home`: what follows is read
     // from there.
-    let home = tempfile::tempdir().unwrap();
-    let proj = tempfile::tempdir().unwrap();
-    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    let (home, proj) = home_with_ssh_and_project();
     std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
     std::fs::create_dir(proj.path().join("x=")).unwrap();
     std::os::unix::fs::symlink(home.path(), proj.path().join("x=/home")).unwrap();
@@ -804,9 +806,7 @@ fn cd_into_a_name_equals_word_enters_the_folder_it_spells() {
 #[test]
 fn walking_a_folder_through_a_link_reaches_what_the_link_leads_to() {
     // grep -r, tar and cp -r follow a link they are given: `docs -> ~` holds `~/.ssh`.
-    let home = tempfile::tempdir().unwrap();
-    let proj = tempfile::tempdir().unwrap();
-    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    let (home, proj) = home_with_ssh_and_project();
     std::os::unix::fs::symlink(home.path(), proj.path().join("docs")).unwrap();
     std::os::unix::fs::symlink(home.path(), proj.path().join("x=")).unwrap();
     let e = allow_all_in(proj.path(), home.path());
@@ -825,9 +825,7 @@ fn walking_a_folder_through_a_link_reaches_what_the_link_leads_to() {
 #[test]
 fn a_walk_that_follows_links_reaches_where_links_inside_the_folder_lead() {
     // A planted `docs/keys -> ~/.ssh`: `grep -R` follows it, `grep -r` does not.
-    let home = tempfile::tempdir().unwrap();
-    let proj = tempfile::tempdir().unwrap();
-    std::fs::create_dir(home.path().join(".ssh")).unwrap();
+    let (home, proj) = home_with_ssh_and_project();
     std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
     std::fs::create_dir(proj.path().join("docs")).unwrap();
     std::os::unix::fs::symlink(home.path().join(".ssh"), proj.path().join("docs/keys")).unwrap();
