@@ -1627,6 +1627,33 @@ fn an_allowed_path_vouches_for_every_path_the_command_names_not_one_of_them() {
 }
 
 #[test]
+fn an_allowed_path_after_a_cd_holds_where_the_cd_went() {
+    // A project under `/tmp`: `rm -rf Documents` there is in `/tmp`, after `cd ~` it is not.
+    let e = Engine::builder()
+        .context(PathContext::new("/tmp/proj", Some("/home/u".into())))
+        .policy_text("p.policy", "allow bash(path \"/tmp/**\");")
+        .build()
+        .unwrap();
+    let rule_allows = |c: &str| {
+        let d = e.decide(&ToolCall::primary("bash", c));
+        d.action == Action::Allow && d.rule == "p.policy:1"
+    };
+    assert!(rule_allows("rm -rf Documents"));
+    assert!(rule_allows("cd .. && rm -rf x"));
+    for c in [
+        "cd ~ && rm -rf Documents",
+        "cd / && rm -rf etc/x",
+        "pushd ~ && rm x",
+    ] {
+        assert_ne!(
+            e.decide(&ToolCall::primary("bash", c)).action,
+            Action::Allow,
+            "{c}"
+        );
+    }
+}
+
+#[test]
 fn a_deny_on_a_path_still_fires_on_any_path_the_command_names() {
     let e = Engine::builder()
         .context(PathContext::new("/work/p", Some("/home/u".into())))

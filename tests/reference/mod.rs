@@ -276,7 +276,9 @@ impl<'e> Reference<'e> {
         for cmd in &commands {
             self.cd_folders.replace(cd_folders.clone());
             let mut left = Line::default();
-            let view = CommandView::new(cmd, self.ctx()).after(&line);
+            let view = CommandView::new(cmd, self.ctx())
+                .after(&line)
+                .moved_to(cd_folders.clone());
             left.note(cmd, &places);
             let lists = self.listed_by_find(&view);
             let d = match self

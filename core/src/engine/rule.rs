@@ -314,7 +314,10 @@ impl Test {
                 // match (`rm -rf ~ /tmp/x` touches more than `/tmp`), where a link leads too
                 // (`/tmp/x` may be a link to `~/.bashrc`).
                 let hit = |p: &PathBuf| vs.iter().any(|g| g.is_match(p));
-                let known = !c.computed_paths && c.option_paths.iter().all(hit);
+                // After a `cd` of the line, a relative path may be in any folder it went to.
+                let known = !c.computed_paths
+                    && c.option_paths.iter().all(hit)
+                    && (view == View::Canonical || c.moved_paths().iter().all(hit));
                 every_or_any(view, known, &c.paths, |i, p| {
                     hit(p)
                         && (view == View::Canonical || c.real(i).is_none_or(|r| r == *p || hit(&r)))
@@ -335,9 +338,12 @@ impl Test {
                 subcommand(c.cmd).is_some_and(|o| vs.iter().any(|p| p.is_match(o)))
             }
             // As with paths: bash opens every target (`> /tmp/a > ~/.bashrc` empties both).
-            Test::Redirect(vs) => every_or_any(view, !c.computed_redirect, &c.redirects, |_, p| {
-                vs.iter().any(|g| g.is_match(p))
-            }),
+            Test::Redirect(vs) => every_or_any(
+                view,
+                !c.computed_redirect && !c.moved_redirect(),
+                &c.redirects,
+                |_, p| vs.iter().any(|g| g.is_match(p)),
+            ),
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
             Test::ReadOnly => c.reads_only(),

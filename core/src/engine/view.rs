@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use super::links::{self, TooLarge};
-use super::paths::PathContext;
+use super::paths::{normalize, PathContext};
 use crate::knowledge::effects::{self, Found, Line, Places};
 use crate::knowledge::Reading;
 use crate::shell::{SimpleCommand, View};
@@ -133,6 +133,29 @@ impl<'a> CommandView<'a> {
             links::targets_below(&folders)
         });
         found.as_deref().map_err(|e| *e)
+    }
+
+    /// Where the command's relative paths may be after the line's `cd`s: each joined to each
+    /// folder a `cd` may have moved to (none when no `cd` came before).
+    pub fn moved_paths(&self) -> Vec<PathBuf> {
+        self.raw_paths
+            .iter()
+            .filter(|raw| !raw.starts_with(['/', '~', '$']))
+            .flat_map(|raw| self.moved_to.iter().map(move |b| normalize(&b.join(raw))))
+            .collect()
+    }
+
+    /// Whether an output redirection's target is relative in a line whose `cd`s may have
+    /// moved the command elsewhere.
+    pub fn moved_redirect(&self) -> bool {
+        !self.moved_to.is_empty()
+            && self.cmd.redirects.iter().any(|r| {
+                r.writes()
+                    && r.target
+                        .path
+                        .as_deref()
+                        .is_some_and(|p| !p.starts_with(['/', '~', '$']))
+            })
     }
 
     /// The command seen after `cd`s of its line that may have moved it to `folders`.
