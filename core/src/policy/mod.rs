@@ -5,6 +5,7 @@ pub mod ast;
 pub mod fmt;
 pub mod parse;
 pub mod print;
+mod shipped;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,7 +17,7 @@ use crate::diag::{Diagnostic, Source};
 use ast::Statement;
 
 /// Policies compiled into the binary, by name.
-pub const EMBEDDED: [(&str, &str); 3] = [
+pub const EMBEDDED: [(&str, &str); 5] = [
     (
         "builtin.policy",
         include_str!("../../../policies/builtin.policy"),
@@ -28,6 +29,14 @@ pub const EMBEDDED: [(&str, &str); 3] = [
     (
         "readonly.policy",
         include_str!("../../../policies/readonly.policy"),
+    ),
+    (
+        "claude-code.policy",
+        include_str!("../../../policies/claude-code.policy"),
+    ),
+    (
+        "gemini-cli.policy",
+        include_str!("../../../policies/gemini-cli.policy"),
     ),
 ];
 
@@ -89,7 +98,16 @@ pub fn load(origin: &Origin) -> Result<Loaded, ReadError> {
 /// A shipped policy (and what it includes) for an engine, which does not read `expect`
 /// statements: they are left out unparsed (the shipped policies' tests run them).
 pub fn load_shipped_rules(name: &'static str) -> Result<Loaded, ReadError> {
-    load_with(&Origin::Embedded(name), parse::parse_policy_without_expects)
+    load_with(&Origin::Embedded(name), parse_shipped)
+}
+
+/// [`parse::parse_policy_without_expects`], but a shipped policy's text gets the tree
+/// generated from it at build time (see [`shipped`]).
+fn parse_shipped(source: &Arc<Source>) -> (ast::PolicyFile, Vec<Diagnostic>) {
+    match shipped::tree(&source.name, &source.text) {
+        Some(file) => (file, Vec::new()),
+        None => parse::parse_policy_without_expects(source),
+    }
 }
 
 /// How a file's text becomes statements: [`parse_policy`], or one that leaves some out.
