@@ -89,7 +89,7 @@ struct Prepared {
 fn prepare(
     agent: &str,
     expected_event: &str,
-    fallback: (&str, &str),
+    fallback: &'static str,
     outcomes: Option<bool>,
 ) -> Result<Prepared, i32> {
     let fail = |msg: String| {
@@ -158,11 +158,10 @@ fn prepare(
 }
 
 fn claude(a: ClaudeArgs) -> i32 {
-    let (name, text) = claude_code::fallback_policy();
     let p = match prepare(
         "claude-code",
         claude_code::EVENT,
-        (name, &text),
+        claude_code::POLICY,
         Some(a.no_audit),
     ) {
         Ok(p) => p,
@@ -195,8 +194,7 @@ fn claude(a: ClaudeArgs) -> i32 {
 }
 
 fn gemini(a: GeminiArgs) -> i32 {
-    let (name, text) = gemini_cli::fallback_policy();
-    let p = match prepare("gemini-cli", gemini_cli::EVENT, (name, &text), None) {
+    let p = match prepare("gemini-cli", gemini_cli::EVENT, gemini_cli::POLICY, None) {
         Ok(p) => p,
         Err(code) => return code,
     };

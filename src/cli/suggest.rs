@@ -62,8 +62,8 @@ pub fn suggest(a: SuggestArgs) -> i32 {
         );
     }
     // The policy as the hook decides today: what it allows already is not suggested.
-    let (name, text) = claude_code::fallback_policy();
-    let engine = match hooks::project_engine(&Project::from_env(cwd.clone()), Some((name, &text))) {
+    let project = Project::from_env(cwd.clone());
+    let engine = match hooks::project_engine(&project, Some(claude_code::POLICY)) {
         Ok((e, _)) => e,
         Err(e) => {
             eprintln!("error: {e}");

@@ -27,63 +27,10 @@ pub const EVENT: &str = "PreToolUse";
 /// The event after a call ran: logged (an asked call that ran was approved by the person).
 pub const OUTCOME_EVENT: &str = "PostToolUse";
 
-/// Claude Code's tools that change nothing and have no harness9 counterpart: allowed with the
-/// shipped default policy (unless a policy file replaces it), as Claude Code itself runs them
-/// without asking. The hard protections still apply to their `path`; a subagent's (`Agent`,
-/// formerly `Task`) own tool calls come through this hook too, as do the background shells'.
-/// Any tool not listed here (`WebFetch`, `WebSearch`, MCP tools, a tool of a newer release) is
-/// asked about; so are Claude Code 2.1's tools that schedule work (`CronCreate`,
-/// `ScheduleWakeup`), send something off the machine (`PushNotification`, `SendUserFile`,
-/// `RemoteTrigger`), start other work (`Skill`, `Workflow`, `SendMessage`), move the session
-/// (`EnterWorktree`) or run code harness9 does not read (`PowerShell`).
-pub const HARMLESS_TOOLS: [&str; 30] = [
-    // Search; loading the definitions of deferred tools (2.1 offers most tools that way).
-    "Grep",
-    "Glob",
-    "ToolSearch",
-    // The todo list and task tracker (Claude Code 2.1: `TaskCreate` … `TaskStop`).
-    "TodoWrite",
-    "TodoRead",
-    "TaskCreate",
-    "TaskGet",
-    "TaskList",
-    "TaskUpdate",
-    "TaskOutput",
-    "TaskStop",
-    // Subagents: their own tool calls are decided one by one.
-    "Agent",
-    "Task",
-    // Background shells the agent started: reading their output, stopping them.
-    "BashOutput",
-    "KillShell",
-    "KillBash",
-    // Leaving plan mode (Claude Code asks the person itself).
-    "ExitPlanMode",
-    "EnterPlanMode",
-    // Talking with the person, and the conversation's own state (2.1): a question, a message,
-    // the goal, the end of the conversation, a subagent handing back.
-    "AskUserQuestion",
-    "SendUserMessage",
-    "SetGoal",
-    "EndConversation",
-    "SubagentHandback",
-    // Listing and reading what the session has: other agents, its own scheduled jobs, the
-    // MCP servers' resources (not reading one: a server decides what that does), notifications,
-    // a code review's findings to show; waiting for MCP servers to start.
-    "ListAgents",
-    "CronList",
-    "ListMcpResourcesTool",
-    "ReadNotifications",
-    "ReportFindings",
-    "WaitForMcpServers",
-    // Code intelligence from a language server: its `filePath` meets the hard protections.
-    "LSP",
-];
-
-/// [`HARMLESS_TOOLS`] as the policy the hook adds when no policy file is found.
-pub fn fallback_policy() -> (&'static str, String) {
-    super::allow_policy("claude-code.policy", &HARMLESS_TOOLS)
-}
+/// The shipped policy the hook adds beside the shipped default policy (and leaves out with
+/// it): Claude Code's own tools that change nothing and have no harness9 counterpart
+/// (`policies/claude-code.policy`, which says which tools are asked about and why).
+pub const POLICY: &str = "claude-code.policy";
 
 /// The harness9 call for a Claude Code tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {

@@ -26,42 +26,10 @@ use crate::call::{Action, Decision, ToolCall};
 /// The event this adapter answers.
 pub const EVENT: &str = "BeforeTool";
 
-/// Gemini CLI's tools that change nothing and have no harness9 counterpart: allowed when no
-/// policy file is found (beside the shipped default policy). The hard protections still apply
-/// to the paths they name. Asked, as any tool not listed: `web_fetch`, `google_web_search`,
-/// `activate_skill` and `invoke_agent` (they start other work), `read_mcp_resource` (a server
-/// decides what reading does), `take_snapshot`, MCP tools.
-pub const HARMLESS_TOOLS: [&str; 20] = [
-    // Search and reading many files at once (each path meets the hard protections).
-    "glob",
-    "search_file_content",
-    "grep_search",
-    "read_many_files",
-    // The todo list, the topic line and the task tracker.
-    "write_todos",
-    "update_topic",
-    "tracker_create_task",
-    "tracker_update_task",
-    "tracker_get_task",
-    "tracker_list_tasks",
-    "tracker_add_dependency",
-    "tracker_visualize",
-    "complete_task",
-    // Talking with the person; plan mode (each call after it is judged all the same).
-    "ask_user",
-    "enter_plan_mode",
-    "exit_plan_mode",
-    // What the session has: background processes and their output, MCP resources, its docs.
-    "list_background_processes",
-    "read_background_output",
-    "list_mcp_resources",
-    "get_internal_docs",
-];
-
-/// [`HARMLESS_TOOLS`] as the policy the hook adds when no policy file is found.
-pub fn fallback_policy() -> (&'static str, String) {
-    super::allow_policy("gemini-cli.policy", &HARMLESS_TOOLS)
-}
+/// The shipped policy the hook adds beside the shipped default policy (and leaves out with
+/// it): Gemini CLI's own tools that change nothing and have no harness9 counterpart
+/// (`policies/gemini-cli.policy`).
+pub const POLICY: &str = "gemini-cli.policy";
 
 /// The harness9 call for a Gemini CLI tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {

@@ -108,15 +108,6 @@ pub const MANAGED_DIR: &str = "/etc/harness9";
 /// replaces it).
 pub const MANAGED_DIR_VAR: &str = "HARNESS9_MANAGED_DIR";
 
-/// A policy that allows each of `tools`: an agent's own tools that change nothing, added when
-/// no policy file is found.
-pub fn allow_policy(name: &'static str, tools: &[&str]) -> (&'static str, String) {
-    (
-        name,
-        tools.iter().map(|t| format!("allow {t};\n")).collect(),
-    )
-}
-
 /// The managed tier's folders: [`MANAGED_DIR`] and `$HARNESS9_MANAGED_DIR` (absolute).
 pub fn managed_dirs() -> Vec<PathBuf> {
     let mut dirs = vec![PathBuf::from(MANAGED_DIR)];
@@ -161,12 +152,13 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
 
 /// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
 /// `.harness9/*.policy` (by name), the user's `*.policy` files, on the shipped default policy
-/// plus `fallback` (the agent's harmless tools) unless a file says `replace "default.policy";`,
+/// plus `fallback` (the shipped policy of the agent's harmless tools) unless a file says
+/// `replace "default.policy";`,
 /// and the built-in rules. Relative paths resolve against the working folder, `~` against home. The
 /// policy folders and the agents' settings files ([`AGENT_SETTINGS`]) are guarded.
 pub fn project_engine(
     project: &Project,
-    fallback: Option<(&str, &str)>,
+    fallback: Option<&'static str>,
 ) -> Result<(Engine, Sources), SetupError> {
     let cwd = &project.cwd;
     if !cwd.is_absolute() {
@@ -206,8 +198,8 @@ pub fn project_engine(
         b = b.guard(dir.clone());
     }
     b = with_managed(b, &sources.managed).default_policy();
-    if let Some((name, text)) = fallback {
-        b = b.default_policy_text(name, text);
+    if let Some(name) = fallback {
+        b = b.default_embedded_policy(name);
     }
     for p in &sources.policies {
         b = b.policy_file(named(p));

@@ -125,6 +125,13 @@ impl EngineBuilder {
         self
     }
 
+    /// A policy compiled into the binary (see [`policy::EMBEDDED`]) beside the shipped default
+    /// policy, and left out with it: an agent's own harmless tools (`claude-code.policy`).
+    pub fn default_embedded_policy(mut self, name: &'static str) -> Self {
+        self.base.push(Origin::Embedded(name));
+        self
+    }
+
     /// A policy compiled into the binary (see [`policy::EMBEDDED`]), as a user policy.
     pub fn embedded_policy(mut self, name: &'static str) -> Self {
         self.policies.push(Origin::Embedded(name));
@@ -287,6 +294,7 @@ impl<'c> Loading<'c> {
         self.diags.extend(loaded.diags);
         self.guarded.extend(loaded.files);
         let mut rules = Vec::new();
+        self.compiler.typos = tier != Tier::Shipped;
         for (src, stmt) in loaded.statements {
             match stmt {
                 Statement::Rule(r) => rules.extend(self.compiler.rule(&src, &r)),
@@ -302,6 +310,7 @@ impl<'c> Loading<'c> {
                 Statement::Expect(_) | Statement::Headless(_) | Statement::Include(_) => {}
             }
         }
+        self.compiler.typos = true;
         let chain = Chain::new(origin_name(origin), rules);
         self.user.push(match tier {
             Tier::Managed => chain.managed(),
