@@ -45,12 +45,18 @@ impl Pattern {
 
     fn new(text: &str, paths: bool) -> Result<Pattern, globset::Error> {
         let fast = classify(text, paths);
-        let glob = GlobBuilder::new(text)
-            .literal_separator(paths)
-            .backslash_escape(true)
-            .build()?;
-        // Parsed whatever the strategy, so that an invalid pattern is an error either way.
-        let slow = (fast == Fast::Slow).then(|| Box::new((glob, OnceLock::new())));
+        // Parsed when it is matched by globset, and when it holds a `}`, so that an invalid
+        // pattern is an error either way: text and `*` alone is always a valid glob, unless a
+        // `}` closes alternatives none opened (`test_fast_patterns_are_valid_globs` checks it).
+        let slow = if fast == Fast::Slow || text.contains('}') {
+            let glob = GlobBuilder::new(text)
+                .literal_separator(paths)
+                .backslash_escape(true)
+                .build()?;
+            (fast == Fast::Slow).then(|| Box::new((glob, OnceLock::new())))
+        } else {
+            None
+        };
         let bare = match text.strip_suffix(" *") {
             Some(words) if !paths && !words.trim().is_empty() => {
                 Some(Box::new(Pattern::new(words, false)?))
@@ -221,6 +227,22 @@ fn longest_literal(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// A pattern left unparsed (matched by equality, prefix, suffix or substring) is valid
+        /// exactly when globset says it is.
+        #[test]
+        fn test_fast_patterns_are_valid_globs(text in "[a/ *?\\[\\]{},\\\\!^-]{0,8}") {
+            for paths in [false, true] {
+                let globset = GlobBuilder::new(&text)
+                    .literal_separator(paths)
+                    .backslash_escape(true)
+                    .build()
+                    .is_ok();
+                proptest::prop_assert_eq!(Pattern::new(&text, paths).is_ok(), globset, "{}", text);
+            }
+        }
+    }
 
     #[test]
     fn the_anchored_prefix_is_what_every_match_starts_with() {
