@@ -429,7 +429,7 @@ fn guarded_paths(ctx: &PathContext, paths: Vec<PathBuf>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for p in paths {
         let resolved = ctx.resolve(&p.to_string_lossy());
-        let canonical = ctx.canonical(&resolved);
+        let canonical = ctx.real_path(&resolved);
         for q in std::iter::once(resolved).chain(canonical) {
             if !out.contains(&q) {
                 out.push(q);
@@ -460,7 +460,7 @@ fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Load
 
 fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Protection {
     let resolved = ctx.resolve(written);
-    let canonical = ctx.canonical(&resolved).filter(|c| *c != resolved);
+    let canonical = ctx.real_path(&resolved).filter(|c| *c != resolved);
     let reason = reason.unwrap_or_else(|| format!("`{written}` is a protected path"));
     Protection {
         written: written.to_string(),

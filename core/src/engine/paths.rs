@@ -16,7 +16,7 @@ pub struct PathContext {
     /// The first working folder and where it really is (symlinks followed), looked up once;
     /// kept by [`with_cwd`](Self::with_cwd), so that walks from other folders stop there too.
     known: Option<(PathBuf, PathBuf)>,
-    /// Home and where it really is, when that differs (`/home` a link to `/var/home`).
+    /// Home and where it really is (`/home` may be a link to `/var/home`), looked up once.
     known_home: Option<(PathBuf, PathBuf)>,
 }
 
@@ -27,8 +27,7 @@ impl PathContext {
         let home = home.map(|h| normalize(&h));
         let known_home = home
             .as_ref()
-            .and_then(|h| Some((h.clone(), h.canonicalize().ok()?)))
-            .filter(|(h, real)| h != real);
+            .and_then(|h| Some((h.clone(), h.canonicalize().ok()?)));
         PathContext {
             cwd,
             home,
@@ -142,17 +141,21 @@ impl PathContext {
     /// the kernel resolves it (`link/..` is the parent of the link's target). Costs one `lstat`
     /// per component below the working folder; paths with `..` take a full `realpath`.
     pub fn real(&self, raw: &str) -> Option<PathBuf> {
-        let joined = self.join(raw);
+        self.real_path(&self.join(raw))
+    }
+
+    /// [`real`](Self::real) for a path already joined: the working folder and home, whose real
+    /// paths are known, end the walk.
+    pub fn real_path(&self, joined: &Path) -> Option<PathBuf> {
         if joined.components().any(|c| c == Component::ParentDir) {
-            return self.canonical(&joined);
+            return self.canonical(joined);
         }
-        let mut cur = normalize(&joined);
+        let mut cur = normalize(joined);
         let mut below: Vec<OsString> = Vec::new();
         loop {
-            if let Some((folder, real)) = &self.known {
-                if cur == *folder {
-                    return Some(rebuild(real.clone(), &below));
-                }
+            let mut known = self.known.iter().chain(&self.known_home);
+            if let Some((_, real)) = known.find(|(folder, _)| cur == *folder) {
+                return Some(rebuild(real.clone(), &below));
             }
             match std::fs::symlink_metadata(&cur) {
                 Ok(m) if m.file_type().is_symlink() => {
