@@ -78,6 +78,27 @@ fn bench(c: &mut Criterion) {
         b.iter(|| hook_call(dir.path(), &read))
     });
     g.finish();
+
+    // The same start-up inside one process: what building the hook's engine costs, without
+    // starting a binary (the program tables, read once per process, are read by then).
+    let mut g = c.benchmark_group("hook claude-code (in process)");
+    let project = harness9::hooks::Project {
+        cwd: dir.path().to_path_buf(),
+        home: Some(dir.path().join("home")),
+        user_dir: None,
+    };
+    let fallback = harness9::hooks::claude_code::POLICY;
+    let engine = || {
+        harness9::hooks::project_engine(&project, Some(fallback))
+            .unwrap()
+            .0
+    };
+    g.bench_function("build the engine, default policy", |b| b.iter(engine));
+    let call = harness9::ToolCall::primary("bash", "git status --short");
+    g.bench_function("build the engine and decide git status", |b| {
+        b.iter(|| engine().decide(&call))
+    });
+    g.finish();
 }
 
 criterion_group! {
