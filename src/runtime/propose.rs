@@ -45,7 +45,7 @@ use super::Proposal;
 use crate::call::{is_file_tool, Action, Decision, Risk, ToolCall};
 use crate::engine::paths::has_meta;
 use crate::engine::{Chain, Engine, InvalidRule, Mode};
-use crate::knowledge::{self, Effect, Role, Takes};
+use crate::knowledge::{self, Effect, Propose, Role, Takes};
 use crate::policy::print::quote_raw;
 use crate::rule_ref::Held;
 use crate::shell::{self, SimpleCommand, View};
@@ -333,46 +333,8 @@ const READ_ONLY_SUBCOMMANDS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Programs whose every use can run code given on the command line (`make --eval=…`,
-/// `make -f /dev/stdin`, `rake -e …`, `just --shell …`, `mvn exec:exec …`, `gradle -I …`,
-/// `tmux ls \; run-shell …`): exact only. The tables give `tmux` subcommands, but any of them
-/// may be followed by another command (after a `;` word) that runs a shell or types into one.
-const EXACT_PROGRAMS: &[&str] = &[
-    "make", "just", "rake", "mvn", "gradle", "mix", "deno", "tmux",
-];
-
 /// For `gh`: its commands are `gh GROUP VERB`; these verbs only read.
 const GH_READ_VERBS: &[&str] = &["list", "view", "status", "diff", "checks"];
-
-/// Programs that run code they are given but whose code the shell analysis does not read
-/// (awk's and sed's scripts, other languages, fetch-and-run tools); with
-/// [`shell::runs_other_code`] (wrappers, shells, interpreters it reads), the programs that get
-/// the exact command only.
-const RUNS_CODE_UNREAD: &[&str] = &[
-    "lua",
-    "Rscript",
-    "osascript",
-    "pwsh",
-    "awk",
-    "gawk",
-    "mawk",
-    "sed",
-    "npx",
-    "bunx",
-    "pnpx",
-    "uvx",
-    "pipx",
-];
-
-/// Programs that only create or read, whatever their options: a rule may name the program
-/// alone (when the tables agree, see [`program_only`]). A judgement the tables do not make:
-/// they say what a command with the options they list does, and an option they do not list
-/// is unknown to them, while a rule `bash(ls *)` allows it too. `mkdir` and `touch` they do
-/// not describe at all.
-const PROGRAM_ONLY: &[&str] = &[
-    "mkdir", "touch", "ls", "cat", "head", "tail", "wc", "grep", "diff", "pwd", "which", "echo",
-    "printf", "cut", "tr", "jq", "date", "du", "df", "stat", "basename", "dirname", "realpath",
-];
 
 /// The proposal for a call the engine asks about (`d`), or `None` when no rule can be
 /// proposed safely (a deny, an unanalysable command, a redirection that writes).
@@ -518,7 +480,7 @@ pub fn command_rule(cmd: &SimpleCommand, high: bool) -> Option<ProposedRule> {
     if high || dynamic || !cmd.assignments.is_empty() || program.contains('/') {
         return exact();
     }
-    if runs_code(program) || EXACT_PROGRAMS.contains(&program) {
+    if runs_code(program) || knowledge::propose(program) == Propose::Exact {
         return exact();
     }
     let plain = |w: &str| {
@@ -583,11 +545,12 @@ fn gives_more_than_reading(t: &knowledge::Program) -> bool {
         || t.sub.values().any(gives_more_than_reading)
 }
 
-/// Whether a rule may name `program` alone: it is in [`PROGRAM_ONLY`], and its table, if the
-/// tables describe it, has nothing that writes, runs or changes the system either (`date -s`
-/// sets the clock, `printf -v` a shell variable): the narrower judgement wins.
+/// Whether a rule may name `program` alone: its table says so (`propose = "program"`: it only
+/// creates or reads, whatever its options), and its option grammar, if the tables describe
+/// one, has nothing that writes, runs or changes the system either (`date -s` sets the clock,
+/// `printf -v` a shell variable): the narrower judgement wins.
 fn program_only(program: &str) -> bool {
-    PROGRAM_ONLY.contains(&program)
+    knowledge::propose(program) == Propose::Program
         && knowledge::registry()
             .get(program)
             .is_none_or(only_reads_whatever_given)
@@ -605,7 +568,7 @@ fn only_reads_whatever_given(t: &knowledge::Program) -> bool {
         && t.options.iter().all(|o| {
             o.effects
                 .iter()
-                .all(|e| matches!(e, Effect::Walk | Effect::Indirect))
+                .all(|e| e.only_reads() || *e == Effect::Indirect)
                 && match o.takes {
                     Takes::Nothing => true,
                     Takes::Required(r) | Takes::Optional(r) => reads(&r),
@@ -694,9 +657,13 @@ fn code_from_input(cmd: &SimpleCommand) -> bool {
     operands.is_empty() || operands.first().is_some_and(from_stdin)
 }
 
+/// Whether `program` runs code it is given: a wrapper, shell or interpreter the shell
+/// analysis reads ([`shell::runs_other_code`]), or one whose code it does not read (awk's and
+/// sed's scripts, other languages, fetch-and-run tools: the tables' `runs_code`, see
+/// [`knowledge::runs_unread_code`]). Such a program gets the exact command only.
 fn runs_code(program: &str) -> bool {
     shell::runs_other_code(program)
-        || RUNS_CODE_UNREAD.contains(&program)
+        || knowledge::runs_unread_code(program)
         || program.starts_with("python")
 }
 
@@ -816,10 +783,59 @@ mod tests {
             assert!(!runs_code(p), "{p}");
         }
         // No second copy of what the shell model knows.
-        for p in RUNS_CODE_UNREAD {
+        for p in marked(|t| t.runs_code) {
             assert!(
                 !shell::runs_other_code(p),
                 "{p} is known to the shell model already"
+            );
+        }
+    }
+
+    /// Every program name (aliases too) whose table's traits meet `test`, sorted.
+    fn marked(test: impl Fn(&knowledge::Traits) -> bool) -> Vec<&'static str> {
+        let mut names: Vec<&str> = knowledge::registry()
+            .names()
+            .filter(|n| knowledge::traits(n).is_some_and(|t| test(&t)))
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// What the tables say of a program is what the proposals do: `propose = "exact"` and
+    /// `runs_code` give the exact command, `propose = "program"` the program alone (where its
+    /// option grammar finds nothing but reading).
+    #[test]
+    fn the_tables_propose_fields_are_what_the_proposals_follow() {
+        let exact = marked(|t| t.propose == Propose::Exact);
+        let unread = marked(|t| t.runs_code);
+        let alone = marked(|t| t.propose == Propose::Program);
+        for (list, has) in [
+            (&exact, ["make", "tmux", "just", "deno"]),
+            (&unread, ["awk", "sed", "npx", "Rscript"]),
+            (&alone, ["mkdir", "touch", "ls", "grep"]),
+        ] {
+            assert!(has.iter().all(|p| list.contains(p)), "{list:?}");
+        }
+        for p in exact.iter().chain(&unread) {
+            assert!(
+                is_exact(&format!("{p} x")),
+                "{p}: {:?}",
+                rule(&format!("{p} x"))
+            );
+            assert!(
+                runs_code(p) || knowledge::propose(p) == Propose::Exact,
+                "{p}"
+            );
+        }
+        for p in alone {
+            let expected = knowledge::registry()
+                .get(p)
+                .is_none_or(only_reads_whatever_given);
+            let proposed = rule(&format!("{p} x"));
+            assert_eq!(
+                proposed == Some(ProposedRule::prefix(&[p])),
+                expected,
+                "{p}: {proposed:?}"
             );
         }
     }
@@ -838,7 +854,7 @@ mod tests {
 
     /// The tables are where programs are described: a program they give subcommands gets
     /// rules that name the subcommand (or the exact command), never the program alone, unless
-    /// it is exact only for a reason written beside [`EXACT_PROGRAMS`].
+    /// it is exact only for a reason written beside its `propose = "exact"`.
     #[test]
     fn every_program_the_tables_give_subcommands_gets_rules_that_name_one() {
         let mut exceptions = Vec::new();
@@ -850,7 +866,7 @@ mod tests {
             let name = program.name.as_str();
             assert!(has_subcommands(name), "{name}");
             assert!(is_exact(name), "{name} alone: {:?}", rule(name));
-            let exception = runs_code(name) || EXACT_PROGRAMS.contains(&name);
+            let exception = runs_code(name) || knowledge::propose(name) == Propose::Exact;
             if exception {
                 exceptions.push(name);
             }
@@ -933,7 +949,7 @@ mod tests {
                 words: vec!["cargo".into(), "build".into()]
             })
         );
-        for p in EXACT_PROGRAMS {
+        for p in marked(|t| t.propose == Propose::Exact) {
             assert!(is_exact(&format!("{p} test")), "{p}");
         }
     }
@@ -961,7 +977,7 @@ mod tests {
                 "{command}"
             );
         }
-        for p in PROGRAM_ONLY {
+        for p in marked(|t| t.propose == Propose::Program) {
             if let Some(table) = knowledge::registry().get(p) {
                 assert_eq!(program_only(p), only_reads_whatever_given(table), "{p}");
             }

@@ -11,7 +11,7 @@ use super::pattern::Pattern;
 pub use super::view::CommandView;
 use crate::diag::Source;
 use crate::knowledge::effects::{self, Found, Kind, Places};
-use crate::knowledge::Effect;
+use crate::knowledge::{self, Effect, Follow, Program, Style};
 use crate::policy::ast::{Action, Risk, Span};
 use crate::rule_ref::RuleRef;
 use crate::shell::{SimpleCommand, View};
@@ -478,70 +478,68 @@ pub fn effect_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
 }
 
 /// Whether a command reads or copies whole folder trees, so that naming a folder that holds a
-/// protected path (`tar czf k.tgz ~`, `grep -r key ~`, `cp -r ~ /tmp`) reaches into it. Tools
-/// that skip hidden folders by default (`rg` without `--hidden`) do not count. Recursive
-/// deletes and permission changes (`rm -rf ~`, `chmod -R`) are the danger rules' to ask about.
+/// protected path (`tar czf k.tgz ~`, `grep -r key ~`, `cp -r ~ /tmp`) reaches into it: it
+/// walks them (see [`walking`]). Tools that skip hidden folders by default (`rg` without
+/// `--hidden`) do not count. Recursive deletes and permission changes (`rm -rf ~`, `chmod -R`,
+/// whose table says `walk_changes`) are the danger rules' to ask about.
 pub fn walks_folders(c: &CommandView) -> bool {
-    let cmd = c.cmd;
+    walking(c) && !table(c).is_some_and(|t| t.traits.walk_changes)
+}
+
+/// Whether a command walks the folders it is given, as the program tables say: the program
+/// always does (`walks = true`: `tar`, `rsync`), or it is given an option marked `!walk`
+/// (`grep -r`, `cp -a`, `zip -r`, `find -exec`), or grep's `-d recurse`.
+fn walking(c: &CommandView) -> bool {
     let r = c.reading();
-    if r.has_effect(Effect::Walk)
+    let walks = table(c).is_some_and(|t| t.traits.walks)
+        || gives_marked(c, Effect::Walk)
         || r.value_of(&["-d", "--directories"])
-            .is_some_and(|v| v.text.starts_with("rec"))
-    {
-        return true;
-    }
-    let any = |flags: &[&str]| flags.iter().any(|f| flag_given(c, f, View::Canonical));
-    match cmd.program() {
-        "tar" | "rsync" | "7z" | "7za" | "bsdtar" | "cpio" | "duplicity" | "restic" | "borg" => {
-            true
-        }
-        "zip" => any(&["-r", "--recurse-paths"]),
-        "cp" | "scp" => any(&["-r", "-R", "-a", "--recursive", "--archive"]),
-        "grep" | "egrep" | "fgrep" => any(&["-r", "-R", "--recursive", "--dereference-recursive"]),
-        "rg" => any(&["--hidden", "-u", "--unrestricted"]),
-        // Files found by name are what a `-name` filter lets through: a pattern that cannot
-        // name a key or a credentials file (`-name '*.log'`) does not reach into them.
-        "find" => any(&["-exec", "-execdir", "-ok", "-okdir"]) && !filtered_by_name(c),
-        _ => false,
-    }
+            .is_some_and(|v| v.text.starts_with("rec"));
+    // Files found by name are what a `-name` filter lets through: a pattern that cannot name a
+    // key or a credentials file (`find ~ -name '*.log' -exec …`) does not reach into them.
+    let find = r.program.is_some_and(|p| p.style == Style::Find);
+    walks && !(find && filtered_by_name(c))
 }
 
 /// Whether a command that walks folders follows the links it meets there (`grep -R`, `rg -L`,
 /// `find -L … -exec`, `cp -rL`, `tar -h`, `rsync -L`, `zip -r`, `scp -r`, `chmod -RL`): it
-/// then reads, or changes, what each link below a folder it is given leads to.
+/// then reads, or changes, what each link below a folder it is given leads to. It gives an
+/// option its table marks `!follow`, and none marked `!nofollow` (`zip -y` keeps links); with
+/// `follow = "walking"` that counts only when it walks (`cp -L` without `-r` copies one file).
 pub fn follows_links(c: &CommandView) -> bool {
-    let any = |flags: &[&str]| flags.iter().any(|f| flag_given(c, f, View::Canonical));
-    let word = |w: &[&str]| {
-        c.cmd
-            .argv
-            .iter()
-            .skip(1)
-            .any(|a| w.contains(&a.value.as_str()))
+    let Some(t) = table(c) else {
+        return false;
     };
-    let recursive = ["-r", "-R", "--recursive"];
-    match c.cmd.program() {
-        "grep" | "egrep" | "fgrep" => any(&["-R", "--dereference-recursive"]),
-        "rg" => any(&["-L", "--follow"]),
-        "find" => word(&["-L", "-follow"]) && walks_folders(c),
-        "cp" => any(&["-L", "--dereference"]) && (any(&recursive) || any(&["-a", "--archive"])),
-        // Also in tar's old-style keys, a first word of letters without a dash (`tar chf`).
-        "tar" | "bsdtar" => any(&["-h", "--dereference"]) || tar_keys(c).contains('h'),
-        "rsync" => any(&[
-            "-L",
-            "--copy-links",
-            "--copy-unsafe-links",
-            "-k",
-            "--copy-dirlinks",
-        ]),
-        "zip" => any(&["-r", "--recurse-paths"]) && !any(&["-y", "--symlinks"]),
-        "scp" => any(&["-r"]),
-        "chmod" | "chown" | "chgrp" => any(&["-R", "--recursive"]) && any(&["-L"]),
-        _ => false,
-    }
+    gives_marked(c, Effect::Follow)
+        && !gives_marked(c, Effect::NoFollow)
+        && (t.traits.follow == Follow::Given || walking(c))
 }
 
-/// tar's old-style keys: its first word when that is letters only (`tar chf out.tar dir`).
-fn tar_keys<'c>(c: &CommandView<'c>) -> &'c str {
+/// What the program tables say of the command's program, also where they only give its
+/// traits and marks (see [`knowledge::Registry::entry`]).
+fn table(c: &CommandView) -> Option<&'static Program> {
+    knowledge::registry().entry(c.cmd.program())
+}
+
+/// Whether the command gives an option its program's table marks with `effect`: as the
+/// program reads its command line, or under any of its names the way a deny rule's `flag`
+/// reads it ([`flag_given`]), so that a misreading only makes the walk rules stricter (`find ~
+/// -path -execdir cat {} +`); for a program that takes old-style keys, also as one (`tar chf`).
+fn gives_marked(c: &CommandView, effect: Effect) -> bool {
+    let Some(t) = table(c) else {
+        return false;
+    };
+    c.reading().has_effect(effect)
+        || t.names_with(effect)
+            .any(|f| flag_given(c, f, View::Canonical))
+        || (t.traits.keys
+            && keys(c)
+                .chars()
+                .any(|k| t.short(k).is_some_and(|o| o.has(effect))))
+}
+
+/// Old-style keys: the first word when that is letters only (`tar chf out.tar dir`).
+fn keys<'c>(c: &CommandView<'c>) -> &'c str {
     c.cmd
         .argv
         .get(1)
@@ -692,3 +690,7 @@ pub fn default_risk(action: Action) -> Risk {
         Action::Deny => Risk::High,
     }
 }
+
+#[cfg(test)]
+#[path = "rule_tests.rs"]
+mod tests;

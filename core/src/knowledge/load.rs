@@ -11,7 +11,9 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::table::{parse_spec, Examples, Operands, Program, Style, TableError};
+use super::table::{
+    parse_spec, Examples, Follow, Operands, Program, Propose, Style, TableError, Takes, Traits,
+};
 
 /// A program of the shipped tables as `build.rs` wrote it.
 pub(crate) struct ShippedProgram {
@@ -67,9 +69,22 @@ impl Entry {
 }
 
 impl Registry {
+    /// The table of `name` that reads its commands: one that describes its command line.
     pub fn get(&self, name: &str) -> Option<&Program> {
+        self.entry(name).filter(|p| p.grammar)
+    }
+
+    /// The table of `name`, also one that only gives the program's traits and its options'
+    /// marks (`grammar = false`, see [`Program::grammar`]): for what it says of the program
+    /// as a whole, never to read a command by.
+    pub fn entry(&self, name: &str) -> Option<&Program> {
         let i = *self.by_name.get(name)?;
         self.entries[i].compiled().ok().map(|c| &c.program)
+    }
+
+    /// Every name and alias a table is written for, in no order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.by_name.keys().map(String::as_str)
     }
 
     /// Whether an option of `name` may carry a command: its value is code, a program or git
@@ -81,11 +96,13 @@ impl Registry {
             .is_some_and(|c| c.carries)
     }
 
-    /// Every program that compiles, in the order of the tables.
+    /// Every program that compiles and whose table describes its command line, in the order
+    /// of the tables.
     pub fn programs(&self) -> impl Iterator<Item = &Program> {
         self.entries
             .iter()
             .filter_map(|e| e.compiled().ok().map(|c| &c.program))
+            .filter(|p| p.grammar)
     }
 
     /// Mistakes in the tables (`file: program: message`). A program or subcommand with a
@@ -213,6 +230,82 @@ struct RawProgram {
     readonly_examples: Vec<String>,
     #[serde(default)]
     not_readonly_examples: Vec<String>,
+    /// `false`: the table gives only the program's traits and its options' marks.
+    #[serde(default = "yes")]
+    grammar: bool,
+    // The program's traits (see [`Traits`]).
+    #[serde(default)]
+    walks: bool,
+    #[serde(default)]
+    walk_changes: bool,
+    #[serde(default)]
+    follow: Option<Follow>,
+    #[serde(default)]
+    keys: bool,
+    #[serde(default)]
+    propose: Option<Propose>,
+    #[serde(default)]
+    runs_code: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl RawProgram {
+    /// The program's traits, and the name of the first one given (for a subcommand's table,
+    /// which may give none).
+    fn traits(&self) -> (Traits, Option<&'static str>) {
+        let given = [
+            (self.walks, "walks"),
+            (self.walk_changes, "walk_changes"),
+            (self.follow.is_some(), "follow"),
+            (self.keys, "keys"),
+            (self.propose.is_some(), "propose"),
+            (self.runs_code, "runs_code"),
+            (!self.grammar, "grammar"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name));
+        let traits = Traits {
+            walks: self.walks,
+            walk_changes: self.walk_changes,
+            follow: self.follow.unwrap_or_default(),
+            keys: self.keys,
+            propose: self.propose.unwrap_or_default(),
+            runs_code: self.runs_code,
+        };
+        (traits, given)
+    }
+
+    /// A table with `grammar = false` lists options only by their names and marks, and says
+    /// nothing else of the command line.
+    fn check_grammarless(&self, options: &[super::table::OptSpec]) -> Result<(), TableError> {
+        let said = [
+            (self.readonly, "it cannot be read-only"),
+            (self.operands.is_some(), "it has no operands"),
+            (!self.sub.is_empty(), "it has no subcommands"),
+            (self.style.is_some(), "it has no style"),
+            (
+                self.numeric || self.plus,
+                "it has no numeric or `+` options",
+            ),
+            (
+                !self.readonly_examples.is_empty() || !self.not_readonly_examples.is_empty(),
+                "it has no examples",
+            ),
+            (
+                options
+                    .iter()
+                    .any(|o| o.takes != Takes::Nothing || o.operands.is_some()),
+                "an option is only names and marks",
+            ),
+        ];
+        match said.into_iter().find(|(wrong, _)| *wrong) {
+            Some((_, why)) => Err(TableError::NotGrammarless(why.to_string())),
+            None => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -239,7 +332,7 @@ fn compile(name: &str, family: &'static str, raw: RawProgram) -> Result<Compiled
 fn compile_node(
     name: &str,
     family: &'static str,
-    raw: RawProgram,
+    mut raw: RawProgram,
     parent: Option<Style>,
 ) -> Result<Program, TableError> {
     let style = match raw.style.as_deref() {
@@ -253,8 +346,12 @@ fn compile_node(
     if parent.is_some() && !raw.aliases.is_empty() {
         return Err(TableError::SubcommandAliases);
     }
+    let (traits, given) = raw.traits();
+    if let Some(name) = given.filter(|_| parent.is_some()) {
+        return Err(TableError::SubcommandTrait(name));
+    }
     let mut options = Vec::new();
-    for o in raw.options {
+    for o in std::mem::take(&mut raw.options) {
         options.push(match o {
             RawOption::Spec(s) => parse_spec(&s)?,
             RawOption::Table(t) => {
@@ -263,6 +360,9 @@ fn compile_node(
                 spec
             }
         });
+    }
+    if !raw.grammar {
+        raw.check_grammarless(&options)?;
     }
     let operands = match (&raw.operands, raw.readonly) {
         (Some(o), _) => Operands::parse(o)?,
@@ -273,6 +373,8 @@ fn compile_node(
     check_duplicates(&program)?;
     program.set_flags(raw.numeric, raw.readonly);
     program.plus = raw.plus;
+    program.grammar = raw.grammar;
+    program.traits = traits;
     program.set_examples(Examples {
         readonly: raw.readonly_examples,
         not_readonly: raw.not_readonly_examples,
@@ -382,6 +484,57 @@ mod tests {
             errors[0].starts_with("t.toml: tool: tool bad: unknown value role `file`"),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn a_table_without_grammar_gives_traits_and_marks_but_reads_no_command() {
+        let reg = Registry::load(&[(
+            "t.toml",
+            r#"
+            [cp]
+            grammar = false
+            follow = "walking"
+            options = ["-r -R --recursive !walk", "-L !follow"]
+            [mkdir]
+            grammar = false
+            propose = "program"
+            [bad]
+            grammar = false
+            options = ["-o=write"]
+            [worse]
+            grammar = false
+            readonly = true
+            operands = ["read..."]
+            [tool]
+            walks = true
+            [tool.sub.x]
+            keys = true
+            "#,
+        )]);
+        assert!(reg.get("cp").is_none() && reg.get("mkdir").is_none());
+        let cp = reg.entry("cp").expect("cp's traits");
+        assert_eq!(cp.traits.follow, super::Follow::Walking);
+        assert_eq!(
+            cp.names_with(super::super::Effect::Walk)
+                .collect::<Vec<_>>(),
+            ["-r", "-R", "--recursive"]
+        );
+        let mkdir = reg.entry("mkdir").expect("mkdir's traits");
+        assert_eq!(mkdir.traits.propose, Propose::Program);
+        assert!(reg.programs().all(|p| p.grammar));
+        assert!(reg.get("tool").is_some_and(|t| t.traits.walks));
+        let errors = reg.errors();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        for says in [
+            "bad: with `grammar = false`, an option is only names",
+            "worse: with `grammar = false`, it cannot be read-only",
+            "tool x: `keys` is said of a program, not of a subcommand",
+        ] {
+            assert!(
+                errors.iter().any(|e| e.contains(says)),
+                "{says}: {errors:?}"
+            );
+        }
     }
 
     #[test]

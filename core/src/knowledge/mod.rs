@@ -19,7 +19,9 @@ pub use carried::{config_code, Carried};
 pub use load::{registry, Registry};
 pub use reading::{Operand, Reading, Used, Value};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
-pub use table::{Effect, Long, Operands, OptSpec, Program, Role, Style, Takes};
+pub use table::{
+    Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Style, Takes, Traits,
+};
 
 use crate::shell::{Redirect, SimpleCommand, Word};
 
@@ -66,6 +68,25 @@ pub fn writes_nothing_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
             .iter()
             .all(|r| !r.writes() || redirect_reads_only(r))
         && reading.writes_nothing()
+}
+
+/// What the tables say of `program` as a whole (its [`Traits`]), whether or not they describe
+/// its command line; `None` for a program they do not name.
+pub fn traits(program: &str) -> Option<Traits> {
+    registry().entry(program).map(|p| p.traits)
+}
+
+/// How an "always allow" proposal may name `program` (its table's `propose` field): the exact
+/// command only (`make`, `tmux`), the program alone (`mkdir`), or as the proposals' own rules
+/// say.
+pub fn propose(program: &str) -> Propose {
+    traits(program).map(|t| t.propose).unwrap_or_default()
+}
+
+/// Whether every use of `program` runs code it is given that the shell analysis does not read
+/// (its table's `runs_code` field: `awk`, `sed`, `lua`, `npx`).
+pub fn runs_unread_code(program: &str) -> bool {
+    traits(program).is_some_and(|t| t.runs_code)
 }
 
 /// Whether a program reads its `name=value` operands as a name and a value (`dd of=out.img`,

@@ -74,8 +74,17 @@ impl Role {
 /// What an option does besides taking its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Effect {
-    /// The paths the command reads are whole folder trees (`grep -r`, `diff -r`, `ls -R`).
+    /// The paths the command is given are whole folder trees, which it reads (`grep -r`,
+    /// `diff -r`, `ls -R`), or changes where its table says its walks change (`chmod -R`, see
+    /// [`Program::walk_changes`]).
     Walk,
+    /// While it walks folders, it follows the links it meets (`grep -R`, `rg -L`, `rsync -L`):
+    /// it reads, or changes, where each one leads. With [`Follow::Walking`] only when the
+    /// command walks (`cp -L` copies one link's target, `cp -rL` a tree's).
+    Follow,
+    /// It keeps the links it meets as links (`zip -y`): what a `!follow` option says does not
+    /// hold.
+    NoFollow,
     /// It writes files (`sed -i`, `tree -R`).
     Write,
     /// It deletes files (`find -delete`).
@@ -92,8 +101,10 @@ pub enum Effect {
 }
 
 impl Effect {
-    const NAMES: [(Effect, &'static str); 7] = [
+    const NAMES: [(Effect, &'static str); 9] = [
         (Effect::Walk, "walk"),
+        (Effect::Follow, "follow"),
+        (Effect::NoFollow, "nofollow"),
         (Effect::Write, "write"),
         (Effect::Delete, "delete"),
         (Effect::Run, "run"),
@@ -111,6 +122,12 @@ impl Effect {
             .iter()
             .find(|(e, _)| *e == self)
             .map_or("", |(_, n)| n)
+    }
+
+    /// Whether an option with this effect may still only read: walking trees, and how links
+    /// met in them are taken, say what is read, not that anything changes.
+    pub fn only_reads(self) -> bool {
+        matches!(self, Effect::Walk | Effect::Follow | Effect::NoFollow)
     }
 }
 
@@ -139,7 +156,7 @@ pub struct OptSpec {
 impl OptSpec {
     /// Whether the option, given with a value in a read-only role, changes nothing.
     pub fn reads_only(&self) -> bool {
-        self.effects.iter().all(|e| *e == Effect::Walk)
+        self.effects.iter().all(|e| e.only_reads())
             && match self.takes {
                 Takes::Nothing => true,
                 Takes::Required(r) | Takes::Optional(r) => r.reads_only(),
@@ -219,6 +236,52 @@ pub enum Style {
     Find,
 }
 
+/// When the `!follow` options of a program follow links (its table's `follow` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Follow {
+    /// Whenever one is given (`grep -R`, `rg -L`, `rsync -L`).
+    #[default]
+    Given,
+    /// Only when the command walks (`cp -L` without `-r` copies one link's target, `find -L`
+    /// without `-exec` only lists, `chmod -L` counts only with `-R`).
+    Walking,
+}
+
+/// How an "always allow" proposal may name a program (its table's `propose` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Propose {
+    /// As the proposals' own rules say (by its subcommand, by its name when its table finds
+    /// nothing but reading, else exact).
+    #[default]
+    Usual,
+    /// The exact command only: every use can run code given on its command line.
+    Exact,
+    /// The program alone may be named (`bash(mkdir *)`): it only creates or reads, whatever
+    /// its options.
+    Program,
+}
+
+/// What a program's table says about the program as a whole, beside its command line. Only
+/// a program's own table has these, never a subcommand's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// It walks every folder it is given, whatever its options (`tar`, `rsync`, backup tools).
+    pub walks: bool,
+    /// Its walks change what they meet and read none of it (`chmod -R`): what they reach is
+    /// the danger rules' to ask about, not that of the rules on trees a command reads.
+    pub walk_changes: bool,
+    pub follow: Follow,
+    /// Its first word may be old-style keys, letters without a dash (`tar chf out.tar dir`):
+    /// each letter is its short option of that name.
+    pub keys: bool,
+    pub propose: Propose,
+    /// Every use runs code it is given (a script, a package, a one-liner) that the shell
+    /// analysis does not read.
+    pub runs_code: bool,
+}
+
 /// A program (or a subcommand of one) as the knowledge knows it.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -237,6 +300,12 @@ pub struct Program {
     pub operands: Operands,
     /// Subcommands by name: the first operand picks one.
     pub sub: Subs,
+    /// Whether the table describes the program's command line. Without (`grammar = false`)
+    /// it only gives the program's [`Traits`] and its options' marks (`!walk`, `!follow`):
+    /// commands are read by their spelling, as a program's without a table (see
+    /// [`super::Registry::get`]), and its options are only names with their effects.
+    pub grammar: bool,
+    pub traits: Traits,
     short: HashMap<char, usize>,
     /// Long option names without their dashes, sorted, with the option they name.
     long: Vec<(String, usize)>,
@@ -282,6 +351,8 @@ impl Program {
             options,
             operands,
             sub: Subs::default(),
+            grammar: true,
+            traits: Traits::default(),
             short: HashMap::new(),
             long: Vec::new(),
             single_dash: HashMap::new(),
@@ -374,6 +445,14 @@ impl Program {
             .unwrap_or(0)
     }
 
+    /// Every name of the options with `effect` (`-r`, `--recursive`).
+    pub fn names_with(&self, effect: Effect) -> impl Iterator<Item = &str> {
+        self.options
+            .iter()
+            .filter(move |o| o.has(effect))
+            .flat_map(|o| o.names.iter().map(String::as_str))
+    }
+
     /// Every long option name (without dashes), for tests against a program's `--help`.
     pub fn long_names(&self) -> impl Iterator<Item = &str> {
         self.long.iter().map(|(n, _)| n.as_str())
@@ -413,6 +492,12 @@ pub enum TableError {
     UnknownStyle(String),
     #[error("a subcommand has no aliases")]
     SubcommandAliases,
+    /// A program-level field (`walks`, `propose`, …) in a subcommand's table.
+    #[error("`{0}` is said of a program, not of a subcommand")]
+    SubcommandTrait(&'static str),
+    /// A table with `grammar = false` that describes the command line all the same.
+    #[error("with `grammar = false`, {0}")]
+    NotGrammarless(String),
     #[error("a read-only program must say what its operands are")]
     ReadOnlyWithoutOperands,
     #[error("option `{0}` is described twice")]
