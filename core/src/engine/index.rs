@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
@@ -16,6 +17,10 @@ use super::pattern::Pattern;
 use super::rule::{CMatcher, CommandView, CompiledRule, Target, Test, TextTest, ToolPattern};
 
 pub type RuleId = u32;
+
+/// A bucket with at most this many literal substrings looks for them one by one: cheaper than
+/// building an automaton, which an engine built for one call (the hook's) would use once.
+const SCANNED_KEYS: usize = 16;
 
 #[derive(Debug, Default)]
 pub struct ChainIndex {
@@ -47,7 +52,9 @@ struct Bucket {
     substr_keys: Vec<String>,
     substr_rules: Vec<Vec<RuleId>>,
     substr_slot: HashMap<String, usize>,
-    substr: Option<AhoCorasick>,
+    /// For more than [`SCANNED_KEYS`] keys, built when a command is first looked up; `None`
+    /// when it could not be built (too large), and every rule with a key is a candidate.
+    substr: OnceLock<Option<AhoCorasick>>,
     path_always: Vec<RuleId>,
     path_dirs: HashMap<PathBuf, Vec<RuleId>>,
     other: Vec<RuleId>,
@@ -188,22 +195,35 @@ impl Bucket {
     fn finish(&mut self) {
         self.prefix_lens.sort_unstable();
         self.substr_slot = HashMap::new();
-        if !self.substr_keys.is_empty() {
-            // A contiguous NFA rather than the DFA the builder picks for few patterns: building
-            // the DFA cost more than a hook process's whole search, and every engine built
-            // for one call builds the automata of the shipped policies.
-            self.substr = AhoCorasickBuilder::new()
+    }
+
+    /// The rules whose literal substrings `text` holds.
+    fn substr_candidates(&self, text: &str, out: &mut Vec<RuleId>) {
+        let rules = &self.substr_rules;
+        if self.substr_keys.len() <= SCANNED_KEYS {
+            for (key, ids) in self.substr_keys.iter().zip(rules) {
+                if text.contains(key.as_str()) {
+                    out.extend_from_slice(ids);
+                }
+            }
+            return;
+        }
+        // A contiguous NFA rather than the DFA the builder picks for few patterns: building the
+        // DFA cost more than a hook process's whole search.
+        let ac = self.substr.get_or_init(|| {
+            AhoCorasickBuilder::new()
                 .match_kind(MatchKind::Standard)
                 .kind(Some(AhoCorasickKind::ContiguousNFA))
                 .build(&self.substr_keys)
-                .ok();
-            if self.substr.is_none() {
-                // Could not build the automaton (too large): check those rules always.
-                for rules in self.substr_rules.drain(..) {
-                    self.cmd_always.extend(rules);
+                .ok()
+        });
+        match ac {
+            Some(ac) => {
+                for m in ac.find_overlapping_iter(text) {
+                    out.extend_from_slice(&rules[m.pattern().as_usize()]);
                 }
-                self.substr_keys.clear();
             }
+            None => rules.iter().for_each(|ids| out.extend_from_slice(ids)),
         }
     }
 
@@ -249,11 +269,7 @@ impl Bucket {
                     out.extend_from_slice(ids);
                 }
             }
-            if let Some(ac) = &self.substr {
-                for m in ac.find_overlapping_iter(*t) {
-                    out.extend_from_slice(&self.substr_rules[m.pattern().as_usize()]);
-                }
-            }
+            self.substr_candidates(t, out);
         }
     }
 }
@@ -338,5 +354,46 @@ fn path_keys(m: &CMatcher) -> Option<Vec<PathBuf>> {
         Test::Prefix(vs) => Some(vs.iter().map(|(_, p)| p.clone()).collect()),
         Test::Exact(vs) => Some(vs.iter().map(|(_, p)| p.clone()).collect()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::call::{Action, ToolCall};
+    use crate::engine::{Engine, PathContext};
+
+    /// `n` rules that each deny commands holding their own word, `k0z` … `kNz`, then an allow.
+    fn engine(n: usize) -> Engine {
+        let mut text = String::new();
+        for i in 0..n {
+            text.push_str(&format!("deny bash(contains \"k{i}z\");\n"));
+        }
+        text.push_str("allow bash;\n");
+        Engine::builder()
+            .context(PathContext::new("/work/p", Some("/home/u".into())))
+            .builtin(false)
+            .policy_text("keys.policy", text)
+            .build()
+            .unwrap()
+    }
+
+    /// A few keys are looked for one by one, many by an automaton: either way each rule is
+    /// found by its key, in any place of the line, and only by it.
+    #[test]
+    fn literal_substrings_find_their_rules_whether_scanned_or_by_automaton() {
+        for n in [3, super::SCANNED_KEYS, super::SCANNED_KEYS + 1, 40] {
+            let e = engine(n);
+            for i in [0, n / 2, n - 1] {
+                let d = e.decide(&ToolCall::primary("bash", format!("echo a k{i}z b")));
+                assert_eq!(d.action, Action::Deny, "{n} keys, k{i}z: {d:?}");
+                assert_eq!(
+                    d.rule.to_string(),
+                    format!("keys.policy:{}", i + 1),
+                    "{n} keys"
+                );
+            }
+            let d = e.decide(&ToolCall::primary("bash", "echo k z kz"));
+            assert_eq!(d.action, Action::Allow, "{n} keys: {d:?}");
+        }
     }
 }
