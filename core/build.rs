@@ -2,7 +2,9 @@
 //! process does not parse 170 KB of TOML for every call it decides.
 //!
 //! It writes `$OUT_DIR/tables.rs`: every program of the program tables as its own JSON text
-//! (with its name, aliases and file), and the effects data as JSON. The crate deserializes the
+//! (with its name, aliases and file), each of its subcommands apart (so that naming `git
+//! status` reads the JSON of `status`, not the whole 70 KB of git's), and the effects data as
+//! JSON. The crate deserializes the
 //! JSON into the same types as before, one program when a command first names it. What each
 //! field means, and every check of it, stays in the crate: here the tables are only read. A
 //! table that is not TOML at all fails the build, naming the file.
@@ -28,7 +30,16 @@ fn main() -> Result<(), String> {
     let mut out = String::from("// Written by build.rs from policies/programs/*.toml.\n\n");
     out.push_str("pub(crate) const PROGRAMS: &[ShippedProgram] = &[\n");
     for file in PROGRAM_FILES {
-        for (name, value) in read(&dir, file)? {
+        for (name, mut value) in read(&dir, file)? {
+            let subs = match value.as_table_mut().and_then(|t| t.remove("sub")) {
+                Some(toml::Value::Table(subs)) => subs
+                    .iter()
+                    .map(|(sub, v)| Ok((sub.clone(), serde_json::to_string(v)?)))
+                    .collect::<Result<Vec<_>, serde_json::Error>>()
+                    .map_err(|e| format!("{file}: {name}: {e}"))?,
+                Some(_) => return Err(format!("{file}: {name}: `sub` is not a table")),
+                None => Vec::new(),
+            };
             let aliases: Vec<&str> = value
                 .get("aliases")
                 .and_then(|a| a.as_array())
@@ -37,7 +48,7 @@ fn main() -> Result<(), String> {
             let json = serde_json::to_string(&value).map_err(|e| format!("{file}: {name}: {e}"))?;
             let _ = writeln!(
                 out,
-                "    ShippedProgram {{ file: {file:?}, name: {name:?}, aliases: &{aliases:?}, json: {json:?} }},"
+                "    ShippedProgram {{ file: {file:?}, name: {name:?}, aliases: &{aliases:?}, json: {json:?}, subs: &{subs:?} }},"
             );
         }
     }

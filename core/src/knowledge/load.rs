@@ -5,6 +5,7 @@
 //! own JSON text and compiled the first time a command names it, so a process that decides
 //! one call reads the programs of that call, not all of them.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -16,13 +17,16 @@ use super::table::{
 };
 
 /// A program of the shipped tables as `build.rs` wrote it.
+#[derive(Debug)]
 pub(crate) struct ShippedProgram {
     /// The table file (`git.toml`).
     file: &'static str,
     name: &'static str,
     aliases: &'static [&'static str],
-    /// Its table, as JSON.
+    /// Its table, as JSON, without its subcommands.
     json: &'static str,
+    /// Each subcommand's table as JSON, by name.
+    subs: &'static [(&'static str, &'static str)],
 }
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
@@ -40,8 +44,8 @@ pub struct Registry {
 struct Entry {
     file: &'static str,
     name: String,
-    /// The table's JSON text, for a program compiled when first named.
-    json: Option<&'static str>,
+    /// The shipped table, for a program compiled when first named.
+    shipped: Option<&'static ShippedProgram>,
     compiled: OnceLock<Result<Compiled, TableError>>,
 }
 
@@ -57,12 +61,12 @@ impl Entry {
     fn compiled(&self) -> Result<&Compiled, &TableError> {
         let result = self.compiled.get_or_init(|| {
             // Tables loaded from TOML are compiled as they are read; only shipped ones wait.
-            let Some(json) = self.json else {
+            let Some(shipped) = self.shipped else {
                 return Err(TableError::NoTable);
             };
             let raw: RawProgram =
-                serde_json::from_str(json).map_err(|e| TableError::Shape(e.to_string()))?;
-            compile(&self.name, self.file, raw)
+                serde_json::from_str(shipped.json).map_err(|e| TableError::Shape(e.to_string()))?;
+            compile(&self.name, self.file, raw, shipped.subs)
         });
         result.as_ref()
     }
@@ -142,7 +146,7 @@ impl Registry {
                     .map_err(|e| TableError::Shape(e.to_string()))
                     .and_then(|raw| {
                         let aliases = raw.aliases.clone();
-                        compile(&name, file, raw).map(|c| (c, aliases))
+                        compile(&name, file, raw, &[]).map(|c| (c, aliases))
                     });
                 let aliases = match &compiled {
                     Ok((_, aliases)) => aliases.clone(),
@@ -151,7 +155,7 @@ impl Registry {
                 let entry = Entry {
                     file,
                     name,
-                    json: None,
+                    shipped: None,
                     compiled: OnceLock::from(compiled.map(|(c, _)| c)),
                 };
                 reg.add(entry, &aliases);
@@ -167,7 +171,7 @@ impl Registry {
             let entry = Entry {
                 file: p.file,
                 name: p.name.to_string(),
-                json: Some(p.json),
+                shipped: Some(p),
                 compiled: OnceLock::new(),
             };
             reg.add(entry, p.aliases);
@@ -323,8 +327,19 @@ struct RawOptionTable {
     operands: Vec<String>,
 }
 
-fn compile(name: &str, family: &'static str, raw: RawProgram) -> Result<Compiled, TableError> {
-    let program = compile_node(name, family, raw, None)?;
+/// A program's table; `shipped_subs` are its subcommands' tables when `build.rs` wrote them
+/// apart (a table read from TOML has them in `raw`).
+fn compile(
+    name: &str,
+    family: &'static str,
+    raw: RawProgram,
+    shipped_subs: &'static [(&'static str, &'static str)],
+) -> Result<Compiled, TableError> {
+    let subs = shipped_subs
+        .iter()
+        .map(|(n, json)| (n.to_string(), Cow::Borrowed(*json)))
+        .collect();
+    let program = compile_node(name, family, raw, None, subs)?;
     let carries = carries(&program);
     Ok(Compiled { program, carries })
 }
@@ -334,7 +349,10 @@ fn compile_node(
     family: &'static str,
     mut raw: RawProgram,
     parent: Option<Style>,
+    mut subs: Vec<(String, Cow<'static, str>)>,
 ) -> Result<Program, TableError> {
+    let read = std::mem::take(&mut raw.sub).into_iter();
+    subs.extend(read.map(|(n, json)| (n, Cow::Owned(Box::<str>::from(json).into()))));
     let style = match raw.style.as_deref() {
         None => parent.unwrap_or(Style::Gnu),
         Some("gnu") => Style::Gnu,
@@ -366,7 +384,7 @@ fn compile_node(
     }
     let operands = match (&raw.operands, raw.readonly) {
         (Some(o), _) => Operands::parse(o)?,
-        (None, true) if raw.sub.is_empty() => return Err(TableError::ReadOnlyWithoutOperands),
+        (None, true) if subs.is_empty() => return Err(TableError::ReadOnlyWithoutOperands),
         (None, _) => Operands::default(),
     };
     let mut program = Program::new(name.to_string(), family, style, options, operands);
@@ -379,14 +397,14 @@ fn compile_node(
         readonly: raw.readonly_examples,
         not_readonly: raw.not_readonly_examples,
     });
-    for (sub_name, sub) in raw.sub {
+    for (sub_name, json) in subs {
         let full = format!("{name} {sub_name}");
         program.sub.add(
             sub_name,
             Box::new(move || {
-                serde_json::from_str::<RawProgram>(sub.get())
+                serde_json::from_str::<RawProgram>(&json)
                     .map_err(|e| TableError::Shape(e.to_string()))
-                    .and_then(|sub| compile_node(&full, family, sub, Some(style)))
+                    .and_then(|sub| compile_node(&full, family, sub, Some(style), Vec::new()))
                     .map_err(|e| TableError::InSubcommand {
                         name: full.clone(),
                         error: Box::new(e),
