@@ -494,80 +494,61 @@ fn slash_command(state: &mut State, line: &str) -> Vec<Action> {
     let name = words.next().unwrap_or("");
     let args: Vec<&str> = words.collect();
     match (name, args.as_slice()) {
-        ("help" | "?", []) => {
-            push(state, Entry::Notice(t.help.to_string()));
-            Vec::new()
-        }
+        ("help" | "?", []) => say(state, Entry::Notice(t.help.to_string())),
         ("permissions" | "perms", []) => vec![Action::Permissions(PermissionsCommand::List)],
         ("permissions" | "perms", ["rm" | "remove", n]) => match n.parse::<usize>() {
             Ok(n) if n > 0 => vec![Action::Permissions(PermissionsCommand::Remove(n))],
-            _ => {
-                push(state, Entry::Error(t.permissions_usage.to_string()));
-                Vec::new()
-            }
+            _ => say(state, Entry::Error(t.permissions_usage.to_string())),
         },
         ("mode", []) => {
             let modes: Vec<&str> = cycle(state).iter().map(|m| m.as_str()).collect();
-            push(
-                state,
-                Entry::Notice(
-                    t.mode_is
-                        .replace("{mode}", state.mode.as_str())
-                        .replace("{modes}", &modes.join(", ")),
-                ),
-            );
-            Vec::new()
+            let text = t
+                .mode_is
+                .replace("{mode}", state.mode.as_str())
+                .replace("{modes}", &modes.join(", "));
+            say(state, Entry::Notice(text))
         }
         ("mode", [m]) => match Mode::ALL.iter().find(|x| x.as_str() == *m) {
             Some(Mode::Bypass) if !state.bypass_in_cycle => {
-                push(state, Entry::Error(t.bypass_refused.to_string()));
-                Vec::new()
+                say(state, Entry::Error(t.bypass_refused.to_string()))
             }
             Some(&mode) => set_mode(state, mode),
-            None => {
-                push(state, Entry::Error(t.no_such_mode.replace("{mode}", m)));
-                Vec::new()
-            }
+            None => say(state, Entry::Error(t.no_such_mode.replace("{mode}", m))),
         },
         ("model", []) => {
-            push(
-                state,
-                Entry::Notice(t.model_is.replace("{model}", &state.model)),
-            );
-            Vec::new()
+            let text = t.model_is.replace("{model}", &state.model);
+            say(state, Entry::Notice(text))
         }
-        ("model", [name]) => {
-            if state.turn_running {
-                push(state, Entry::Error(t.model_busy.to_string()));
-                return Vec::new();
-            }
-            vec![Action::SwitchModel(name.to_string())]
+        ("model", [_]) | ("clear", []) if state.turn_running => {
+            let busy = if name == "model" {
+                t.model_busy
+            } else {
+                t.clear_busy
+            };
+            say(state, Entry::Error(busy.to_string()))
         }
+        ("model", [name]) => vec![Action::SwitchModel(name.to_string())],
         ("clear", []) => {
-            if state.turn_running {
-                push(state, Entry::Error(t.clear_busy.to_string()));
-                return Vec::new();
-            }
             state.entries.clear();
             state.scroll = 0;
             push(state, Entry::Notice(t.cleared.to_string()));
             vec![Action::ClearConversation]
         }
         ("help" | "?" | "permissions" | "perms" | "mode" | "model" | "clear", _) => {
-            push(
-                state,
-                Entry::Error(t.command_usage.replace("{cmd}", &format!("/{name}"))),
-            );
-            Vec::new()
+            let text = t.command_usage.replace("{cmd}", &format!("/{name}"));
+            say(state, Entry::Error(text))
         }
         _ => {
-            push(
-                state,
-                Entry::Error(t.unknown_command.replace("{cmd}", &format!("/{name}"))),
-            );
-            Vec::new()
+            let text = t.unknown_command.replace("{cmd}", &format!("/{name}"));
+            say(state, Entry::Error(text))
         }
     }
+}
+
+/// A line in the conversation, and nothing else to do.
+fn say(state: &mut State, entry: Entry) -> Vec<Action> {
+    push(state, entry);
+    Vec::new()
 }
 
 /// Changes the mode, with a line in the conversation.
