@@ -250,6 +250,8 @@ struct RawProgram {
     propose: Option<Propose>,
     #[serde(default)]
     runs_code: bool,
+    #[serde(default)]
+    assignments: bool,
 }
 
 fn yes() -> bool {
@@ -267,6 +269,7 @@ impl RawProgram {
             (self.keys, "keys"),
             (self.propose.is_some(), "propose"),
             (self.runs_code, "runs_code"),
+            (self.assignments, "assignments"),
             (!self.grammar, "grammar"),
         ]
         .into_iter()
@@ -278,6 +281,7 @@ impl RawProgram {
             keys: self.keys,
             propose: self.propose.unwrap_or_default(),
             runs_code: self.runs_code,
+            assignments: self.assignments,
         };
         (traits, given)
     }

@@ -90,13 +90,11 @@ pub fn runs_unread_code(program: &str) -> bool {
 }
 
 /// Whether a program reads its `name=value` operands as a name and a value (`dd of=out.img`,
-/// `make CC=clang`, `export X=1`). Every other program takes such a word as it is written:
-/// `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`, which a link named `x=` can send anywhere.
+/// `make CC=clang`, `export X=1`: its table's `assignments` field). Every other program takes
+/// such a word as it is written: `cp evil x=/tmp/.bashrc` writes `./x=/tmp/.bashrc`, which a
+/// link named `x=` can send anywhere.
 pub fn reads_assignments(program: &str) -> bool {
-    matches!(
-        program,
-        "dd" | "make" | "gmake" | "env" | "export" | "declare" | "typeset" | "local" | "readonly"
-    )
+    traits(program).is_some_and(|t| t.assignments)
 }
 
 /// An operand of `cmd` with its path as the program reads it (see [`reads_assignments`]).
@@ -165,6 +163,26 @@ mod tests {
             && !a.commands.is_empty()
             && a.commands.iter().all(reads_only)
             && changes_shell_state(&a.commands).is_none()
+    }
+
+    /// The programs whose tables say `assignments`, and no others: `cp x=/tmp/a` is the path
+    /// `./x=/tmp/a`, `dd of=/tmp/a` the path `/tmp/a`.
+    #[test]
+    fn only_the_tables_assignment_programs_read_name_value_operands_as_values() {
+        let mut names: Vec<&str> = registry()
+            .names()
+            .filter(|n| reads_assignments(n))
+            .collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            ["dd", "declare", "env", "export", "gmake", "local", "make", "readonly", "typeset"]
+        );
+        for other in [
+            "cp", "mv", "ln", "tee", "install", "tar", "sudo", "bash", "nosuch",
+        ] {
+            assert!(!reads_assignments(other), "{other}");
+        }
     }
 
     /// Every table pins commands beside its entries: the read-only examples must read as

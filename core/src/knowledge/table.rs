@@ -280,6 +280,9 @@ pub struct Traits {
     /// Every use runs code it is given (a script, a package, a one-liner) that the shell
     /// analysis does not read.
     pub runs_code: bool,
+    /// Its `NAME=VALUE` operands are a name and a value (`dd of=out.img`, `make CC=clang`,
+    /// `export X=1`): every other program takes such a word as the path it spells.
+    pub assignments: bool,
 }
 
 /// A program (or a subcommand of one) as the knowledge knows it.
