@@ -59,10 +59,11 @@ pub(super) type Patterns = BTreeMap<&'static str, Regex>;
 
 /// Compiled forms of the data and the interpreter-code patterns.
 pub(super) struct Model {
-    /// Every program the data or the code knows something about.
-    pub(super) programs: HashSet<String>,
+    /// Every program the data or the code knows something about (names borrowed from the
+    /// data, which lives as long as the process).
+    pub(super) programs: HashSet<&'static str>,
     /// The lists each program is in (`FETCHER`, `RAW`, …).
-    pub(super) roles: HashMap<String, u16>,
+    pub(super) roles: HashMap<&'static str, u16>,
     pub(super) persist: LazyLock<GlobSet>,
     pub(super) privilege: LazyLock<GlobSet>,
     pub(super) url: LazyLock<Option<Regex>>,
@@ -112,8 +113,8 @@ fn patterns(items: &[(&'static str, &str)]) -> Patterns {
 }
 
 /// Every program the data names, and the ones the code reads on its own.
-fn known_programs(d: &Data) -> HashSet<String> {
-    let mut programs: HashSet<String> = CODE_PROGRAMS.iter().map(|p| p.to_string()).collect();
+fn known_programs(d: &'static Data) -> HashSet<&'static str> {
+    let mut programs: HashSet<&str> = CODE_PROGRAMS.into_iter().collect();
     let net = &d.network;
     for list in [
         &d.persist.schedulers,
@@ -126,7 +127,7 @@ fn known_programs(d: &Data) -> HashSet<String> {
         &net.copiers,
         &net.lookups,
     ] {
-        programs.extend(list.iter().cloned());
+        programs.extend(list.iter().map(String::as_str));
     }
     for map in [
         &d.process.verbs,
@@ -134,21 +135,21 @@ fn known_programs(d: &Data) -> HashSet<String> {
         &d.install.verbs,
         &d.remote.extra_sources,
     ] {
-        programs.extend(map.keys().cloned());
+        programs.extend(map.keys().map(String::as_str));
     }
     programs.extend(
         d.remote
             .fetch_and_run_verbs
             .iter()
-            .filter_map(|v| v.split_whitespace().next().map(str::to_string)),
+            .filter_map(|v| v.split_whitespace().next()),
     );
     programs
 }
 
 /// The lists each program is in, as role bits.
-fn program_roles(d: &Data) -> HashMap<String, u16> {
+fn program_roles(d: &'static Data) -> HashMap<&'static str, u16> {
     let net = &d.network;
-    let mut roles: HashMap<String, u16> = HashMap::new();
+    let mut roles: HashMap<&str, u16> = HashMap::new();
     for (list, role) in [
         (&net.fetchers, FETCHER),
         (&net.raw, RAW),
@@ -162,7 +163,7 @@ fn program_roles(d: &Data) -> HashMap<String, u16> {
         (&d.remote.fetch_and_run, FETCH_RUN),
     ] {
         for p in list {
-            *roles.entry(p.clone()).or_default() |= role;
+            *roles.entry(p.as_str()).or_default() |= role;
         }
     }
     roles
