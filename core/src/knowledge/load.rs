@@ -35,7 +35,8 @@ include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 #[derive(Debug, Default)]
 pub struct Registry {
     entries: Vec<Entry>,
-    by_name: HashMap<String, usize>,
+    /// Names and aliases; a shipped table's are borrowed from the binary.
+    by_name: HashMap<Cow<'static, str>, usize>,
     /// Mistakes found while reading: a file that is not TOML, a name described twice.
     read_errors: Vec<String>,
 }
@@ -43,7 +44,7 @@ pub struct Registry {
 #[derive(Debug)]
 struct Entry {
     file: &'static str,
-    name: String,
+    name: Cow<'static, str>,
     /// The shipped table, for a program compiled when first named.
     shipped: Option<&'static ShippedProgram>,
     compiled: OnceLock<Result<Compiled, TableError>>,
@@ -88,7 +89,7 @@ impl Registry {
 
     /// Every name and alias a table is written for, in no order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.by_name.keys().map(String::as_str)
+        self.by_name.keys().map(|n| n.as_ref())
     }
 
     /// Whether an option of `name` may carry a command: its value is code, a program or git
@@ -154,11 +155,11 @@ impl Registry {
                 };
                 let entry = Entry {
                     file,
-                    name,
+                    name: Cow::Owned(name),
                     shipped: None,
                     compiled: OnceLock::from(compiled.map(|(c, _)| c)),
                 };
-                reg.add(entry, &aliases);
+                reg.add(entry, aliases.into_iter().map(Cow::Owned));
             }
         }
         reg
@@ -170,25 +171,23 @@ impl Registry {
         for p in PROGRAMS {
             let entry = Entry {
                 file: p.file,
-                name: p.name.to_string(),
+                name: Cow::Borrowed(p.name),
                 shipped: Some(p),
                 compiled: OnceLock::new(),
             };
-            reg.add(entry, p.aliases);
+            reg.add(entry, p.aliases.iter().map(|a| Cow::Borrowed(*a)));
         }
         reg
     }
 
     /// Adds a program under its name and aliases; a name already taken is a mistake (the
     /// later program wins, as a later table overrides).
-    fn add<S: AsRef<str>>(&mut self, entry: Entry, aliases: &[S]) {
+    fn add(&mut self, entry: Entry, aliases: impl Iterator<Item = Cow<'static, str>>) {
         let i = self.entries.len();
         // A program that did not compile is not found, by name or alias.
         if !matches!(entry.compiled.get(), Some(Err(_))) {
-            let names =
-                std::iter::once(entry.name.as_str()).chain(aliases.iter().map(|a| a.as_ref()));
-            for n in names {
-                if self.by_name.insert(n.to_string(), i).is_some() {
+            for n in std::iter::once(entry.name.clone()).chain(aliases) {
+                if self.by_name.insert(n.clone(), i).is_some() {
                     self.read_errors
                         .push(format!("{}: `{n}` is described more than once", entry.file));
                 }
