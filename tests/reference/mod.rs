@@ -393,7 +393,8 @@ impl<'e> Reference<'e> {
             .skip(1)
             .find(|w| w.value == "-" || !w.value.starts_with('-'));
         let mut reached = Vec::new();
-        match target.and_then(|w| w.path.clone()) {
+        // `cd x=/home` enters `./x=/home`: the operand as written, never a name=value reading.
+        match target.and_then(|w| w.clone().as_written().path) {
             Some(t) if t != "-" => {
                 let mut bases = vec![self.ctx().cwd.clone()];
                 bases.extend(folders.iter().cloned());
