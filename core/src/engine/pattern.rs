@@ -228,20 +228,40 @@ fn longest_literal(text: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// Whether a pattern is valid when globset parses every one: the pattern, and for a
+    /// command glob ending in ` *` the words before it too (see [`Pattern::new`]).
+    fn valid_when_all_parsed(text: &str, paths: bool) -> bool {
+        let parsed = GlobBuilder::new(text)
+            .literal_separator(paths)
+            .backslash_escape(true)
+            .build()
+            .is_ok();
+        parsed
+            && match text.strip_suffix(" *") {
+                Some(words) if !paths && !words.trim().is_empty() => {
+                    valid_when_all_parsed(words, false)
+                }
+                _ => true,
+            }
+    }
+
     proptest::proptest! {
         /// A pattern left unparsed (matched by equality, prefix, suffix or substring) is valid
-        /// exactly when globset says it is.
+        /// exactly when parsing it with globset says so.
         #[test]
         fn test_fast_patterns_are_valid_globs(text in "[a/ *?\\[\\]{},\\\\!^-]{0,8}") {
             for paths in [false, true] {
-                let globset = GlobBuilder::new(&text)
-                    .literal_separator(paths)
-                    .backslash_escape(true)
-                    .build()
-                    .is_ok();
-                proptest::prop_assert_eq!(Pattern::new(&text, paths).is_ok(), globset, "{}", text);
+                let parsed = valid_when_all_parsed(&text, paths);
+                proptest::prop_assert_eq!(Pattern::new(&text, paths).is_ok(), parsed, "{}", text);
             }
         }
+    }
+
+    /// `{}\ *` is a valid glob, but the words before its ` *` end in a lone backslash.
+    #[test]
+    fn a_command_glob_whose_words_end_in_a_backslash_is_an_error() {
+        assert!(Pattern::command("{}\\ *").is_err());
+        assert!(Pattern::command("a\\ *").is_err());
     }
 
     #[test]
