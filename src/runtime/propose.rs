@@ -816,6 +816,39 @@ mod tests {
         ] {
             assert!(has.iter().all(|p| list.contains(p)), "{list:?}");
         }
+        // The whole lists, so that a field dropped from a table shows here (they were the
+        // code's own lists before the tables held them; aliases now share their table's).
+        assert_eq!(
+            exact,
+            ["deno", "gradle", "just", "make", "mix", "mvn", "rake", "tmux"]
+        );
+        assert_eq!(
+            unread,
+            [
+                "Rscript",
+                "awk",
+                "bunx",
+                "gawk",
+                "lua",
+                "mawk",
+                "nawk",
+                "npx",
+                "osascript",
+                "pipx",
+                "pnpx",
+                "pwsh",
+                "sed",
+                "uvx"
+            ]
+        );
+        assert_eq!(
+            alone,
+            [
+                "basename", "cat", "cut", "date", "df", "diff", "dirname", "du", "echo", "egrep",
+                "fgrep", "grep", "head", "jq", "ls", "mkdir", "printf", "pwd", "realpath", "stat",
+                "tail", "touch", "tr", "wc", "which"
+            ]
+        );
         for p in exact.iter().chain(&unread) {
             assert!(
                 is_exact(&format!("{p} x")),
