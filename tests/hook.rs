@@ -1005,3 +1005,43 @@ fn a_managed_ask_holds_against_the_projects_allow_and_claude_codes_bypass_mode()
     );
     assert!(stdout(&o).starts_with("ask"), "{}", stdout(&o));
 }
+
+/// A project or home folder may be named with glob characters (`p[1]*`, `{draft`): rules
+/// anchored there stand for that folder only, never for its look-alikes.
+#[test]
+fn folders_named_with_glob_characters_stand_for_themselves() {
+    let root = tempfile::tempdir().unwrap();
+    let home = root.path().join("h[1]");
+    let cwd = root.path().join("p[1]*");
+    let sibling = root.path().join("p1other");
+    for d in [home.join(".ssh"), cwd.join(".harness9"), sibling.clone()] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(
+        cwd.join(".harness9/project.policy"),
+        "allow write_file(\"*.md\");\n",
+    )
+    .unwrap();
+    std::fs::write(home.join(".ssh/id_rsa"), "key").unwrap();
+    let claude = |tool: &str, input: Value| {
+        let event = json!({
+            "session_id": "abc123",
+            "cwd": cwd,
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": input,
+        });
+        let o = run_in(&cwd, &home, &["hook", "claude-code"], &event.to_string());
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        decision(&answer(&o))
+    };
+    let write = |path: PathBuf| claude("Write", json!({"file_path": path, "content": "x"}));
+    assert_eq!(write(cwd.join("docs/a.md")).0, "allow");
+    let (d, why) = write(sibling.join("a.md"));
+    assert_ne!(d, "allow", "outside the project: {why}");
+    let key = home.join(".ssh/id_rsa");
+    assert_eq!(claude("Read", json!({"file_path": key})).0, "deny");
+    let (d, why) = claude("Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
+    assert_eq!(d, "deny", "{why}");
+}

@@ -12,7 +12,6 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
-use super::paths::has_meta;
 use super::pattern::Pattern;
 use super::rule::{CMatcher, CommandView, CompiledRule, Target, Test, TextTest, ToolPattern};
 
@@ -339,11 +338,7 @@ fn path_keys(m: &CMatcher) -> Option<Vec<PathBuf>> {
         return None;
     }
     let from_glob = |g: &super::paths::PathGlob| -> Option<PathBuf> {
-        if !has_meta(&g.anchored) {
-            Some(PathBuf::from(&g.anchored))
-        } else {
-            g.literal_prefix.clone()
-        }
+        g.literal().or(g.literal_prefix.clone())
     };
     match &m.test {
         Test::Shorthand(vs) | Test::Glob(vs) => vs

@@ -284,26 +284,29 @@ impl PathGlob {
         }
         let anchored = if let Some(rest) = strip_home(&p) {
             let home = ctx.home.as_deref().unwrap_or(Path::new("/~"));
-            join_pattern(&home.to_string_lossy(), rest)
+            join_pattern(&escape_glob(&home.to_string_lossy()), rest)
         } else if p.starts_with('/') {
             p.clone()
         } else if p.starts_with("**") {
             format!("**/{}", p.trim_start_matches("**/"))
         } else if !p.trim_end_matches('/').contains('/') {
             if within_cwd {
-                join_pattern(&ctx.cwd.to_string_lossy(), &format!("**/{p}"))
+                join_pattern(&escape_glob(&ctx.cwd.to_string_lossy()), &format!("**/{p}"))
             } else {
                 format!("**/{p}")
             }
         } else {
-            join_pattern(&ctx.cwd.to_string_lossy(), p.trim_start_matches("./"))
+            join_pattern(
+                &escape_glob(&ctx.cwd.to_string_lossy()),
+                p.trim_start_matches("./"),
+            )
         };
         let anchored = normalize_pattern(&anchored);
         let matcher = Pattern::path(&anchored)?;
         let base = anchored
             .strip_suffix("/**")
-            .filter(|b| !has_meta(b) && !b.is_empty())
-            .map(PathBuf::from);
+            .filter(|b| !b.is_empty())
+            .and_then(literal_path);
         let literal_prefix = literal_dir_prefix(&anchored);
         Ok(PathGlob {
             anchored,
@@ -315,6 +318,11 @@ impl PathGlob {
 
     pub fn is_match(&self, path: &Path) -> bool {
         self.matcher.is_match_path(path) || self.base.as_deref() == Some(path)
+    }
+
+    /// The one path this pattern matches, when it has no wildcard.
+    pub fn literal(&self) -> Option<PathBuf> {
+        literal_path(&self.anchored)
     }
 }
 
@@ -334,15 +342,52 @@ pub fn has_meta(s: &str) -> bool {
     s.contains(['*', '?', '[', '{', '\\'])
 }
 
+/// A literal path as glob text: a home or project folder named `a[1]` or `p*` stands for
+/// itself in the patterns anchored to it, never for `a1` or `pother`.
+fn escape_glob(literal: &str) -> String {
+    let mut out = String::with_capacity(literal.len());
+    for c in literal.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The name one component of a pattern stands for, when it holds no wildcard: `p\*` → `p*`.
+fn literal_component(c: &str) -> Option<String> {
+    let mut out = String::with_capacity(c.len());
+    let mut chars = c.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\\' => out.push(chars.next()?),
+            '*' | '?' | '[' | ']' | '{' | '}' => return None,
+            _ => out.push(ch),
+        }
+    }
+    Some(out)
+}
+
+/// The path an absolute pattern stands for, when no part of it is a wildcard.
+fn literal_path(pattern: &str) -> Option<PathBuf> {
+    let parts = pattern
+        .split('/')
+        .map(literal_component)
+        .collect::<Option<Vec<_>>>()?;
+    Some(PathBuf::from(parts.join("/")))
+}
+
 /// Resolves `.` and `..` in the literal components that come before the first wildcard.
 fn normalize_pattern(p: &str) -> String {
     if !p.starts_with('/') {
         return p.to_string();
     }
     let parts: Vec<&str> = p.split('/').collect();
+    // Escaped names (`pq\*`, a folder's own name) are literal: `..` after them still resolves.
     let first_meta = parts
         .iter()
-        .position(|c| has_meta(c))
+        .position(|c| literal_component(c).is_none())
         .unwrap_or(parts.len());
     let literal = normalize(Path::new(&parts[..first_meta].join("/")));
     let mut out = literal.to_string_lossy().into_owned();
@@ -361,13 +406,13 @@ fn literal_dir_prefix(anchored: &str) -> Option<PathBuf> {
         return None;
     }
     let parts: Vec<&str> = anchored.split('/').collect();
-    let first_meta = parts.iter().position(|c| has_meta(c))?;
-    let prefix = parts[..first_meta].join("/");
-    Some(PathBuf::from(if prefix.is_empty() {
-        "/".to_string()
+    let first_meta = parts.iter().position(|c| literal_component(c).is_none())?;
+    let prefix = literal_path(&parts[..first_meta].join("/"))?;
+    Some(if prefix.as_os_str().is_empty() {
+        PathBuf::from("/")
     } else {
         prefix
-    }))
+    })
 }
 
 /// Whether a path written with shell wildcards (`~/.s*/id_*`) may name `target` or a path below
@@ -519,6 +564,35 @@ mod tests {
         let g = PathGlob::new("src/*.rs", &c, false).unwrap();
         assert!(g.is_match(Path::new("/work/proj/src/a.rs")));
         assert!(!g.is_match(Path::new("/work/proj/src/x/a.rs")));
+    }
+
+    #[test]
+    fn test_folders_named_with_glob_characters_stand_for_themselves() {
+        let c = PathContext::new("/tmp/p*", Some(PathBuf::from("/home/u[1]")));
+        let g = PathGlob::new("*.md", &c, true).unwrap();
+        assert!(g.is_match(Path::new("/tmp/p*/docs/a.md")));
+        assert!(
+            !g.is_match(Path::new("/tmp/pother/a.md")),
+            "an allow in a project named `p*` stays in that project"
+        );
+        assert_eq!(g.literal_prefix.as_deref(), Some(Path::new("/tmp/p*")));
+        let g = PathGlob::new("~/.ssh/**", &c, false).unwrap();
+        assert!(g.is_match(Path::new("/home/u[1]/.ssh/id_rsa")));
+        assert!(
+            g.is_match(Path::new("/home/u[1]/.ssh")),
+            "the folder itself"
+        );
+        assert!(!g.is_match(Path::new("/home/u1/.ssh/id_rsa")));
+        assert_eq!(
+            g.literal_prefix.as_deref(),
+            Some(Path::new("/home/u[1]/.ssh"))
+        );
+        let g = PathGlob::new("../shared/x", &c, false).unwrap();
+        assert_eq!(g.literal(), Some(PathBuf::from("/tmp/shared/x")));
+        // A name that would not even parse as a glob (`{` never closed) loads and matches.
+        let c = PathContext::new("/tmp/a{b", None);
+        let g = PathGlob::new("src/**", &c, true).unwrap();
+        assert!(g.is_match(Path::new("/tmp/a{b/src/main.rs")));
     }
 
     #[test]
