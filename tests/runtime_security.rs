@@ -320,6 +320,20 @@ fn a_file_rule_is_never_proposed_for_a_path_the_rules_text_would_misread() {
     }
 }
 
+#[test]
+fn a_file_rule_is_never_proposed_through_a_home_named_with_glob_characters() {
+    let e = Engine::builder()
+        .context(PathContext::new("/work/proj", Some("/home/u[1]".into())))
+        .default_policy()
+        .build()
+        .unwrap();
+    let call = ToolCall::primary("write_file", "~/notes.txt");
+    let d = e.decide(&call);
+    assert_eq!(d.action, Action::Ask);
+    // `write_file(/home/u[1]/notes.txt)` would allow `/home/u1/notes.txt`.
+    assert_eq!(propose(&e, &call, &d), None);
+}
+
 // ---- the registry ----
 
 struct Fixed(&'static str, HookDecision);
