@@ -1,6 +1,7 @@
 //! Paths as the engine sees them: absolute, with `~`, `$HOME`, `.` and `..` resolved, and, for
 //! the hard protections, symlinks followed.
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
@@ -342,12 +343,15 @@ pub fn has_meta(s: &str) -> bool {
     s.contains(['*', '?', '[', '{', '\\'])
 }
 
+/// The characters a glob reads as syntax.
+const GLOB_SYNTAX: [char; 7] = ['*', '?', '[', ']', '{', '}', '\\'];
+
 /// A literal path as glob text: a home or project folder named `a[1]` or `p*` stands for
 /// itself in the patterns anchored to it, never for `a1` or `pother`.
 fn escape_glob(literal: &str) -> String {
     let mut out = String::with_capacity(literal.len());
     for c in literal.chars() {
-        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
+        if GLOB_SYNTAX.contains(&c) {
             out.push('\\');
         }
         out.push(c);
@@ -356,7 +360,10 @@ fn escape_glob(literal: &str) -> String {
 }
 
 /// The name one component of a pattern stands for, when it holds no wildcard: `p\*` → `p*`.
-fn literal_component(c: &str) -> Option<String> {
+fn literal_component(c: &str) -> Option<Cow<'_, str>> {
+    if !c.contains(GLOB_SYNTAX) {
+        return Some(Cow::Borrowed(c));
+    }
     let mut out = String::with_capacity(c.len());
     let mut chars = c.chars();
     while let Some(ch) = chars.next() {
@@ -366,16 +373,13 @@ fn literal_component(c: &str) -> Option<String> {
             _ => out.push(ch),
         }
     }
-    Some(out)
+    Some(Cow::Owned(out))
 }
 
 /// The path an absolute pattern stands for, when no part of it is a wildcard.
 fn literal_path(pattern: &str) -> Option<PathBuf> {
-    let parts = pattern
-        .split('/')
-        .map(literal_component)
-        .collect::<Option<Vec<_>>>()?;
-    Some(PathBuf::from(parts.join("/")))
+    // `/` is no glob syntax: a whole path reads as one component does.
+    literal_component(pattern).map(|p| PathBuf::from(p.into_owned()))
 }
 
 /// Resolves `.` and `..` in the literal components that come before the first wildcard.
