@@ -24,7 +24,7 @@ impl Source {
         let text = text.into();
         let named = NamedSource::new(&*name, text.clone());
         let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
             .collect();
         Arc::new(Source {
             name,
