@@ -167,7 +167,12 @@ impl Registry {
 
     /// The shipped tables, each program compiled when first named.
     fn shipped() -> Registry {
-        let mut reg = Registry::default();
+        let names = PROGRAMS.iter().map(|p| 1 + p.aliases.len()).sum();
+        let mut reg = Registry {
+            entries: Vec::with_capacity(PROGRAMS.len()),
+            by_name: HashMap::with_capacity(names),
+            read_errors: Vec::new(),
+        };
         for p in PROGRAMS {
             let entry = Entry {
                 file: p.file,
