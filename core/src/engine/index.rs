@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
@@ -20,6 +21,12 @@ pub type RuleId = u32;
 /// A bucket with at most this many literal substrings looks for them one by one: cheaper than
 /// building an automaton, which an engine built for one call (the hook's) would use once.
 const SCANNED_KEYS: usize = 16;
+
+/// A bucket with more keys still looks for them one by one for its first this many lookups:
+/// building the automaton costs about as much as 30 scans of a command's text, so an engine
+/// that decides one call (the hook's) never builds it, and one that decides many (the TUI's,
+/// a batch) builds it early.
+const SCANNED_LOOKUPS: u32 = 32;
 
 #[derive(Debug, Default)]
 pub struct ChainIndex {
@@ -51,9 +58,11 @@ struct Bucket {
     substr_keys: Vec<String>,
     substr_rules: Vec<Vec<RuleId>>,
     substr_slot: HashMap<String, usize>,
-    /// For more than [`SCANNED_KEYS`] keys, built when a command is first looked up; `None`
+    /// For more than [`SCANNED_KEYS`] keys, built after [`SCANNED_LOOKUPS`] lookups; `None`
     /// when it could not be built (too large), and every rule with a key is a candidate.
     substr: OnceLock<Option<AhoCorasick>>,
+    /// Lookups so far that scanned more than [`SCANNED_KEYS`] keys.
+    scans: AtomicU32,
     path_always: Vec<RuleId>,
     path_dirs: HashMap<PathBuf, Vec<RuleId>>,
     other: Vec<RuleId>,
@@ -199,7 +208,10 @@ impl Bucket {
     /// The rules whose literal substrings `text` holds.
     fn substr_candidates(&self, text: &str, out: &mut Vec<RuleId>) {
         let rules = &self.substr_rules;
-        if self.substr_keys.len() <= SCANNED_KEYS {
+        let scan = self.substr_keys.len() <= SCANNED_KEYS
+            || (self.substr.get().is_none()
+                && self.scans.fetch_add(1, Ordering::Relaxed) < SCANNED_LOOKUPS);
+        if scan {
             for (key, ids) in self.substr_keys.iter().zip(rules) {
                 if text.contains(key.as_str()) {
                     out.extend_from_slice(ids);
@@ -372,23 +384,31 @@ mod tests {
             .unwrap()
     }
 
-    /// A few keys are looked for one by one, many by an automaton: either way each rule is
-    /// found by its key, in any place of the line, and only by it.
+    /// A few keys are looked for one by one, many by an automaton once the engine has looked
+    /// up enough commands: either way each rule is found by its key, in any place of the
+    /// line, and only by it.
     #[test]
     fn literal_substrings_find_their_rules_whether_scanned_or_by_automaton() {
         for n in [3, super::SCANNED_KEYS, super::SCANNED_KEYS + 1, 40] {
             let e = engine(n);
-            for i in [0, n / 2, n - 1] {
-                let d = e.decide(&ToolCall::primary("bash", format!("echo a k{i}z b")));
-                assert_eq!(d.action, Action::Deny, "{n} keys, k{i}z: {d:?}");
-                assert_eq!(
-                    d.rule.to_string(),
-                    format!("keys.policy:{}", i + 1),
-                    "{n} keys"
-                );
+            let probe = |round: &str| {
+                for i in [0, n / 2, n - 1] {
+                    let d = e.decide(&ToolCall::primary("bash", format!("echo a k{i}z b")));
+                    assert_eq!(d.action, Action::Deny, "{n} keys, {round}, k{i}z: {d:?}");
+                    assert_eq!(
+                        d.rule.to_string(),
+                        format!("keys.policy:{}", i + 1),
+                        "{n} keys, {round}"
+                    );
+                }
+                let d = e.decide(&ToolCall::primary("bash", "echo k z kz"));
+                assert_eq!(d.action, Action::Allow, "{n} keys, {round}: {d:?}");
+            };
+            probe("first lookups");
+            for j in 0..super::SCANNED_LOOKUPS {
+                e.decide(&ToolCall::primary("bash", format!("echo x{j}")));
             }
-            let d = e.decide(&ToolCall::primary("bash", "echo k z kz"));
-            assert_eq!(d.action, Action::Allow, "{n} keys: {d:?}");
+            probe("later lookups");
         }
     }
 }
