@@ -82,7 +82,7 @@ impl Effects<'_, '_> {
         let local_only = cmd
             .argv
             .iter()
-            .any(|w| remote.local_only.contains(&w.value));
+            .any(|w| remote.local_only.contains(&w.value.as_str()));
         if is(program, FETCH_RUN) && !local_only {
             let pkg = pos.first().copied().unwrap_or("a package");
             self.push(

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::knowledge::load::EFFECTS_JSON;
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Data {
     pub(super) persist: Persist,
     pub(super) privilege: Privilege,
@@ -26,71 +26,72 @@ pub(super) struct Data {
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Persist {
-    pub(super) paths: Vec<String>,
-    pub(super) schedulers: Vec<String>,
-    pub(super) scheduler_looks: Vec<String>,
+    pub(super) paths: Vec<&'static str>,
+    pub(super) schedulers: Vec<&'static str>,
+    pub(super) scheduler_looks: Vec<&'static str>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Privilege {
-    pub(super) paths: Vec<String>,
-    pub(super) programs: Vec<String>,
+    pub(super) paths: Vec<&'static str>,
+    pub(super) programs: Vec<&'static str>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Process {
-    pub(super) programs: Vec<String>,
-    pub(super) machine: Vec<String>,
-    pub(super) verbs: BTreeMap<String, Vec<String>>,
+    pub(super) programs: Vec<&'static str>,
+    pub(super) machine: Vec<&'static str>,
+    pub(super) verbs: BTreeMap<&'static str, Vec<&'static str>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Infra {
-    pub(super) verbs: BTreeMap<String, Vec<String>>,
-    pub(super) databases: Vec<String>,
-    pub(super) statements: Vec<String>,
+    pub(super) verbs: BTreeMap<&'static str, Vec<&'static str>>,
+    pub(super) databases: Vec<&'static str>,
+    pub(super) statements: Vec<&'static str>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Install {
-    pub(super) verbs: BTreeMap<String, Vec<String>>,
+    pub(super) verbs: BTreeMap<&'static str, Vec<&'static str>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Remote {
-    pub(super) fetch_and_run: Vec<String>,
-    pub(super) fetch_and_run_verbs: Vec<String>,
-    pub(super) local_only: Vec<String>,
-    pub(super) extra_sources: BTreeMap<String, Vec<String>>,
+    pub(super) fetch_and_run: Vec<&'static str>,
+    pub(super) fetch_and_run_verbs: Vec<&'static str>,
+    pub(super) local_only: Vec<&'static str>,
+    pub(super) extra_sources: BTreeMap<&'static str, Vec<&'static str>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Network {
-    pub(super) fetchers: Vec<String>,
-    pub(super) raw: Vec<String>,
-    pub(super) copiers: Vec<String>,
-    pub(super) lookups: Vec<String>,
-    pub(super) curl_data: Vec<String>,
-    pub(super) wget_data: Vec<String>,
-    pub(super) file_sources: Vec<String>,
-    pub(super) curl_known: Vec<String>,
-    pub(super) wget_known: Vec<String>,
-    pub(super) curl_writes: Vec<String>,
-    pub(super) wget_writes: Vec<String>,
+    pub(super) fetchers: Vec<&'static str>,
+    pub(super) raw: Vec<&'static str>,
+    pub(super) copiers: Vec<&'static str>,
+    pub(super) lookups: Vec<&'static str>,
+    pub(super) curl_data: Vec<&'static str>,
+    pub(super) wget_data: Vec<&'static str>,
+    pub(super) file_sources: Vec<&'static str>,
+    pub(super) curl_known: Vec<&'static str>,
+    pub(super) wget_known: Vec<&'static str>,
+    pub(super) curl_writes: Vec<&'static str>,
+    pub(super) wget_writes: Vec<&'static str>,
 }
 
 /// The data, read once from the JSON that `build.rs` wrote from
-/// `policies/programs/effects.toml`. A mistake in it is a build that fails its tests
-/// (`the_effects_data_loads`); should it happen anyway, the model knows nothing and the
-/// default decides every command, as for a program it does not know.
+/// `policies/programs/effects.toml`, its words borrowed from that text (no copy of each). A
+/// mistake in it, a word written with an escape (`\"`, `\\`) among them, is a build that fails
+/// its tests (`the_effects_data_loads`); should it happen anyway, the model knows nothing and
+/// the default decides every command, as for a program it does not know.
 pub(super) fn data() -> &'static Data {
     static DATA: OnceLock<Data> = OnceLock::new();
     DATA.get_or_init(|| load(EFFECTS_JSON).unwrap_or_default())
@@ -98,7 +99,7 @@ pub(super) fn data() -> &'static Data {
 
 /// Reads the data (the path globs are compiled where they are used, and checked by the
 /// tests).
-pub(super) fn load(json: &str) -> Result<Data, serde_json::Error> {
+pub(super) fn load(json: &'static str) -> Result<Data, serde_json::Error> {
     serde_json::from_str(json)
 }
 
@@ -115,14 +116,14 @@ pub(super) enum GlobsError {
 }
 
 /// Compiles path globs (`*` stays within one folder, `**` crosses them).
-pub(super) fn globs(paths: &[String]) -> Result<GlobSet, GlobsError> {
+pub(super) fn globs(paths: &[&str]) -> Result<GlobSet, GlobsError> {
     let mut b = GlobSetBuilder::new();
     for p in paths {
         let g = GlobBuilder::new(p)
             .literal_separator(true)
             .build()
             .map_err(|source| GlobsError::Pattern {
-                pattern: p.clone(),
+                pattern: p.to_string(),
                 source,
             })?;
         b.add(g);

@@ -44,7 +44,7 @@ impl Effects<'_, '_> {
     fn fetcher_writes(&mut self, cmd: &SimpleCommand, opts: &Opts) {
         let net = &data().network;
         let program = cmd.program();
-        let (output, others): (&[&str], &[String]) = if program == "wget" {
+        let (output, others): (&[&str], &[&str]) = if program == "wget" {
             (&["-O", "--output-document"], &net.wget_writes)
         } else {
             (&["-o", "--output"], &net.curl_writes)
@@ -80,7 +80,7 @@ impl Effects<'_, '_> {
 /// its input (`@-`), or a value computed when it runs.
 fn sent_by_options(opts: &Opts, net: &Network) -> Vec<String> {
     let mut sent: Vec<String> = Vec::new();
-    let named = |list: &[String], name: &str| list.iter().any(|d| names_option(name, d));
+    let named = |list: &[&str], name: &str| list.iter().any(|d| names_option(name, d));
     for (name, value) in &opts.given {
         let Some(value) = value else { continue };
         if !named(&net.curl_data, name) && !named(&net.wget_data, name) {

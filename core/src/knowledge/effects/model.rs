@@ -127,7 +127,7 @@ fn known_programs(d: &'static Data) -> HashSet<&'static str> {
         &net.copiers,
         &net.lookups,
     ] {
-        programs.extend(list.iter().map(String::as_str));
+        programs.extend(list.iter().copied());
     }
     for map in [
         &d.process.verbs,
@@ -135,7 +135,7 @@ fn known_programs(d: &'static Data) -> HashSet<&'static str> {
         &d.install.verbs,
         &d.remote.extra_sources,
     ] {
-        programs.extend(map.keys().map(String::as_str));
+        programs.extend(map.keys().copied());
     }
     programs.extend(
         d.remote
@@ -163,7 +163,7 @@ fn program_roles(d: &'static Data) -> HashMap<&'static str, u16> {
         (&d.remote.fetch_and_run, FETCH_RUN),
     ] {
         for p in list {
-            *roles.entry(p.as_str()).or_default() |= role;
+            *roles.entry(*p).or_default() |= role;
         }
     }
     roles

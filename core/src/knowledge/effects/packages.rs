@@ -77,12 +77,10 @@ fn other_source<'c>(cmd: &'c SimpleCommand, program: &str) -> Option<&'c Word> {
     cmd.argv.iter().skip(1).find(|w| {
         sources.iter().any(|s| {
             w.value == *s
-                || w.value
-                    .strip_prefix(s.as_str())
-                    .is_some_and(|r| r.starts_with('='))
+                || w.value.strip_prefix(*s).is_some_and(|r| r.starts_with('='))
                 || (s.len() == 2
                     && s.starts_with('-')
-                    && w.value.starts_with(s.as_str())
+                    && w.value.starts_with(*s)
                     && w.value.len() > 2
                     && !w.value.starts_with("--"))
         })

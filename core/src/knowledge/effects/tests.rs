@@ -45,7 +45,7 @@ fn names(line: &str) -> Vec<String> {
 #[test]
 fn the_effects_data_loads() {
     let d = load(EFFECTS_JSON).expect("policies/programs/effects.toml loads");
-    assert!(d.persist.paths.iter().any(|p| p == "~/.bashrc"));
+    assert!(d.persist.paths.contains(&"~/.bashrc"));
     globs(&d.persist.paths).expect("the persistence globs compile");
     globs(&d.privilege.paths).expect("the privilege globs compile");
     for (_, re) in INTERP_NET
