@@ -114,9 +114,8 @@ fn patterns(items: &[(&'static str, &str)]) -> Patterns {
 
 /// Every program the data names, and the ones the code reads on its own.
 fn known_programs(d: &'static Data) -> HashSet<&'static str> {
-    let mut programs: HashSet<&str> = CODE_PROGRAMS.into_iter().collect();
     let net = &d.network;
-    for list in [
+    let lists = [
         &d.persist.schedulers,
         &d.privilege.programs,
         &d.process.programs,
@@ -126,15 +125,24 @@ fn known_programs(d: &'static Data) -> HashSet<&'static str> {
         &net.raw,
         &net.copiers,
         &net.lookups,
-    ] {
-        programs.extend(list.iter().copied());
-    }
-    for map in [
+    ];
+    let maps = [
         &d.process.verbs,
         &d.infra.verbs,
         &d.install.verbs,
         &d.remote.extra_sources,
-    ] {
+    ];
+    // Sized once for every name (an upper bound: names repeat), not grown list by list.
+    let names = CODE_PROGRAMS.len()
+        + lists.iter().map(|l| l.len()).sum::<usize>()
+        + maps.iter().map(|m| m.len()).sum::<usize>()
+        + d.remote.fetch_and_run_verbs.len();
+    let mut programs: HashSet<&str> = HashSet::with_capacity(names);
+    programs.extend(CODE_PROGRAMS);
+    for list in lists {
+        programs.extend(list.iter().copied());
+    }
+    for map in maps {
         programs.extend(map.keys().copied());
     }
     programs.extend(
@@ -149,8 +157,7 @@ fn known_programs(d: &'static Data) -> HashSet<&'static str> {
 /// The lists each program is in, as role bits.
 fn program_roles(d: &'static Data) -> HashMap<&'static str, u16> {
     let net = &d.network;
-    let mut roles: HashMap<&str, u16> = HashMap::new();
-    for (list, role) in [
+    let lists = [
         (&net.fetchers, FETCHER),
         (&net.raw, RAW),
         (&net.copiers, COPIER),
@@ -161,7 +168,10 @@ fn program_roles(d: &'static Data) -> HashMap<&'static str, u16> {
         (&d.process.machine, MACHINE),
         (&d.infra.databases, DATABASE),
         (&d.remote.fetch_and_run, FETCH_RUN),
-    ] {
+    ];
+    let mut roles: HashMap<&str, u16> =
+        HashMap::with_capacity(lists.iter().map(|(l, _)| l.len()).sum());
+    for (list, role) in lists {
         for p in list {
             *roles.entry(*p).or_default() |= role;
         }
