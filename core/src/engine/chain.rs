@@ -45,6 +45,12 @@ impl Chain {
         }
     }
 
+    /// The chain's index, for tests of what it built.
+    #[cfg(test)]
+    pub(super) fn index(&self) -> &ChainIndex {
+        &self.index
+    }
+
     /// The chain of a `settings.json` (see [`Chain::from_settings`]).
     pub fn settings(mut self) -> Chain {
         self.from_settings = true;
