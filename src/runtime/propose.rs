@@ -704,7 +704,7 @@ fn file_rule(engine: &Engine, tool: &str, raw: &str, high: bool) -> Option<Propo
         }
         _ => resolved.display().to_string(),
     };
-    // A home folder named `u[1]` would make `~/x` a pattern for other paths.
+    // A home folder named `u*` would make `~/x` a pattern for other paths.
     if has_meta(&glob) {
         return None;
     }
