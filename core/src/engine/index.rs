@@ -427,4 +427,27 @@ mod tests {
             assert_eq!(automata(), built, "{n} keys: by automaton later");
         }
     }
+
+    /// The text a glob's rule is looked up by is in everything the glob matches, so no rule is
+    /// hidden: `**/evil` matches `evil` (its `/` is optional), a class may hold a `]` first.
+    #[test]
+    fn a_glob_is_found_by_text_every_match_holds() {
+        for (glob, command) in [
+            ("**/evil", "evil"),
+            ("**/evil", "x/evil"),
+            ("[!]long]*", "rm -rf"),
+        ] {
+            let e = Engine::builder()
+                .context(PathContext::new("/work/p", Some("/home/u".into())))
+                .builtin(false)
+                .policy_text(
+                    "p.policy",
+                    format!("deny bash(glob \"{glob}\");\nallow bash;\n"),
+                )
+                .build()
+                .unwrap();
+            let d = e.decide(&ToolCall::primary("bash", command));
+            assert_eq!(d.action, Action::Deny, "{glob} on {command}: {d:?}");
+        }
+    }
 }

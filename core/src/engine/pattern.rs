@@ -26,6 +26,8 @@ pub struct Pattern {
 enum Fast {
     Exact(String),
     Prefix(String),
+    /// A path glob's literal and `*`: the literal, then anything but `/` (`/dev/sd*`).
+    PrefixName(String),
     Suffix(String),
     Contains(String),
     Any,
@@ -79,6 +81,7 @@ impl Pattern {
         match &self.fast {
             Fast::Exact(x) => s == x,
             Fast::Prefix(x) => s.starts_with(x.as_str()),
+            Fast::PrefixName(x) => s.strip_prefix(x.as_str()).is_some_and(|r| !r.contains('/')),
             Fast::Suffix(x) => s.ends_with(x.as_str()),
             Fast::Contains(x) => s.contains(x.as_str()),
             Fast::Any => true,
@@ -99,9 +102,11 @@ impl Pattern {
             return b.required_literal();
         }
         match &self.fast {
-            Fast::Exact(x) | Fast::Prefix(x) | Fast::Suffix(x) | Fast::Contains(x) => {
-                Some(x.as_str())
-            }
+            Fast::Exact(x)
+            | Fast::Prefix(x)
+            | Fast::PrefixName(x)
+            | Fast::Suffix(x)
+            | Fast::Contains(x) => Some(x.as_str()),
             Fast::Any => None,
             Fast::Slow => longest_literal(&self.text),
         }
@@ -112,7 +117,7 @@ impl Pattern {
     /// shares with the words alone (`git commit *` matches `git commit` too: `git commit`).
     pub fn anchored_prefix(&self) -> Option<&str> {
         let own = match &self.fast {
-            Fast::Exact(x) | Fast::Prefix(x) => x.as_str(),
+            Fast::Exact(x) | Fast::Prefix(x) | Fast::PrefixName(x) => x.as_str(),
             _ => return None,
         };
         let shared = match &self.bare {
@@ -166,9 +171,15 @@ fn classify(text: &str, paths: bool) -> Fast {
                 return Fast::Prefix(format!("{base}/"));
             }
         }
+        // `/dev/sd*`: a literal, then one name's rest.
+        if let Some(base) = text.strip_suffix('*') {
+            if !has_meta(base) {
+                return Fast::PrefixName(base.to_string());
+            }
+        }
         // `**/name` and `**/*.ext`: a literal last component or file-name suffix, anywhere.
         if let Some(last) = text.strip_prefix("**/") {
-            if !has_meta(last) {
+            if !has_meta(last) && !last.is_empty() && !last.starts_with('/') {
                 return Fast::Suffix(format!("/{last}"));
             }
             if let Some(ext) = last.strip_prefix('*') {
@@ -177,6 +188,10 @@ fn classify(text: &str, paths: bool) -> Fast {
                 }
             }
         }
+        return Fast::Slow;
+    }
+    // globset reads `**` beside a `/` as folders: `**/x` matches `x` too, which no suffix says.
+    if text.contains("**/") || text.contains("/**") {
         return Fast::Slow;
     }
     let inner = text.trim_matches('*');
@@ -194,21 +209,37 @@ fn classify(text: &str, paths: bool) -> Fast {
     }
 }
 
-/// The longest run of text without glob syntax (only outside `[...]` and `{...}`).
+/// The longest run of text without glob syntax (only outside `[...]` and `{...}`): text every
+/// match holds.
 fn longest_literal(text: &str) -> Option<&str> {
     let mut best: Option<&str> = None;
-    let mut depth = 0usize;
+    let mut braces = 0usize;
+    // Inside `[...]`, and whether a `]` there would still be a member (first, or after `!`).
+    let mut class = false;
+    let mut class_fresh = false;
+    let mut escaped = false;
     let mut start = 0;
-    let mut prev_escape = false;
     for (i, c) in text.char_indices() {
-        let meta =
-            matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',') || depth > 0 || prev_escape;
-        prev_escape = c == '\\' && !prev_escape;
-        match c {
-            '[' | '{' => depth += 1,
-            ']' | '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        let meta = if escaped {
+            escaped = false;
+            true
+        } else if class {
+            class = c != ']' || class_fresh;
+            class_fresh = class_fresh && matches!(c, '!' | '^') && text[..i].ends_with('[');
+            true
+        } else {
+            match c {
+                '[' => (class, class_fresh) = (true, true),
+                '\\' => escaped = true,
+                '{' => braces += 1,
+                '}' => braces = braces.saturating_sub(1),
+                _ => {}
+            }
+            // A `/` after `**` may be absent from a match (`**/x` matches `x`).
+            matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',')
+                || (c == '/' && text[..i].ends_with("**"))
+                || braces > 0
+        };
         if meta {
             let run = &text[start..i];
             if best.is_none_or(|b| run.len() > b.len()) && !run.is_empty() {
@@ -253,6 +284,47 @@ mod tests {
             for paths in [false, true] {
                 let parsed = valid_when_all_parsed(&text, paths);
                 proptest::prop_assert_eq!(Pattern::new(&text, paths).is_ok(), parsed, "{}", text);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever strategy a pattern gets, it matches what globset's glob matches (a command
+        /// glob's words alone aside, which ` *` adds on purpose), on any command text and on
+        /// any absolute path (the only paths the engine asks about).
+        #[test]
+        fn test_every_strategy_matches_what_the_glob_matches(
+            text in "[a/*.?{},\\[\\]!\\\\ ]{0,8}",
+            subject in "[a/.!,{}\\[\\]\\\\ ]{0,7}",
+        ) {
+            for paths in [false, true] {
+                let subject = if paths { format!("/{subject}") } else { subject.clone() };
+                let Ok(glob) = GlobBuilder::new(&text)
+                    .literal_separator(paths)
+                    .backslash_escape(true)
+                    .build()
+                else {
+                    continue;
+                };
+                let Ok(pattern) = Pattern::new(&text, paths) else {
+                    continue;
+                };
+                let matched = glob.compile_matcher().is_match(&subject);
+                // What the index looks a subject up by is in every subject the pattern matches.
+                if pattern.is_match(&subject) {
+                    let literal = pattern.required_literal().unwrap_or_default();
+                    let prefix = pattern.anchored_prefix().unwrap_or_default();
+                    proptest::prop_assert!(subject.contains(literal), "{} needs {:?} in {}", text, literal, subject);
+                    proptest::prop_assert!(subject.starts_with(prefix), "{} starts {:?}: {}", text, prefix, subject);
+                }
+                proptest::prop_assert_eq!(
+                    pattern.is_match_self(&subject),
+                    matched,
+                    "{} ({:?}) on {}",
+                    text,
+                    pattern.fast,
+                    subject
+                );
             }
         }
     }
