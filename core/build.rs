@@ -3,11 +3,11 @@
 //!
 //! It writes `$OUT_DIR/tables.rs`: every program of the program tables as its own JSON text
 //! (with its name, aliases and file), each of its subcommands apart (so that naming `git
-//! status` reads the JSON of `status`, not the whole 70 KB of git's), and the effects data as
-//! JSON. The crate deserializes the
-//! JSON into the same types as before, one program when a command first names it. What each
-//! field means, and every check of it, stays in the crate: here the tables are only read. A
-//! table that is not TOML at all fails the build, naming the file.
+//! status` reads the JSON of `status`, not the whole 70 KB of git's), and the effects data
+//! packed (see [`pack`]), which every bash call reads and which is cheaper to read than JSON.
+//! The crate deserializes both into the same types as before, one program when a command first
+//! names it. What each field means, and every check of it, stays in the crate: here the tables
+//! are only read. A table that is not TOML at all fails the build, naming the file.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -53,12 +53,72 @@ fn main() -> Result<(), String> {
         }
     }
     out.push_str("];\n\n");
-    let effects = read(&dir, EFFECTS_FILE)?;
-    let json = serde_json::to_string(&effects).map_err(|e| format!("{EFFECTS_FILE}: {e}"))?;
-    let _ = writeln!(out, "pub(crate) const EFFECTS_JSON: &str = {json:?};");
-    let target =
-        Path::new(&env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?).join("tables.rs");
-    fs::write(&target, out).map_err(|e| format!("{}: {e}", target.display()))
+    let out_dir = env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
+    let mut effects = Packed::default();
+    effects
+        .pack(&toml::Value::Table(read(&dir, EFFECTS_FILE)?))
+        .map_err(|e| format!("policies/programs/{EFFECTS_FILE}: {e}"))?;
+    write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
+    let _ = writeln!(
+        out,
+        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?} }};",
+        effects.texts
+    );
+    write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
+}
+
+fn write(target: &Path, bytes: Vec<u8>) -> Result<(), String> {
+    fs::write(target, bytes).map_err(|e| format!("{}: {e}", target.display()))
+}
+
+/// A table packed as `knowledge/packed.rs` reads it: its texts one after another, and its
+/// shape. In the shape a text is `s`, where it starts in the texts and its length (four bytes
+/// each, little-endian); a list is `l`, its length and its items; a table is `t`, its length
+/// and each key (start and length) with its value.
+#[derive(Default)]
+struct Packed {
+    shape: Vec<u8>,
+    texts: String,
+}
+
+impl Packed {
+    fn pack(&mut self, value: &toml::Value) -> Result<(), String> {
+        match value {
+            toml::Value::String(s) => {
+                self.shape.push(b's');
+                self.text(s)
+            }
+            toml::Value::Array(items) => {
+                self.shape.push(b'l');
+                self.number(items.len())?;
+                items.iter().try_for_each(|v| self.pack(v))
+            }
+            toml::Value::Table(t) => {
+                self.shape.push(b't');
+                self.number(t.len())?;
+                t.iter().try_for_each(|(k, v)| {
+                    self.text(k)?;
+                    self.pack(v).map_err(|e| format!("{k}: {e}"))
+                })
+            }
+            other => Err(format!(
+                "only texts, lists and tables are read here, not `{other}`"
+            )),
+        }
+    }
+
+    fn number(&mut self, n: usize) -> Result<(), String> {
+        let n = u32::try_from(n).map_err(|_| format!("{n} is too large to pack"))?;
+        self.shape.extend(n.to_le_bytes());
+        Ok(())
+    }
+
+    fn text(&mut self, s: &str) -> Result<(), String> {
+        self.number(self.texts.len())?;
+        self.number(s.len())?;
+        self.texts.push_str(s);
+        Ok(())
+    }
 }
 
 /// One table file as TOML, and a line that has cargo build again when it changes.

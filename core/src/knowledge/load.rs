@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::packed::Packed;
 use super::table::{
     parse_spec, Examples, Follow, Operands, Program, Propose, Style, TableError, Takes, Traits,
 };

@@ -10,6 +10,7 @@
 mod carried;
 pub mod effects;
 mod load;
+mod packed;
 mod reading;
 mod sed;
 mod state;

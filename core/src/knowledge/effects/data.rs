@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
-use crate::knowledge::load::EFFECTS_JSON;
+use crate::knowledge::load::EFFECTS;
+use crate::knowledge::packed::{from_packed, Packed, PackedError};
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
@@ -87,20 +88,19 @@ pub(super) struct Network {
     pub(super) wget_writes: Vec<&'static str>,
 }
 
-/// The data, read once from the JSON that `build.rs` wrote from
-/// `policies/programs/effects.toml`, its words borrowed from that text (no copy of each). A
-/// mistake in it, a word written with an escape (`\"`, `\\`) among them, is a build that fails
-/// its tests (`the_effects_data_loads`); should it happen anyway, the model knows nothing and
-/// the default decides every command, as for a program it does not know.
+/// The data, read once from what `build.rs` packed from `policies/programs/effects.toml`, its
+/// words borrowed from those bytes (no copy of each). A mistake in it is a build that fails its
+/// tests (`the_effects_data_loads`); should it happen anyway, the model knows nothing and the
+/// default decides every command, as for a program it does not know.
 pub(super) fn data() -> &'static Data {
     static DATA: OnceLock<Data> = OnceLock::new();
-    DATA.get_or_init(|| load(EFFECTS_JSON).unwrap_or_default())
+    DATA.get_or_init(|| load(EFFECTS).unwrap_or_default())
 }
 
 /// Reads the data (the path globs are compiled where they are used, and checked by the
 /// tests).
-pub(super) fn load(json: &'static str) -> Result<Data, serde_json::Error> {
-    serde_json::from_str(json)
+pub(super) fn load(packed: Packed) -> Result<Data, PackedError> {
+    from_packed(packed)
 }
 
 /// Why path globs do not compile: one pattern, or the set.

@@ -8,7 +8,7 @@ use super::model::model;
 use super::verbs::word_glob;
 use super::*;
 use crate::engine::PathContext;
-use crate::knowledge::load::EFFECTS_JSON;
+use crate::knowledge::load::EFFECTS;
 use crate::shell::analyse;
 
 const CWD: &str = "/work/proj";
@@ -44,7 +44,7 @@ fn names(line: &str) -> Vec<String> {
 
 #[test]
 fn the_effects_data_loads() {
-    let d = load(EFFECTS_JSON).expect("policies/programs/effects.toml loads");
+    let d = load(EFFECTS).expect("policies/programs/effects.toml loads");
     assert!(d.persist.paths.contains(&"~/.bashrc"));
     globs(&d.persist.paths).expect("the persistence globs compile");
     globs(&d.privilege.paths).expect("the privilege globs compile");
