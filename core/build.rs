@@ -58,12 +58,13 @@ fn main() -> Result<(), String> {
     effects
         .pack(&toml::Value::Table(read(&dir, EFFECTS_FILE)?))
         .map_err(|e| format!("policies/programs/{EFFECTS_FILE}: {e}"))?;
-    write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
     let _ = writeln!(
         out,
-        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?} }};",
-        effects.texts
+        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?}, words: &{:?} }};",
+        effects.texts,
+        effects.words()
     );
+    write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
     write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
 }
 
@@ -74,14 +75,24 @@ fn write(target: &Path, bytes: Vec<u8>) -> Result<(), String> {
 /// A table packed as `knowledge/packed.rs` reads it: its texts one after another, and its
 /// shape. In the shape a text is `s`, where it starts in the texts and its length (four bytes
 /// each, little-endian); a list is `l`, its length and its items; a table is `t`, its length
-/// and each key (start and length) with its value.
+/// and each key (start and length) with its value. Its words are where each distinct text
+/// (keys too) starts and how long it is, in the order of the texts.
 #[derive(Default)]
 struct Packed {
     shape: Vec<u8>,
     texts: String,
+    spans: Vec<(u32, u32)>,
 }
 
 impl Packed {
+    fn words(&self) -> Vec<(u32, u32)> {
+        let text = |&(start, len): &(u32, u32)| &self.texts[start as usize..(start + len) as usize];
+        let mut words = self.spans.clone();
+        words.sort_by(|a, b| text(a).cmp(text(b)));
+        words.dedup_by(|a, b| text(a) == text(b));
+        words
+    }
+
     fn pack(&mut self, value: &toml::Value) -> Result<(), String> {
         match value {
             toml::Value::String(s) => {
@@ -107,15 +118,15 @@ impl Packed {
         }
     }
 
-    fn number(&mut self, n: usize) -> Result<(), String> {
+    fn number(&mut self, n: usize) -> Result<u32, String> {
         let n = u32::try_from(n).map_err(|_| format!("{n} is too large to pack"))?;
         self.shape.extend(n.to_le_bytes());
-        Ok(())
+        Ok(n)
     }
 
     fn text(&mut self, s: &str) -> Result<(), String> {
-        self.number(self.texts.len())?;
-        self.number(s.len())?;
+        let span = (self.number(self.texts.len())?, self.number(s.len())?);
+        self.spans.push(span);
         self.texts.push_str(s);
         Ok(())
     }

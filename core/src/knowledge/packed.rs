@@ -9,11 +9,26 @@ use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-/// A packed table: its shape and its texts.
+/// A packed table: its shape, its texts, and where each distinct text is in them (start and
+/// length), sorted by the text.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Packed {
     pub(crate) shape: &'static [u8],
     pub(crate) texts: &'static str,
+    pub(crate) words: &'static [(u32, u32)],
+}
+
+impl Packed {
+    /// Whether some text of the table, a key or a value, is `word`: a binary search, with
+    /// nothing read.
+    pub(crate) fn names(&self, word: &str) -> bool {
+        self.words
+            .binary_search_by(|&(start, len)| {
+                let (start, len) = (start as usize, len as usize);
+                self.texts.get(start..start + len).unwrap_or("").cmp(word)
+            })
+            .is_ok()
+    }
 }
 
 /// Why packed bytes do not read as the type asked for.
@@ -194,6 +209,7 @@ mod tests {
         Packed {
             shape: Box::leak(shape.into_boxed_slice()),
             texts: Box::leak(texts.into_boxed_str()),
+            words: &[],
         }
     }
 
@@ -260,6 +276,7 @@ mod tests {
         let bad = Packed {
             shape: b"l\x01\0\0\0s\0\0\0\0\x01\0\0\0",
             texts: split.texts,
+            words: &[],
         };
         assert!(from_packed::<Vec<&'static str>>(bad).is_err());
     }

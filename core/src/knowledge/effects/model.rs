@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::data::{data, globs, Data};
 use super::interpreter::{INTERP_DYNAMIC, INTERP_NET, INTERP_SEND, INTERP_WRITES};
+use crate::knowledge::load::EFFECTS;
 
 /// Programs the code reads on its own (besides every program the data names).
 const CODE_PROGRAMS: [&str; 22] = [
@@ -49,9 +50,10 @@ pub(super) const DATABASE: u16 = 1 << 8;
 pub(super) const FETCH_RUN: u16 = 1 << 9;
 
 /// Whether the data lists `program` in one of the `roles` (one hash lookup, not a scan of
-/// every list).
+/// every list). A program no text of the data names, as most are (`git`, `ls`), is in none,
+/// and the data is not read for it.
 pub(super) fn is(program: &str, roles: u16) -> bool {
-    model().roles.get(program).is_some_and(|r| r & roles != 0)
+    EFFECTS.names(program) && model().roles.get(program).is_some_and(|r| r & roles != 0)
 }
 
 /// One compiled pattern per interpreter language.

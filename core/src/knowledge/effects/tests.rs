@@ -4,7 +4,7 @@ use regex::Regex;
 
 use super::data::{globs, load};
 use super::interpreter::{INTERP_DYNAMIC, INTERP_NET, INTERP_SEND, INTERP_WRITES};
-use super::model::model;
+use super::model::{is, model, FETCHER, SCHEDULER};
 use super::verbs::word_glob;
 use super::*;
 use crate::engine::PathContext;
@@ -40,6 +40,22 @@ fn names(line: &str) -> Vec<String> {
         .into_iter()
         .map(|e| e.split(':').next().unwrap_or("").to_string())
         .collect()
+}
+
+/// Whether a program is in a list is asked of the data only when some text of it is the
+/// program's name: every program in a list is one, and the answer stands for every program.
+#[test]
+fn a_program_in_a_list_of_the_data_is_a_word_of_it() {
+    let roles = &model().roles;
+    assert!(roles.len() > 50, "{} programs in lists", roles.len());
+    for (program, role) in roles {
+        assert!(EFFECTS.names(program), "{program}");
+        assert!(is(program, *role), "{program}");
+    }
+    for word in ["git", "ls", "", "curl ", "Curl"] {
+        assert!(!EFFECTS.names(word) && !is(word, u16::MAX), "{word:?}");
+    }
+    assert!(is("curl", FETCHER) && is("wget", FETCHER) && !is("curl", SCHEDULER));
 }
 
 #[test]
