@@ -15,23 +15,114 @@ use super::paths::has_meta;
 #[derive(Debug)]
 pub struct Pattern {
     pub text: String,
+    own: Strategy,
+    /// For a command glob ending in ` *`: how the words before it alone match, and for words
+    /// that end in ` *` again how theirs do (`a * *` matches `a *`, so `a`), innermost last.
+    /// Their literals are in `text` too, which starts with those words.
+    bare: Vec<Strategy>,
+}
+
+/// How one glob is matched: its literal parts are places in the pattern's text, not copies.
+#[derive(Debug)]
+struct Strategy {
     fast: Fast,
-    /// For a command glob ending in ` *`: the glob without it.
-    bare: Option<Box<Pattern>>,
     /// Only for `Fast::Slow`: the parsed glob and its matcher, compiled on first use.
     slow: Option<Box<(Glob, OnceLock<GlobMatcher>)>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a literal is in the pattern's text: `start..end`.
+type Span = (usize, usize);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fast {
-    Exact(String),
-    Prefix(String),
+    Exact(Span),
+    Prefix(Span),
     /// A path glob's literal and `*`: the literal, then anything but `/` (`/dev/sd*`).
-    PrefixName(String),
-    Suffix(String),
-    Contains(String),
+    PrefixName(Span),
+    Suffix(Span),
+    Contains(Span),
     Any,
     Slow,
+}
+
+impl Strategy {
+    /// The strategy for `glob`, with its literals placed in a text that starts with it.
+    fn new(glob: &str, paths: bool) -> Result<Strategy, globset::Error> {
+        let fast = classify(glob, paths);
+        // Parsed when it is matched by globset, and when it holds a `}`, so that an invalid
+        // pattern is an error either way: text and `*` alone is always a valid glob, unless a
+        // `}` closes alternatives none opened (`test_fast_patterns_are_valid_globs` checks it).
+        let slow = if fast == Fast::Slow || glob.contains('}') {
+            let parsed = GlobBuilder::new(glob)
+                .literal_separator(paths)
+                .backslash_escape(true)
+                .build()?;
+            (fast == Fast::Slow).then(|| Box::new((parsed, OnceLock::new())))
+        } else {
+            None
+        };
+        Ok(Strategy { fast, slow })
+    }
+
+    fn is_match(&self, text: &str, s: &str) -> bool {
+        let lit = |span: Span| literal(text, span);
+        match self.fast {
+            Fast::Exact(x) => lit(x).is_some_and(|x| s == x),
+            Fast::Prefix(x) => lit(x).is_some_and(|x| s.starts_with(x)),
+            Fast::PrefixName(x) => lit(x)
+                .and_then(|x| s.strip_prefix(x))
+                .is_some_and(|rest| !rest.contains('/')),
+            Fast::Suffix(x) => lit(x).is_some_and(|x| s.ends_with(x)),
+            Fast::Contains(x) => lit(x).is_some_and(|x| s.contains(x)),
+            Fast::Any => true,
+            Fast::Slow => match &self.slow {
+                Some(slow) => slow.1.get_or_init(|| slow.0.compile_matcher()).is_match(s),
+                None => false,
+            },
+        }
+    }
+
+    /// Literal text every match must contain (the longest run), for the substring index.
+    fn required_literal<'t>(&self, text: &'t str, glob_len: usize) -> Option<&'t str> {
+        match self.fast {
+            Fast::Exact(x)
+            | Fast::Prefix(x)
+            | Fast::PrefixName(x)
+            | Fast::Suffix(x)
+            | Fast::Contains(x) => literal(text, x),
+            Fast::Any => None,
+            Fast::Slow => longest_literal(text.get(..glob_len)?),
+        }
+    }
+
+    /// Literal text every match starts with.
+    fn anchored_prefix<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match self.fast {
+            Fast::Exact(x) | Fast::Prefix(x) | Fast::PrefixName(x) => literal(text, x),
+            _ => None,
+        }
+    }
+
+    fn exact<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match self.fast {
+            Fast::Exact(x) => literal(text, x),
+            _ => None,
+        }
+    }
+
+    fn as_prefix<'t>(&self, text: &'t str) -> Option<&'t str> {
+        match self.fast {
+            Fast::Prefix(x) => literal(text, x),
+            Fast::Any => Some(""),
+            _ => None,
+        }
+    }
+}
+
+/// The literal at `span` of a pattern's text (always there: spans are found at `*` and `/`,
+/// which are one byte each).
+fn literal(text: &str, (start, end): Span) -> Option<&str> {
+    text.get(start..end)
 }
 
 impl Pattern {
@@ -46,50 +137,29 @@ impl Pattern {
     }
 
     fn new(text: &str, paths: bool) -> Result<Pattern, globset::Error> {
-        let fast = classify(text, paths);
-        // Parsed when it is matched by globset, and when it holds a `}`, so that an invalid
-        // pattern is an error either way: text and `*` alone is always a valid glob, unless a
-        // `}` closes alternatives none opened (`test_fast_patterns_are_valid_globs` checks it).
-        let slow = if fast == Fast::Slow || text.contains('}') {
-            let glob = GlobBuilder::new(text)
-                .literal_separator(paths)
-                .backslash_escape(true)
-                .build()?;
-            (fast == Fast::Slow).then(|| Box::new((glob, OnceLock::new())))
-        } else {
-            None
-        };
-        let bare = match text.strip_suffix(" *") {
-            Some(words) if !paths && !words.trim().is_empty() => {
-                Some(Box::new(Pattern::new(words, false)?))
+        let own = Strategy::new(text, paths)?;
+        let mut bare = Vec::new();
+        let mut glob = text;
+        while let Some(words) = glob.strip_suffix(" *") {
+            if paths || words.trim().is_empty() {
+                break;
             }
-            _ => None,
-        };
+            bare.push(Strategy::new(words, false)?);
+            glob = words;
+        }
         Ok(Pattern {
             text: text.to_string(),
-            fast,
+            own,
             bare,
-            slow,
         })
     }
 
     pub fn is_match(&self, s: &str) -> bool {
-        self.is_match_self(s) || self.bare.as_ref().is_some_and(|b| b.is_match(s))
+        self.is_match_self(s) || self.bare.iter().any(|b| b.is_match(&self.text, s))
     }
 
     fn is_match_self(&self, s: &str) -> bool {
-        match &self.fast {
-            Fast::Exact(x) => s == x,
-            Fast::Prefix(x) => s.starts_with(x.as_str()),
-            Fast::PrefixName(x) => s.strip_prefix(x.as_str()).is_some_and(|r| !r.contains('/')),
-            Fast::Suffix(x) => s.ends_with(x.as_str()),
-            Fast::Contains(x) => s.contains(x.as_str()),
-            Fast::Any => true,
-            Fast::Slow => match &self.slow {
-                Some(slow) => slow.1.get_or_init(|| slow.0.compile_matcher()).is_match(s),
-                None => false,
-            },
-        }
+        self.own.is_match(&self.text, s)
     }
 
     pub fn is_match_path(&self, p: &Path) -> bool {
@@ -98,17 +168,10 @@ impl Pattern {
 
     /// Literal text every match must contain (the longest run), for the substring index.
     pub fn required_literal(&self) -> Option<&str> {
-        if let Some(b) = &self.bare {
-            return b.required_literal();
-        }
-        match &self.fast {
-            Fast::Exact(x)
-            | Fast::Prefix(x)
-            | Fast::PrefixName(x)
-            | Fast::Suffix(x)
-            | Fast::Contains(x) => Some(x.as_str()),
-            Fast::Any => None,
-            Fast::Slow => longest_literal(&self.text),
+        // The innermost words' literal: every match holds those words.
+        match self.bare.last() {
+            Some(b) => b.required_literal(&self.text, self.text.len() - 2 * self.bare.len()),
+            None => self.own.required_literal(&self.text, self.text.len()),
         }
     }
 
@@ -116,50 +179,39 @@ impl Pattern {
     /// prefix of a `git *` glob, an exact value, and for a command glob ending in ` *` what it
     /// shares with the words alone (`git commit *` matches `git commit` too: `git commit`).
     pub fn anchored_prefix(&self) -> Option<&str> {
-        let own = match &self.fast {
-            Fast::Exact(x) | Fast::Prefix(x) | Fast::PrefixName(x) => x.as_str(),
-            _ => return None,
-        };
-        let shared = match &self.bare {
-            None => own,
-            Some(b) => {
-                let theirs = b.anchored_prefix()?;
-                let n = own
-                    .char_indices()
-                    .zip(theirs.chars())
-                    .take_while(|((_, a), b)| a == b)
-                    .last()
-                    .map_or(0, |((i, a), _)| i + a.len_utf8());
-                &own[..n]
-            }
-        };
+        let mut shared = self.own.anchored_prefix(&self.text)?;
+        for b in &self.bare {
+            let theirs = b.anchored_prefix(&self.text)?;
+            let n = shared
+                .char_indices()
+                .zip(theirs.chars())
+                .take_while(|((_, a), b)| a == b)
+                .last()
+                .map_or(0, |((i, a), _)| i + a.len_utf8());
+            shared = &shared[..n];
+        }
         (!shared.is_empty()).then_some(shared)
     }
 
     /// Whether this pattern matches a whole string exactly (no wildcards).
     pub fn exact(&self) -> Option<&str> {
-        match &self.fast {
-            Fast::Exact(x) => Some(x.as_str()),
-            _ => None,
-        }
+        self.own.exact(&self.text)
     }
 
     /// The prefix when the pattern is a literal prefix and `*` (`""` for `*` alone).
     pub fn as_prefix(&self) -> Option<&str> {
-        if let Some(b) = &self.bare {
-            return b.as_prefix().or(b.exact());
-        }
-        match &self.fast {
-            Fast::Prefix(x) => Some(x.as_str()),
-            Fast::Any => Some(""),
-            _ => None,
+        match self.bare.last() {
+            Some(b) => b.as_prefix(&self.text).or(b.exact(&self.text)),
+            None => self.own.as_prefix(&self.text),
         }
     }
 }
 
+/// The cheapest strategy that matches as `text` does, its literals placed in `text`.
 fn classify(text: &str, paths: bool) -> Fast {
+    let len = text.len();
     if !has_meta(text) {
-        return Fast::Exact(text.to_string());
+        return Fast::Exact((0, len));
     }
     if text.contains(['?', '[', '{', '\\']) {
         return Fast::Slow;
@@ -168,23 +220,23 @@ fn classify(text: &str, paths: bool) -> Fast {
         // `dir/**`: everything below a literal folder.
         if let Some(base) = text.strip_suffix("/**") {
             if !has_meta(base) {
-                return Fast::Prefix(format!("{base}/"));
+                return Fast::Prefix((0, len - 2));
             }
         }
         // `/dev/sd*`: a literal, then one name's rest.
         if let Some(base) = text.strip_suffix('*') {
             if !has_meta(base) {
-                return Fast::PrefixName(base.to_string());
+                return Fast::PrefixName((0, len - 1));
             }
         }
         // `**/name` and `**/*.ext`: a literal last component or file-name suffix, anywhere.
         if let Some(last) = text.strip_prefix("**/") {
             if !has_meta(last) && !last.is_empty() && !last.starts_with('/') {
-                return Fast::Suffix(format!("/{last}"));
+                return Fast::Suffix((2, len));
             }
             if let Some(ext) = last.strip_prefix('*') {
                 if !has_meta(ext) && !ext.contains('/') {
-                    return Fast::Suffix(ext.to_string());
+                    return Fast::Suffix((4, len));
                 }
             }
         }
@@ -194,18 +246,20 @@ fn classify(text: &str, paths: bool) -> Fast {
     if text.contains("**/") || text.contains("/**") {
         return Fast::Slow;
     }
-    let inner = text.trim_matches('*');
-    if inner.is_empty() {
+    let start = len - text.trim_start_matches('*').len();
+    let end = text.trim_end_matches('*').len();
+    if start >= end {
         return Fast::Any;
     }
-    if has_meta(inner) {
+    if has_meta(&text[start..end]) {
         return Fast::Slow;
     }
-    match (text.starts_with('*'), text.ends_with('*')) {
-        (false, true) => Fast::Prefix(inner.to_string()),
-        (true, false) => Fast::Suffix(inner.to_string()),
-        (true, true) => Fast::Contains(inner.to_string()),
-        (false, false) => Fast::Exact(inner.to_string()),
+    let inner = (start, end);
+    match (start > 0, end < len) {
+        (false, true) => Fast::Prefix(inner),
+        (true, false) => Fast::Suffix(inner),
+        (true, true) => Fast::Contains(inner),
+        (false, false) => Fast::Exact(inner),
     }
 }
 
@@ -322,7 +376,7 @@ mod tests {
                     matched,
                     "{} ({:?}) on {}",
                     text,
-                    pattern.fast,
+                    pattern.own.fast,
                     subject
                 );
             }
@@ -426,6 +480,12 @@ mod tests {
         assert!(!p.is_match("git"));
         let slow = Pattern::command("git [c]ommit *").unwrap();
         assert!(slow.is_match("git commit") && slow.is_match("git commit --amend"));
+        // The words before ` *` end in ` *` again: they match their own words alone too.
+        let twice = Pattern::command("git * *").unwrap();
+        assert!(["git", "git a", "git a b"]
+            .iter()
+            .all(|s| twice.is_match(s)));
+        assert_eq!(twice.required_literal(), Some("git"));
         // Path globs keep their meaning.
         assert!(!Pattern::path("/a/b *").unwrap().is_match("/a/b"));
     }
