@@ -89,7 +89,7 @@ pub(super) struct Network {
 }
 
 /// The data, read once from what `build.rs` packed from `policies/programs/effects.toml`, its
-/// words borrowed from those bytes (no copy of each). A mistake in it is a build that fails its
+/// words borrowed from the packed texts in the binary (no copy of each). A mistake in it is a build that fails its
 /// tests (`the_effects_data_loads`); should it happen anyway, the model knows nothing and the
 /// default decides every command, as for a program it does not know.
 pub(super) fn data() -> &'static Data {
