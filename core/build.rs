@@ -4,7 +4,7 @@
 //! It writes `$OUT_DIR/tables.rs`: every program of the program tables as its own JSON text
 //! (with its name, aliases and file), each of its subcommands apart (so that naming `git
 //! status` reads the JSON of `status`, not the whole 70 KB of git's), and the effects data
-//! packed (see [`pack`]), which every bash call reads and which is cheaper to read than JSON.
+//! packed (see [`Packed`]), which every bash call reads and which is cheaper to read than JSON.
 //! The crate deserializes both into the same types as before, one program when a command first
 //! names it. What each field means, and every check of it, stays in the crate: here the tables
 //! are only read. A table that is not TOML at all fails the build, naming the file.
@@ -56,13 +56,13 @@ fn main() -> Result<(), String> {
     let out_dir = env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
     let mut effects = Packed::default();
     effects
-        .pack(&toml::Value::Table(read(&dir, EFFECTS_FILE)?))
+        .pack(&toml::Value::Table(read(&dir, EFFECTS_FILE)?), 0)
         .map_err(|e| format!("policies/programs/{EFFECTS_FILE}: {e}"))?;
     let _ = writeln!(
         out,
-        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?}, words: &{:?} }};",
+        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?}, listed: &{:?} }};",
         effects.texts,
-        effects.words()
+        effects.listed()
     );
     write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
     write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
@@ -75,41 +75,53 @@ fn write(target: &Path, bytes: Vec<u8>) -> Result<(), String> {
 /// A table packed as `knowledge/packed.rs` reads it: its texts one after another, and its
 /// shape. In the shape a text is `s`, where it starts in the texts and its length (four bytes
 /// each, little-endian); a list is `l`, its length and its items; a table is `t`, its length
-/// and each key (start and length) with its value. Its words are where each distinct text
-/// (keys too) starts and how long it is, in the order of the texts.
+/// and each key (start and length) with its value. Its listed texts are the items of the lists
+/// two tables deep (`[network] fetchers = [...]`), by start and length, each once, in the order
+/// of the texts.
 #[derive(Default)]
 struct Packed {
     shape: Vec<u8>,
     texts: String,
-    spans: Vec<(u32, u32)>,
+    listed: Vec<(u32, u32)>,
 }
 
 impl Packed {
-    fn words(&self) -> Vec<(u32, u32)> {
+    fn listed(&self) -> Vec<(u32, u32)> {
         let text = |&(start, len): &(u32, u32)| &self.texts[start as usize..(start + len) as usize];
-        let mut words = self.spans.clone();
-        words.sort_by(|a, b| text(a).cmp(text(b)));
-        words.dedup_by(|a, b| text(a) == text(b));
-        words
+        let mut listed = self.listed.clone();
+        listed.sort_by(|a, b| text(a).cmp(text(b)));
+        listed.dedup_by(|a, b| text(a) == text(b));
+        listed
     }
 
-    fn pack(&mut self, value: &toml::Value) -> Result<(), String> {
+    /// Packs `value`, found under `depth` tables.
+    fn pack(&mut self, value: &toml::Value, depth: usize) -> Result<(), String> {
         match value {
             toml::Value::String(s) => {
                 self.shape.push(b's');
-                self.text(s)
+                self.text(s).map(|_| ())
             }
             toml::Value::Array(items) => {
                 self.shape.push(b'l');
                 self.number(items.len())?;
-                items.iter().try_for_each(|v| self.pack(v))
+                for item in items {
+                    match item {
+                        toml::Value::String(s) if depth == 2 => {
+                            self.shape.push(b's');
+                            let span = self.text(s)?;
+                            self.listed.push(span);
+                        }
+                        _ => self.pack(item, depth)?,
+                    }
+                }
+                Ok(())
             }
             toml::Value::Table(t) => {
                 self.shape.push(b't');
                 self.number(t.len())?;
                 t.iter().try_for_each(|(k, v)| {
                     self.text(k)?;
-                    self.pack(v).map_err(|e| format!("{k}: {e}"))
+                    self.pack(v, depth + 1).map_err(|e| format!("{k}: {e}"))
                 })
             }
             other => Err(format!(
@@ -124,11 +136,10 @@ impl Packed {
         Ok(n)
     }
 
-    fn text(&mut self, s: &str) -> Result<(), String> {
+    fn text(&mut self, s: &str) -> Result<(u32, u32), String> {
         let span = (self.number(self.texts.len())?, self.number(s.len())?);
-        self.spans.push(span);
         self.texts.push_str(s);
-        Ok(())
+        Ok(span)
     }
 }
 

@@ -9,20 +9,20 @@ use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-/// A packed table: its shape, its texts, and where each distinct text is in them (start and
-/// length), sorted by the text.
+/// A packed table: its shape, its texts, and where the items of its lists two tables deep
+/// (`[network] fetchers = [...]`) are in them (start and length), each once, sorted by text.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Packed {
     pub(crate) shape: &'static [u8],
     pub(crate) texts: &'static str,
-    pub(crate) words: &'static [(u32, u32)],
+    pub(crate) listed: &'static [(u32, u32)],
 }
 
 impl Packed {
-    /// Whether some text of the table, a key or a value, is `word`: a binary search, with
-    /// nothing read.
-    pub(crate) fn names(&self, word: &str) -> bool {
-        self.words
+    /// Whether `word` is an item of a list two tables deep: a binary search, with nothing
+    /// read.
+    pub(crate) fn lists(&self, word: &str) -> bool {
+        self.listed
             .binary_search_by(|&(start, len)| {
                 let (start, len) = (start as usize, len as usize);
                 self.texts.get(start..start + len).unwrap_or("").cmp(word)
@@ -209,7 +209,7 @@ mod tests {
         Packed {
             shape: Box::leak(shape.into_boxed_slice()),
             texts: Box::leak(texts.into_boxed_str()),
-            words: &[],
+            listed: &[],
         }
     }
 
@@ -276,7 +276,7 @@ mod tests {
         let bad = Packed {
             shape: b"l\x01\0\0\0s\0\0\0\0\x01\0\0\0",
             texts: split.texts,
-            words: &[],
+            listed: &[],
         };
         assert!(from_packed::<Vec<&'static str>>(bad).is_err());
     }

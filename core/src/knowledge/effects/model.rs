@@ -50,10 +50,11 @@ pub(super) const DATABASE: u16 = 1 << 8;
 pub(super) const FETCH_RUN: u16 = 1 << 9;
 
 /// Whether the data lists `program` in one of the `roles` (one hash lookup, not a scan of
-/// every list). A program no text of the data names, as most are (`git`, `ls`), is in none,
-/// and the data is not read for it.
+/// every list). Those lists are all two tables deep (`[network] fetchers`); a program in none
+/// of the data's lists that deep, as most are (`git`, `ls`, `rm`), is in no role, and the data
+/// is not read for it.
 pub(super) fn is(program: &str, roles: u16) -> bool {
-    EFFECTS.names(program) && model().roles.get(program).is_some_and(|r| r & roles != 0)
+    EFFECTS.lists(program) && model().roles.get(program).is_some_and(|r| r & roles != 0)
 }
 
 /// One compiled pattern per interpreter language.
