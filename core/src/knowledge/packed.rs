@@ -121,6 +121,15 @@ struct Items<'r> {
     left: usize,
 }
 
+impl Items<'_> {
+    /// Counts one more item read; `false` when none is left.
+    fn next(&mut self) -> bool {
+        let more = self.left > 0;
+        self.left = self.left.saturating_sub(1);
+        more
+    }
+}
+
 impl SeqAccess<'static> for Items<'_> {
     type Error = PackedError;
 
@@ -128,10 +137,9 @@ impl SeqAccess<'static> for Items<'_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, PackedError> {
-        if self.left == 0 {
+        if !self.next() {
             return Ok(None);
         }
-        self.left -= 1;
         seed.deserialize(&mut *self.reader).map(Some)
     }
 
@@ -147,10 +155,9 @@ impl MapAccess<'static> for Items<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, PackedError> {
-        if self.left == 0 {
+        if !self.next() {
             return Ok(None);
         }
-        self.left -= 1;
         let key = self.reader.text()?;
         seed.deserialize(BorrowedStrDeserializer::new(key))
             .map(Some)
