@@ -444,11 +444,13 @@ fn reply(content: String, step: Option<Step>, turn: usize) -> Reply {
     }
 }
 
+/// The first line of a tool's output that says what happened: git's advice (`hint: …`, which
+/// `git init` prints before `Initialized empty Git repository`) is not.
 fn first_line(text: &str) -> String {
     let line = text
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty())
+        .find(|l| !l.is_empty() && !l.starts_with("hint:"))
         .unwrap_or("no output");
     shorten(line.trim_end_matches('.'), 120)
 }
@@ -548,6 +550,17 @@ mod tests {
 
     fn args(r: &Reply) -> Value {
         serde_json::from_str(&r.tool_calls[0].arguments).expect("the demo writes valid JSON")
+    }
+
+    #[test]
+    fn a_summary_of_output_skips_git_advice() {
+        let out = "hint: Using 'master' as the name for the initial branch.\nhint:\n\
+                   Initialized empty Git repository in /tmp/d/.git/\n[exit code 0]";
+        assert_eq!(
+            first_line(out),
+            "Initialized empty Git repository in /tmp/d/.git/"
+        );
+        assert_eq!(first_line("hint: only advice"), "no output");
     }
 
     #[test]
