@@ -500,6 +500,33 @@ mod tests {
         PathContext::new("/work/proj", Some(PathBuf::from("/home/u")))
     }
 
+    proptest::proptest! {
+        /// The folder the index files a path rule under holds every path the rule matches:
+        /// the index never hides a path rule (`ChainIndex`'s `path_dirs`).
+        #[test]
+        fn test_every_path_a_glob_matches_is_under_its_literal_folder(
+            text in "/[a/*?{},\\[\\]!\\\\]{0,9}",
+            subject in "/[a/.]{0,7}",
+        ) {
+            let Ok(glob) = PathGlob::new(&text, &ctx(), false) else {
+                return Ok(());
+            };
+            let path = Path::new(&subject);
+            if glob.is_match(path) {
+                if let Some(folder) = &glob.literal_prefix {
+                    proptest::prop_assert!(
+                        path.starts_with(folder),
+                        "{} ({}) matches {} outside {}",
+                        text,
+                        glob.anchored,
+                        subject,
+                        folder.display()
+                    );
+                }
+            }
+        }
+    }
+
     #[cfg(unix)]
     #[test]
     fn real_follows_symlinks_the_way_the_kernel_does() {
