@@ -89,11 +89,15 @@ fn bench(c: &mut Criterion) {
     };
     let fallback = harness9::hooks::claude_code::POLICY;
     let engine = || {
-        harness9::hooks::project_engine(&project, Some(fallback))
+        harness9::hooks::project_engine(&project, Some(fallback), None)
             .unwrap()
             .0
     };
     g.bench_function("build the engine, default policy", |b| b.iter(engine));
+    // What the hook builds: the shipped rules of the call's tool only.
+    g.bench_function("build the engine for a bash call, default policy", |b| {
+        b.iter(|| harness9::hooks::project_engine(&project, Some(fallback), Some("bash")))
+    });
     let call = harness9::ToolCall::primary("bash", "git status --short");
     g.bench_function("build the engine and decide git status", |b| {
         b.iter(|| engine().decide(&call))

@@ -291,6 +291,42 @@ fn every_corpus_case_gets_its_expected_decision() {
 /// The built binary, run as an agent's hook would run it (`check --batch -`, `HOME` set, the
 /// project as its working folder), decides every case as the corpus expects and exactly as the
 /// library does.
+/// A hook process builds its engine for its call's one tool, leaving out the shipped rules of
+/// the others: every corpus case, in every mode, is decided exactly as by the whole engine
+/// (with the agents' shipped tools policy too, as the hook has it).
+#[test]
+fn an_engine_for_one_tool_decides_every_corpus_case_like_the_whole_engine() {
+    let cases = load_cases();
+    let builder = || {
+        Engine::builder()
+            .context(PathContext::new(PROJECT, Some(PathBuf::from(HOME))))
+            .default_policy()
+            .default_embedded_policy("claude-code.policy")
+    };
+    let whole = builder().build().expect("the default policy loads");
+    let mut for_tool: BTreeMap<String, Engine> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let one = for_tool.entry(c.call.name.clone()).or_insert_with(|| {
+            builder()
+                .for_tool(c.call.name.clone())
+                .build()
+                .expect("the default policy loads")
+        });
+        for mode in [Mode::Default, Mode::AutoApprove, Mode::ReadOnly] {
+            let (a, b) = (
+                whole.decide_in_mode(&c.call, mode),
+                one.decide_in_mode(&c.call, mode),
+            );
+            if (a.action, a.risk, &a.reason, &a.rule) != (b.action, b.risk, &b.reason, &b.rule) {
+                failures.push((i, format!("{mode:?}: whole {a:?}, for the tool {b:?}")));
+            }
+        }
+    }
+    assert!(for_tool.len() >= 3, "tools: {:?}", for_tool.keys());
+    report("for one tool", &cases, &failures);
+}
+
 #[test]
 fn the_binary_decides_every_corpus_case_like_the_library() {
     let cases = load_cases();

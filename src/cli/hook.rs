@@ -79,6 +79,8 @@ pub fn hook(a: HookArgs) -> i32 {
 /// What both adapters share: reading the event, loading the project's engine.
 struct Prepared {
     event: ToolEvent,
+    /// The event's call, as harness9 names it (`tool_call`).
+    call: HookCall,
     project: Project,
     engine: Engine,
 }
@@ -91,6 +93,7 @@ fn prepare(
     expected_event: &str,
     fallback: &'static str,
     outcomes: Option<bool>,
+    tool_call: fn(&ToolEvent) -> HookCall,
 ) -> Result<Prepared, i32> {
     let fail = |msg: String| {
         eprintln!("harness9 hook {agent}: {msg}; the tool call is blocked");
@@ -136,7 +139,9 @@ fn prepare(
     // A folder that cannot be entered is reported by `project_engine`.
     let _ = std::env::set_current_dir(&cwd);
     let project = Project::from_env(cwd);
-    match hooks::project_engine(&project, Some(fallback)) {
+    // The engine decides this one call: the shipped rules of other tools are not compiled.
+    let call = tool_call(&event);
+    match hooks::project_engine(&project, Some(fallback), Some(&call.call.name)) {
         Ok((engine, _sources)) => {
             print_diags(engine.warnings().iter().filter(|d| {
                 !harness9::policy::EMBEDDED
@@ -145,6 +150,7 @@ fn prepare(
             }));
             Ok(Prepared {
                 event,
+                call,
                 project,
                 engine,
             })
@@ -163,11 +169,12 @@ fn claude(a: ClaudeArgs) -> i32 {
         claude_code::EVENT,
         claude_code::POLICY,
         Some(a.no_audit),
+        claude_code::tool_call,
     ) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let call = claude_code::tool_call(&p.event);
+    let call = &p.call;
     let permission_mode = claude_code::PermissionMode::parse(
         p.event.raw.get("permission_mode").and_then(Value::as_str),
     );
@@ -181,7 +188,7 @@ fn claude(a: ClaudeArgs) -> i32 {
             "claude-code",
             &p,
             claude_code::tool_use_id(&p.event),
-            &call,
+            call,
             &mode,
             &d,
         );
@@ -194,17 +201,23 @@ fn claude(a: ClaudeArgs) -> i32 {
 }
 
 fn gemini(a: GeminiArgs) -> i32 {
-    let p = match prepare("gemini-cli", gemini_cli::EVENT, gemini_cli::POLICY, None) {
+    let p = match prepare(
+        "gemini-cli",
+        gemini_cli::EVENT,
+        gemini_cli::POLICY,
+        None,
+        gemini_cli::tool_call,
+    ) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let call = gemini_cli::tool_call(&p.event);
+    let call = &p.call;
     let ask_as = a.ask_as;
     let d = p.engine.decide_in_mode(&call.call, a.mode);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {
         let logged = gemini_cli::effective(d, ask_as);
-        write_audit("gemini-cli", &p, None, &call, a.mode.as_str(), &logged);
+        write_audit("gemini-cli", &p, None, call, a.mode.as_str(), &logged);
     }
     answer("gemini-cli", &out)
 }

@@ -482,7 +482,7 @@ fn check_hook(hook: &InstalledHook, version: &str) -> usize {
 /// many problems.
 fn check_policies(cwd: &Path) -> usize {
     let project = Project::from_env(cwd.to_path_buf());
-    match hooks::project_engine(&project, None) {
+    match hooks::project_engine(&project, None, None) {
         Ok((engine, sources)) => {
             if !sources.managed.is_empty() {
                 let managed: Vec<String> = sources

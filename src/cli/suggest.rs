@@ -63,7 +63,7 @@ pub fn suggest(a: SuggestArgs) -> i32 {
     }
     // The policy as the hook decides today: what it allows already is not suggested.
     let project = Project::from_env(cwd.clone());
-    let engine = match hooks::project_engine(&project, Some(claude_code::POLICY)) {
+    let engine = match hooks::project_engine(&project, Some(claude_code::POLICY), None) {
         Ok((e, _)) => e,
         Err(e) => {
             eprintln!("error: {e}");

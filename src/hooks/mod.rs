@@ -155,10 +155,13 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
 /// plus `fallback` (the shipped policy of the agent's harmless tools) unless a file says
 /// `replace "default.policy";`,
 /// and the built-in rules. Relative paths resolve against the working folder, `~` against home. The
-/// policy folders and the agents' settings files ([`AGENT_SETTINGS`]) are guarded.
+/// policy folders and the agents' settings files ([`AGENT_SETTINGS`]) are guarded. With
+/// `for_tool`, the engine decides calls of that tool only (a hook's one call; see
+/// [`crate::EngineBuilder::for_tool`]).
 pub fn project_engine(
     project: &Project,
     fallback: Option<&'static str>,
+    for_tool: Option<&str>,
 ) -> Result<(Engine, Sources), SetupError> {
     let cwd = &project.cwd;
     if !cwd.is_absolute() {
@@ -200,6 +203,9 @@ pub fn project_engine(
     b = with_managed(b, &sources.managed).default_policy();
     if let Some(name) = fallback {
         b = b.default_embedded_policy(name);
+    }
+    if let Some(tool) = for_tool {
+        b = b.for_tool(tool);
     }
     for p in &sources.policies {
         b = b.policy_file(named(p));

@@ -696,13 +696,13 @@ pub fn standard_registry_with(
         watched.push(user_dir.clone());
     }
     let stamps = stamps_of(&watched);
-    let (first, _) = project_engine(&project, None)?;
+    let (first, _) = project_engine(&project, None, None)?;
     let events = approver.as_ref().map(|a| a.events().clone());
     let factory_project = project.clone();
     let engine = Arc::new(LiveEngine::built(
         first,
         stamps,
-        Box::new(move || project_engine(&factory_project, None).map(|(e, _)| e)),
+        Box::new(move || project_engine(&factory_project, None, None).map(|(e, _)| e)),
         watched,
         events.clone(),
     ));

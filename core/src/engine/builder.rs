@@ -11,7 +11,7 @@ use super::rule::{self, CompiledRule};
 use super::{Engine, PathContext, SHIPPED_HEADLESS};
 use crate::call::{Action, Decision, Risk};
 use crate::diag::{Diagnostic, Source};
-use crate::policy::ast::{DefaultStmt, Statement};
+use crate::policy::ast::{self, DefaultStmt, Statement};
 use crate::policy::{self, read_bounded, Origin};
 use crate::rule_ref::RuleRef;
 use crate::settings;
@@ -54,6 +54,8 @@ pub struct EngineBuilder {
     base: Vec<Origin>,
     /// The managed tier's files, read first.
     managed: Vec<PathBuf>,
+    /// The one tool the engine will decide calls of (see [`EngineBuilder::for_tool`]).
+    only_tool: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -73,11 +75,22 @@ impl Default for EngineBuilder {
             defaults: false,
             base: Vec::new(),
             managed: Vec::new(),
+            only_tool: None,
         }
     }
 }
 
 impl EngineBuilder {
+    /// An engine that decides calls of `tool` only, as a hook process does with its one call:
+    /// the shipped policies' rules for other tools (no call of `tool` can meet them) are not
+    /// compiled. Rules of the policy files and settings are compiled whole, so every mistake
+    /// in them is still found. A call of another tool is asked about at high risk, never
+    /// allowed.
+    pub fn for_tool(mut self, tool: impl Into<String>) -> Self {
+        self.only_tool = Some(tool.into());
+        self
+    }
+
     /// Where relative paths start and what `~` is (default: the process's).
     pub fn context(mut self, ctx: PathContext) -> Self {
         self.ctx = ctx;
@@ -164,6 +177,7 @@ impl EngineBuilder {
 
     pub fn build(self) -> Result<Engine, LoadError> {
         let mut l = Loading::new(&self.ctx, self.guarded.clone());
+        l.only_tool = self.only_tool.as_deref();
         let builtin_rules = l.builtin(self.builtin);
         for origin in self.managed.iter().cloned().map(Origin::File) {
             l.policy(&origin, Tier::Managed);
@@ -207,6 +221,7 @@ impl EngineBuilder {
             warnings: diags,
             recent: Default::default(),
             ctx: self.ctx,
+            only_tool: self.only_tool,
         })
     }
 }
@@ -238,6 +253,8 @@ struct Loading<'c> {
     guarded: Vec<PathBuf>,
     /// A file said `replace "default.policy";`.
     replaced: bool,
+    /// The one tool the engine decides (see [`EngineBuilder::for_tool`]).
+    only_tool: Option<&'c str>,
 }
 
 impl<'c> Loading<'c> {
@@ -254,7 +271,16 @@ impl<'c> Loading<'c> {
             user: Vec::new(),
             guarded,
             replaced: false,
+            only_tool: None,
         }
+    }
+
+    /// Whether a shipped rule can meet a call the engine decides: its tool is a glob, or the
+    /// one tool's name, or the engine decides every tool.
+    fn shipped_rule_needed(&self, r: &ast::Rule) -> bool {
+        let tool = r.tool.value.as_str();
+        self.only_tool
+            .is_none_or(|only| tool == only || tool.contains(['*', '?']))
     }
 
     /// The built-in policy: its protections always hold; its rules (returned) unless switched
@@ -269,7 +295,9 @@ impl<'c> Loading<'c> {
                     &p.path.value,
                     p.reason.as_ref().map(|r| r.value.clone()),
                 )),
-                Statement::Rule(r) if rules_on => rules.extend(self.compiler.rule(src, r)),
+                Statement::Rule(r) if rules_on && self.shipped_rule_needed(r) => {
+                    rules.extend(self.compiler.rule(src, r))
+                }
                 _ => {}
             }
         }
@@ -297,6 +325,7 @@ impl<'c> Loading<'c> {
         self.compiler.typos = tier != Tier::Shipped;
         for (src, stmt) in loaded.statements {
             match stmt {
+                Statement::Rule(r) if tier == Tier::Shipped && !self.shipped_rule_needed(&r) => {}
                 Statement::Rule(r) => rules.extend(self.compiler.rule(&src, &r)),
                 Statement::Protect(p) => self.protections.push(protection(
                     self.ctx,
@@ -397,7 +426,7 @@ impl<'c> Loading<'c> {
             .statements
             .iter()
             .filter_map(|(src, s)| match s {
-                Statement::Rule(r) => self.compiler.rule(src, r),
+                Statement::Rule(r) if self.shipped_rule_needed(r) => self.compiler.rule(src, r),
                 _ => None,
             })
             .collect();

@@ -68,6 +68,18 @@ impl Engine {
         o: Opts<'_>,
         mut trace: Option<&mut Explanation>,
     ) -> Decision {
+        if let Some(only) = self.only_tool.as_deref().filter(|t| *t != call.name) {
+            // Shipped rules for this call's tool were left out: asking is the safe answer.
+            return Decision::new(
+                Action::Ask,
+                Risk::High,
+                format!(
+                    "this engine was built to decide `{only}` calls, not `{}`",
+                    call.name
+                ),
+                RuleRef::Analysis,
+            );
+        }
         let mut touched = None;
         let real = match call.primary_arg() {
             Some(raw) if is_file_tool(&call.name) && !raw.is_empty() => self.ctx.real(raw),
@@ -683,6 +695,7 @@ fn describe_redirects(cmd: &SimpleCommand) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::rule::ToolPattern;
 
     #[test]
     fn running_out_of_time_asks_at_high_risk_and_keeps_a_deny() {
@@ -693,6 +706,43 @@ mod tests {
         let deny = Decision::new(Action::Deny, Risk::High, "protected", RuleRef::from("p"));
         assert_eq!(out_of_time(Some(deny)).action, Action::Deny);
         assert_eq!(out_of_time(None).action, Action::Ask);
+    }
+
+    #[test]
+    fn an_engine_for_one_tool_compiles_its_rules_only_and_asks_about_any_other_tool() {
+        let builder = || {
+            Engine::builder()
+                .context(PathContext::new("/work/p", Some("/home/u".into())))
+                .default_policy()
+        };
+        let whole = builder().build().expect("the default policy loads");
+        let bash = builder()
+            .for_tool("bash")
+            .build()
+            .expect("the default policy loads");
+        let tools = |e: &Engine| -> Vec<String> {
+            let chains = e.user_chains().iter().chain(e.builtin_chain());
+            let mut tools: Vec<String> = chains
+                .chain([e.readonly_chain()])
+                .flat_map(|c| &c.rules)
+                .map(|r| match &r.tool {
+                    ToolPattern::Name(n) => n.clone(),
+                    ToolPattern::Glob(g) => g.text.clone(),
+                })
+                .collect();
+            tools.sort_unstable();
+            tools.dedup();
+            tools
+        };
+        assert!(tools(&whole).len() > 1, "{:?}", tools(&whole));
+        assert_eq!(tools(&bash), ["bash"]);
+        let read = ToolCall::primary("read_file", "/work/p/notes.md");
+        assert_eq!(whole.decide(&read).action, Action::Allow);
+        let d = bash.decide(&read);
+        assert_eq!((d.action, d.risk), (Action::Ask, Risk::High), "{d:?}");
+        assert!(d.reason.contains("`bash` calls"), "{}", d.reason);
+        let git = ToolCall::primary("bash", "git status");
+        assert_eq!(bash.decide(&git), whole.decide(&git));
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub struct Engine {
     warnings: Vec<Diagnostic>,
     /// The last lines analysed: the questions about one call analyse its line once.
     recent: memo::Recent,
+    /// Built to decide calls of this tool only (see [`EngineBuilder::for_tool`]).
+    only_tool: Option<String>,
 }
 
 /// How an ask resolves when no person can be asked: an action per risk (`headless`
