@@ -25,7 +25,10 @@ impl Packed {
         self.listed
             .binary_search_by(|&(start, len)| {
                 let (start, len) = (start as usize, len as usize);
-                self.texts.get(start..start + len).unwrap_or("").cmp(word)
+                self.texts
+                    .get(start..start.saturating_add(len))
+                    .unwrap_or("")
+                    .cmp(word)
             })
             .is_ok()
     }
