@@ -107,18 +107,12 @@ impl Effects<'_, '_> {
 }
 
 /// The data's fetch-and-run verbs of `program` (`exec` of `npm exec`).
-fn fetch_and_run_verbs(program: &str) -> Vec<String> {
-    let verbs = &data().remote.fetch_and_run_verbs;
-    if !verbs.iter().any(|v| v.starts_with(program)) {
-        return Vec::new();
-    }
-    verbs
+fn fetch_and_run_verbs(program: &str) -> Vec<&'static str> {
+    data()
+        .remote
+        .fetch_and_run_verbs
         .iter()
-        .filter_map(|v| {
-            v.strip_prefix(program)?
-                .strip_prefix(' ')
-                .map(str::to_string)
-        })
+        .filter_map(|v| v.strip_prefix(program)?.strip_prefix(' '))
         .collect()
 }
 

@@ -4,11 +4,10 @@
 /// The pattern of `patterns` that the command's words match (see `policies/programs/
 /// effects.toml`): words in order from one of the first three operands, `*` any one word,
 /// `**` any number; a pattern starting with `-` matches an option word.
-pub(super) fn verb_match<'p, S: AsRef<str>>(pos: &[&str], patterns: &'p [S]) -> Option<&'p str> {
+pub(super) fn verb_match<'p>(pos: &[&str], patterns: &[&'p str]) -> Option<&'p str> {
     const STOP: [&str; 6] = ["run", "exec", "create", "debug", "x", "dlx"];
     let mut buf = [""; 8];
-    for pattern in patterns {
-        let pattern = pattern.as_ref();
+    for &pattern in patterns {
         let mut n = 0;
         for w in pattern.split_whitespace().take(buf.len()) {
             buf[n] = w;
