@@ -19,6 +19,10 @@ pub const STATE_VARIABLES: [&str; 9] = [
     "GLOBIGNORE",
 ];
 
+/// Variables whose value bash runs as code or expands as a prompt when it next shows one or
+/// traces a command (`PS4='$(…)'` with `set -x`).
+pub const CODE_VARIABLES: [&str; 6] = ["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND"];
+
 /// Builtins that give a variable a value or take it away; their operands name variables.
 const SETTERS: [&str; 10] = [
     "export",
@@ -192,13 +196,14 @@ mod tests {
             "declare -x HOME=/tmp; ls ~",
             "unset CDPATH; cd src",
             "IFS=/ ; ls",
-            "n=PATH; export \"$n\"=/tmp; ls",
             "alias ls='rm -rf ~'; ls",
             "hash -p /tmp/x ls; ls",
             "declare -n r=PATH; r=/tmp; ls",
         ] {
             assert!(changes(line), "{line}");
         }
+        // A variable whose name is computed: not understood at all.
+        assert!(analyse("n=PATH; export \"$n\"=/tmp; ls").failure.is_some());
     }
 
     #[test]

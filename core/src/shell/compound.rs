@@ -140,6 +140,7 @@ impl Walker<'_> {
                 b'`' => {
                     let close = closing_backtick(bytes, i + 1).ok_or_else(unparsable)?;
                     let inner = text.get(i + 1..close).ok_or_else(unparsable)?;
+                    self.seen.push((start + i, start + close + 1));
                     self.backtick_text(inner, start + i + 1, ctx)?;
                     i = close + 1;
                 }
@@ -171,20 +172,41 @@ impl Walker<'_> {
         Ok(())
     }
 
+    /// `for NAME in WORDS; do …; done`: the loop variable is given each word in turn, noted as
+    /// a command of assignments (`NAME=word` each, spanning the loop) so that the line's values
+    /// know it (`for f in ~/.ssh/*; do cat $f; done` reads `~/.ssh/*`).
     pub(super) fn for_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
         let inner = ctx.deeper(Origin::Compound)?;
         let mut values = Vec::new();
         let mut body = None;
+        let mut variable = None;
         for (field, child) in children_with_fields(node) {
             match field {
                 Some("value") => values.push(child),
                 Some("body") => body = Some(child),
+                Some("variable") => variable = Some(child),
                 _ => {}
             }
         }
+        let index = self.open(node, ctx.with_origin(Origin::Compound));
+        let mut words = Vec::new();
         for run in adjacent_runs(&values) {
-            self.words(&run, inner)?;
+            words.extend(self.words(&run, inner)?);
         }
+        let name = variable.map(|v| self.text(v).to_string());
+        let assignments = match name {
+            // Without `in`, the loop goes over the positional parameters: not known.
+            Some(name) if values.is_empty() => vec![format!("{name}=$@")],
+            Some(name) => words
+                .iter()
+                .map(|w| match (&w.path, w.dynamic) {
+                    (Some(p), false) => format!("{name}={p}"),
+                    _ => format!("{name}={}", w.value),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        self.fill(index, assignments, Vec::new());
         match body {
             Some(body) => self.block(body, inner),
             None => Err(unparsable()),
@@ -279,6 +301,11 @@ impl Walker<'_> {
         }
         let index = self.open(node, ctx);
         let single_bracket = node.child(0).is_some_and(|c| c.fast_kind() == "[");
+        if arithmetic {
+            self.note_arithmetic(node);
+        } else if !single_bracket {
+            self.note_test_arithmetic(node);
+        }
         let tokens = frontier(node, |n| {
             is_word_like(n.fast_kind()) || n.fast_kind() == "redirected_statement"
         });
@@ -326,6 +353,29 @@ impl Walker<'_> {
         }
         self.fill(index, Vec::new(), argv);
         Ok(())
+    }
+
+    /// The operands of `[[ … ]]`'s arithmetic comparisons (`-eq`, `-lt`, …) and of `-v`, which
+    /// bash evaluates as arithmetic.
+    fn note_test_arithmetic(&mut self, node: Node<'_>) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            let mut cursor = n.walk();
+            let children: Vec<Node<'_>> = n.children(&mut cursor).collect();
+            let arithmetic = matches!(n.fast_kind(), "binary_expression" | "unary_expression")
+                && children.iter().any(|c| {
+                    c.fast_kind() == "test_operator"
+                        && matches!(
+                            self.text(*c),
+                            "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" | "-v"
+                        )
+                });
+            if arithmetic {
+                self.note_arithmetic(n);
+            } else {
+                stack.extend(children);
+            }
+        }
     }
 
     /// `export X=1 Y`, `local -r Z`, `unset -f f`: a command whose words are the keyword and
@@ -381,6 +431,7 @@ impl Walker<'_> {
         for (field, child) in children_with_fields(node) {
             match (field, child.fast_kind()) {
                 (Some("name"), "subscript") => {
+                    self.note_arithmetic(child);
                     dynamic |= self.scan(child, ctx)?;
                     out.push_str(self.text(child));
                 }

@@ -2,6 +2,8 @@
 //! text (substitutions, payloads). The walk collects the simple commands of one parsed text;
 //! the expansion (see `expand.rs`) adds what each runs beyond itself.
 
+use super::coverage;
+use super::evaluated;
 use super::expand::{self, Budget, Env, Script};
 use super::misread::misread;
 use super::parse::{crashes_tree_sitter, parse};
@@ -98,6 +100,8 @@ pub(super) fn walk_text(
         watch: None,
         watch_start: None,
         bad_slice: false,
+        seen: Vec::new(),
+        evaluated: Vec::new(),
         pending: Vec::new(),
         stdin: Vec::new(),
         budget,
@@ -106,6 +110,8 @@ pub(super) fn walk_text(
     if walker.bad_slice {
         return Err(unparsable());
     }
+    coverage::check(root, text, &walker.seen)?;
+    walker.attach_evaluated();
     let out = expand_commands(
         walker.out,
         walker.pending,
@@ -114,6 +120,7 @@ pub(super) fn walk_text(
         frames,
         budget,
     )?;
+    evaluated::check(&out)?;
     Ok((out, walker.functions))
 }
 

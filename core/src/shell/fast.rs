@@ -165,6 +165,7 @@ fn simple(words: &[(usize, &str)], ctx: Ctx, functions: &[String]) -> Option<Sim
         piped: ctx.piped,
         self_call,
         span: (first_at, last_at + last.len()),
+        evaluates: Vec::new(),
     })
 }
 

@@ -16,7 +16,9 @@
 
 mod brace;
 mod compound;
+mod coverage;
 mod driver;
+mod evaluated;
 mod expand;
 mod fast;
 mod interp;
@@ -83,6 +85,13 @@ pub struct SimpleCommand {
     pub piped: bool,
     /// The command calls a function it is defined in (the shape of a fork bomb).
     pub self_call: bool,
+    /// Variables whose values the command's words evaluate as code: as arithmetic (`(( x ))`,
+    /// `$((x))`, `[[ $x -eq 1 ]]`, a subscript `a[x]`), as a name (`${!x}`) or as a prompt
+    /// (`${x@P}`). bash runs a command substitution such a value holds (`x='a[$(id)]'`), so
+    /// the line's values decide whether the command is understood (see
+    /// [`crate::knowledge::evaluates_unknown`]). `$(…)` stands for the output of a command
+    /// substitution evaluated so.
+    pub evaluates: Vec<String>,
     /// Byte range of the command in the analysed text.
     pub span: (usize, usize),
 }

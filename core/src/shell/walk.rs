@@ -139,6 +139,11 @@ pub(super) struct Walker<'s> {
     pub(super) watch_start: Option<usize>,
     /// A node's byte range did not slice the source (never expected): the walk fails.
     pub(super) bad_slice: bool,
+    /// Byte ranges of the substitutions the walk analysed (see `coverage.rs`).
+    pub(super) seen: Vec<(usize, usize)>,
+    /// Where a variable's value is evaluated as code, and its name (see
+    /// [`SimpleCommand::evaluates`]); given to the commands once the walk is done.
+    pub(super) evaluated: Vec<(usize, String)>,
 }
 
 impl<'s> Walker<'s> {
@@ -199,6 +204,52 @@ impl<'s> Walker<'s> {
             command.assignments = assignments;
             command.argv = argv;
             command.self_call = self_call;
+        }
+    }
+
+    /// Notes the variables whose values bash evaluates as arithmetic under `node`: the names
+    /// it holds (bare or expanded, but an array's own name before its subscript), and the
+    /// output of a command substitution as `$(…)`.
+    pub(super) fn note_arithmetic(&mut self, node: Node<'_>) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            match n.fast_kind() {
+                "command_substitution" | "process_substitution" => {
+                    self.evaluated.push((n.start_byte(), "$(…)".to_string()));
+                    continue;
+                }
+                "variable_name" | "word" => {
+                    let array_name = n.parent().is_some_and(|p| {
+                        p.fast_kind() == "subscript"
+                            && p.named_child(0).map(|c| c.id()) == Some(n.id())
+                    });
+                    let text = self.text(n);
+                    if !array_name && is_identifier(text) {
+                        self.evaluated.push((n.start_byte(), text.to_string()));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
+    }
+
+    /// Gives each name the walk noted as evaluated to the innermost command holding it.
+    pub(super) fn attach_evaluated(&mut self) {
+        for (at, name) in std::mem::take(&mut self.evaluated) {
+            let at = self.base + at;
+            let innermost = self
+                .out
+                .iter_mut()
+                .filter(|c| c.span.0 <= at && at < c.span.1)
+                .min_by_key(|c| c.span.1 - c.span.0);
+            if let Some(cmd) = innermost {
+                if !cmd.evaluates.contains(&name) {
+                    cmd.evaluates.push(name);
+                }
+            }
         }
     }
 
@@ -317,10 +368,21 @@ impl<'s> Walker<'s> {
     /// `for (( i = 0; i < n; i++ )); do …; done`: the expressions scanned for substitutions.
     fn c_style_for_statement(&mut self, node: Node<'_>, ctx: Ctx) -> Res<()> {
         let inner = ctx.deeper(Origin::Compound)?;
+        // Its initial assignments, as a loop header the line's values know (see
+        // `for_statement`).
+        let index = self.open(node, ctx.with_origin(Origin::Compound));
+        let mut assignments = Vec::new();
+        for (field, child) in children_with_fields(node) {
+            if field != Some("body") && child.fast_kind() == "variable_assignment" {
+                assignments.push(self.text(child).split_whitespace().collect::<String>());
+            }
+        }
+        self.fill(index, assignments, Vec::new());
         for (field, child) in children_with_fields(node) {
             match field {
                 Some("body") => self.block(child, inner)?,
                 _ if child.is_named() && child.fast_kind() != "comment" => {
+                    self.note_arithmetic(child);
                     self.scan(child, inner)?;
                 }
                 _ => {}
@@ -632,6 +694,12 @@ struct Redirections<'t> {
     collected: Vec<Redirect>,
     extra: Vec<Word>,
     after: Vec<(Node<'t>, bool)>,
+}
+
+/// A shell variable's name (`x`, `_a1`), not a number or an expression.
+fn is_identifier(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Whether a heredoc among the redirections is piped to a command (`cat <<EOF | sh`).

@@ -477,23 +477,29 @@ fn loops_and_case_bodies_are_compound_and_their_words_expanded() {
          case $(e) in f) g;; *) h;; esac\nselect s in t; do u; done",
     );
     let programs: Vec<&str> = commands.iter().map(|c| c.program()).collect();
+    // A loop's variable is given its words by a command of assignments, first.
     assert_eq!(
         programs,
-        vec!["ls", "rm", "a", "b", "c", "d", "e", "g", "h", "u"]
+        vec!["", "ls", "rm", "a", "b", "c", "d", "e", "g", "h", "", "u"]
     );
-    assert_eq!(commands[0].origin, Origin::CommandSubstitution);
-    assert_eq!(commands[1].origin, Origin::Compound);
-    assert!(commands[1].argv[1].dynamic);
-    assert_eq!(commands[6].origin, Origin::CommandSubstitution);
+    assert_eq!(commands[0].assignments, ["x=$(ls)", "x=y"]);
+    assert_eq!(commands[0].origin, Origin::Compound);
+    assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+    assert_eq!(commands[2].origin, Origin::Compound);
+    assert!(commands[2].argv[1].dynamic);
+    assert_eq!(commands[7].origin, Origin::CommandSubstitution);
+    assert_eq!(commands[10].assignments, ["s=t"]);
 }
 
 #[test]
 fn c_style_for_header_substitutions_and_body_are_extracted() {
     let commands = ok("for ((i=$(a); i<3; i++)); do b; done");
-    assert_eq!(commands[0].program(), "a");
-    assert_eq!(commands[0].origin, Origin::CommandSubstitution);
-    assert_eq!(commands[1].program(), "b");
-    assert_eq!(commands[1].origin, Origin::Compound);
+    // The initial assignments first, as the loop's header.
+    assert_eq!(commands[0].assignments, ["i=$(a)"]);
+    assert_eq!(commands[1].program(), "a");
+    assert_eq!(commands[1].origin, Origin::CommandSubstitution);
+    assert_eq!(commands[2].program(), "b");
+    assert_eq!(commands[2].origin, Origin::Compound);
 }
 
 #[test]

@@ -15,6 +15,7 @@ impl Walker<'_> {
 
     /// `$(…)`, back-ticks, `<(…)`, `>(…)`: the statements inside, one level deeper.
     pub(super) fn subst(&mut self, node: Node<'_>, origin: Origin, ctx: Ctx) -> Res<()> {
+        self.seen.push((node.start_byte(), node.end_byte()));
         let mut inner = ctx.deeper(origin)?;
         // `>(sh)` reads what the command writes: its first command reads a pipe.
         if origin == Origin::ProcessSubstitution && self.text(node).starts_with(">(") {
@@ -91,6 +92,9 @@ impl Walker<'_> {
             }
             _ => {}
         }
+        if matches!(node.fast_kind(), "arithmetic_expansion" | "subscript") {
+            self.note_arithmetic(node);
+        }
         let mut dynamic = matches!(
             node.fast_kind(),
             "simple_expansion" | "expansion" | "arithmetic_expansion"
@@ -103,6 +107,7 @@ impl Walker<'_> {
                     | "simple_expansion"
                     | "expansion"
                     | "arithmetic_expansion"
+                    | "subscript"
             )
         });
         for stop in stops {
@@ -116,6 +121,11 @@ impl Walker<'_> {
                     self.scan(stop, ctx)?;
                     self.leave();
                     dynamic = true;
+                }
+                "subscript" => {
+                    self.enter()?;
+                    dynamic |= self.scan(stop, ctx)?;
+                    self.leave();
                 }
                 // The parser leaves a substitution inside `${x:-…}` as plain text
                 // (`${x:-`rm -rf ~`}`): a command the walk cannot see is a failure.
@@ -237,6 +247,7 @@ impl Walker<'_> {
 
     /// `${…}`: the home folder, a value known before the command runs, or dynamic.
     fn parameter_expansion(&mut self, node: Node<'_>, acc: &mut WordAcc, ctx: Ctx) -> Res<()> {
+        self.note_indirection(node);
         let raw = self.text(node);
         if raw == "${HOME}" {
             acc.segs.push(Seg::Home(raw.to_string()));
@@ -258,6 +269,25 @@ impl Walker<'_> {
             static_output(self.out.get(start..).unwrap_or_default()),
         );
         Ok(())
+    }
+
+    /// `${!x}` (the variable `x` names) and `${x@P}` (`x` expanded as a prompt) evaluate the
+    /// value of `x`: noted as [`SimpleCommand::evaluates`] does.
+    fn note_indirection(&mut self, node: Node<'_>) {
+        let children = {
+            let mut cursor = node.walk();
+            node.children(&mut cursor).collect::<Vec<_>>()
+        };
+        let kinds: Vec<&str> = children.iter().map(|c| c.fast_kind()).collect();
+        let name = match kinds.as_slice() {
+            ["${", "!", "variable_name", "}"] => children.get(2),
+            ["${", "variable_name", "@", "P", "}"] => children.get(1),
+            _ => None,
+        };
+        if let Some(n) = name {
+            let text = self.text(*n).to_string();
+            self.evaluated.push((n.start_byte(), text));
+        }
     }
 
     /// A bare `$` token right before a `"`: the `$` of `$"…"`, which bash drops.
@@ -505,8 +535,11 @@ fn static_output(commands: &[SimpleCommand]) -> Option<String> {
     {
         return None;
     }
+    // A word from home (`~/x`, `$HOME/x`) prints the home folder, read as a leading `~`.
     let text = |w: &Word| match &w.path {
         Some(p) if p.starts_with(['~', '.']) && w.value.starts_with('~') => p.clone(),
+        Some(p) if p.starts_with('~') && w.value.starts_with("$HOME") => p.clone(),
+        Some(p) if p.starts_with('~') && w.value.starts_with("${HOME}") => p.clone(),
         _ => w.value.clone(),
     };
     let args = cmd.argv.get(1..)?;
@@ -527,7 +560,21 @@ fn static_output(commands: &[SimpleCommand]) -> Option<String> {
             match format.value.as_str() {
                 "%s" | "%s\\n" => rest.iter().map(text).collect(),
                 f if rest.is_empty() && !f.contains(['%', '\\']) => text(format),
-                _ => return None,
+                // `printf '%s/.ssh/%s' "$HOME" id_rsa`: each `%s` given one word.
+                f => {
+                    let f = f.strip_suffix("\\n").unwrap_or(f);
+                    let pieces: Vec<&str> = f.split("%s").collect();
+                    let literal = pieces.iter().all(|p| !p.contains(['%', '\\']));
+                    if !literal || pieces.len() != rest.len() + 1 {
+                        return None;
+                    }
+                    let mut out = pieces[0].to_string();
+                    for (w, piece) in rest.iter().zip(&pieces[1..]) {
+                        out.push_str(&text(w));
+                        out.push_str(piece);
+                    }
+                    out
+                }
             }
         }
         // `$(find ROOT …)` names files somewhere below ROOT: a wildcard the protections see.

@@ -108,6 +108,7 @@ fn nested_command(
         piped,
         self_call,
         span: cmd.span,
+        evaluates: Vec::new(),
     }
 }
 
