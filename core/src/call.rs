@@ -126,6 +126,11 @@ pub struct Decision {
     /// What decided: a rule's `file:line` (`builtin.policy:12`), `protected:~/.ssh`,
     /// `default`, … (one string in JSON).
     pub rule: RuleRef,
+    /// The analysis could not say what the call does whole (a program, subcommand or option no
+    /// table knows, a value only known when it runs): no mode approves such an ask without a
+    /// person (`"unknown": true` in JSON; absent when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unknown: bool,
 }
 
 impl Decision {
@@ -135,7 +140,14 @@ impl Decision {
             risk,
             reason: reason.into(),
             rule,
+            unknown: false,
         }
+    }
+
+    /// The same decision, marked as one about a call the analysis does not know whole.
+    pub fn unknown(mut self) -> Self {
+        self.unknown = true;
+        self
     }
 
     /// Orders decisions by strictness: deny > ask > allow, then by risk.

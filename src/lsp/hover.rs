@@ -176,6 +176,7 @@ pub fn matcher_summary(kind: MatcherKind) -> &'static str {
         MatcherKind::Piped => "the command reads from a pipe",
         MatcherKind::SelfCall => "the command calls the function it is defined in",
         MatcherKind::ReadOnly => "the command only reads (by the program knowledge)",
+        MatcherKind::Unknown => "the analysis cannot say what the command does whole",
         MatcherKind::Host => "the hosts a command names or sends to; a URL's host",
         MatcherKind::Effect => "what the command does, by the effects model",
     }
@@ -305,6 +306,9 @@ pub fn describe_matcher(m: &Matcher, tool: &str, action: Action) -> String {
         }
         MatcherKind::ReadOnly => "the command only reads: a read-only program named literally, \
              every option known to only read, every path static"
+            .to_string(),
+        MatcherKind::Unknown => "the analysis cannot say what the command does whole: a \
+             program, subcommand or option no table knows, or a value only known when it runs"
             .to_string(),
         MatcherKind::Host if m.arg.is_some() => {
             format!("the host of the URL in {what} matches {v}")

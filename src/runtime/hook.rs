@@ -51,6 +51,9 @@ pub struct HookDecision {
     /// An ask of the managed tier: only a person answers it, each time (no mode, session
     /// memory, earlier hook's allow or headless setting approves it).
     pub managed: bool,
+    /// An ask about a call the analysis does not know whole: auto-approve does not approve it,
+    /// and with no one to ask it is denied.
+    pub unknown: bool,
 }
 
 impl HookDecision {
@@ -63,6 +66,7 @@ impl HookDecision {
             modified_args: None,
             proposal: None,
             managed: false,
+            unknown: false,
         }
     }
 
@@ -75,6 +79,7 @@ impl HookDecision {
             modified_args: None,
             proposal: None,
             managed: false,
+            unknown: false,
         }
     }
 
@@ -87,6 +92,7 @@ impl HookDecision {
             modified_args: None,
             proposal: None,
             managed: false,
+            unknown: false,
         }
     }
 

@@ -481,7 +481,7 @@ impl HookRegistry {
         ctx: &mut HookContext,
         mode: Mode,
     ) -> Result<DecidedBy, (DecidedBy, String)> {
-        if !d.managed && mode.approves_ask(d.risk) {
+        if !d.managed && mode.approves(d.risk, d.unknown) {
             return Ok(DecidedBy::Mode { mode });
         }
         if !d.managed && self.session.covers_exactly(call) {
@@ -502,7 +502,7 @@ impl HookRegistry {
             Some(live) => live.snapshot().headless(),
             None => self.headless,
         };
-        let action = match d.managed {
+        let action = match d.managed || d.unknown {
             true => Action::Deny,
             false => headless
                 .iter()

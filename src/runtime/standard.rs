@@ -401,6 +401,7 @@ fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
             HookDecision {
                 proposal,
                 managed,
+                unknown: d.unknown,
                 ..HookDecision::ask(d.reason, d.risk).with_rule(d.rule)
             }
         }

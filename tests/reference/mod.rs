@@ -121,7 +121,8 @@ impl<'e> Reference<'e> {
         match mode {
             Mode::Default => d,
             Mode::AutoApprove => {
-                if d.action == Action::Ask && d.risk != Risk::High {
+                // Only what the analysis knows whole is approved.
+                if d.action == Action::Ask && d.risk != Risk::High && !d.unknown {
                     Decision {
                         action: Action::Allow,
                         ..d
@@ -239,12 +240,10 @@ impl<'e> Reference<'e> {
             // or a protected path still holds; with too many different words, denied.
             Some(why) => match pseudo_commands(line) {
                 Some(words) => {
-                    best = Some(Decision::new(
-                        Action::Ask,
-                        Risk::High,
-                        why.clone(),
-                        "analysis".into(),
-                    ));
+                    best = Some(
+                        Decision::new(Action::Ask, Risk::High, why.clone(), "analysis".into())
+                            .unknown(),
+                    );
                     words
                 }
                 None => {
@@ -261,6 +260,26 @@ impl<'e> Reference<'e> {
                 "analysis".into(),
             ));
         }
+        // The line's values put in each command's words (shared with the engine, like the
+        // analysis), and why a value a command evaluates as code may hold some.
+        let (commands, evaluations): (Vec<SimpleCommand>, Vec<Option<(String, bool)>>) =
+            if analysis.failure.is_none() {
+                let values = harness9::knowledge::LineValues::of(&commands);
+                let mut out = Vec::new();
+                for cmd in commands {
+                    let why = values.evaluates_unknown(&cmd);
+                    for c in values.substituted(vec![cmd]) {
+                        out.push((c, why.clone()));
+                    }
+                }
+                out.into_iter().unzip()
+            } else {
+                let n = commands.len();
+                (commands, vec![None; n])
+            };
+        let mut unknown = best.as_ref().is_some_and(|d| d.unknown);
+        // Symbolic links an earlier `ln -s` of the line made (where each is, where it leads).
+        let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
         // Every folder an earlier `cd` may have moved to.
         let mut cd_folders: Vec<PathBuf> = Vec::new();
         // The folders the previous command (a `find`) listed whole.
@@ -273,12 +292,22 @@ impl<'e> Reference<'e> {
             home: self.ctx().home.as_deref(),
             resolve: &resolve,
         };
-        for cmd in &commands {
+        for (cmd, why) in commands.iter().zip(evaluations) {
             self.cd_folders.replace(cd_folders.clone());
             let mut left = Line::default();
             let view = CommandView::new(cmd, self.ctx())
+                .evaluating(why)
                 .after(&line)
-                .moved_to(cd_folders.clone());
+                .moved_to(cd_folders.clone())
+                .through_links(links.clone());
+            let unknown_here = view.unknown().is_some();
+            // A value evaluated as code that holds a command substitution runs it.
+            if let Some((why, true)) = &view.evaluation {
+                keep_strictest(
+                    &mut best,
+                    Decision::new(Action::Ask, Risk::High, why.clone(), "analysis".into()),
+                );
+            }
             left.note(cmd, &places);
             let lists = self.listed_by_find(&view);
             let d = match self
@@ -295,11 +324,15 @@ impl<'e> Reference<'e> {
                 }),
             };
             self.remember_cd(cmd, &mut cd_folders);
+            self.remember_link(cmd, &mut links);
             listed = lists;
+            unknown |= unknown_here && d.action == Action::Ask;
             keep_strictest(&mut best, d);
             line.extend(left);
         }
-        best.unwrap_or_else(|| self.engine.default_decision().clone())
+        let mut d = best.unwrap_or_else(|| self.engine.default_decision().clone());
+        d.unknown = unknown && d.action == Action::Ask;
+        d
     }
 
     fn protected_after_cd(&self, view: &CommandView, folders: &[PathBuf]) -> Option<&Protection> {
@@ -381,6 +414,27 @@ impl<'e> Reference<'e> {
             }
         }
         None
+    }
+
+    /// `ln -s TARGET LINK` (or `ln -s TARGET`, the link named as the target's last part), its
+    /// words all known: the link, resolved, and where it leads.
+    fn remember_link(&self, cmd: &SimpleCommand, links: &mut Vec<(PathBuf, PathBuf)>) {
+        if cmd.program() != "ln" || cmd.argv.iter().any(|w| w.dynamic) {
+            return;
+        }
+        let words: Vec<&str> = cmd.argv[1..].iter().map(|w| w.value.as_str()).collect();
+        let symbolic = words.iter().any(|w| {
+            *w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
+        });
+        let operands: Vec<&str> = words.into_iter().filter(|w| !w.starts_with('-')).collect();
+        let (target, link) = match operands.as_slice() {
+            [t] => (*t, t.rsplit('/').next().unwrap_or(t)),
+            [t, l] => (*t, *l),
+            _ => return,
+        };
+        if symbolic {
+            links.push((self.ctx().resolve(link), self.ctx().resolve(target)));
+        }
     }
 
     fn remember_cd(&self, cmd: &SimpleCommand, folders: &mut Vec<PathBuf>) {

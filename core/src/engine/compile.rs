@@ -188,6 +188,7 @@ impl<'a> Compiler<'a> {
             MatcherKind::Piped => Some(Test::Piped),
             MatcherKind::SelfCall => Some(Test::SelfCall),
             MatcherKind::ReadOnly => Some(Test::ReadOnly),
+            MatcherKind::Unknown => Some(Test::Unknown),
             MatcherKind::Effect => self.effect_test(source, m),
         }?;
         Some(CMatcher { arg, test })

@@ -238,6 +238,27 @@ impl Engine {
         let state = parsed
             .then(|| knowledge::changes_shell_state(&parts))
             .flatten();
+        // Each command read with the values the line gives its variables (see
+        // `knowledge::values`), and why a value it evaluates as code may hold some.
+        let line_values = knowledge::LineValues::of(&parts);
+        let evaluations: Vec<Option<(String, bool)>> = parts
+            .iter()
+            .map(|c| line_values.evaluates_unknown(c))
+            .collect();
+        let parts: Vec<(SimpleCommand, Option<(String, bool)>)> = if parsed {
+            let mut out = Vec::with_capacity(parts.len());
+            for (cmd, why) in parts.into_iter().zip(evaluations) {
+                for c in line_values.substituted(vec![cmd]) {
+                    out.push((c, why.clone()));
+                }
+            }
+            out
+        } else {
+            parts.into_iter().map(|c| (c, None)).collect()
+        };
+        let (parts, evaluations): (Vec<SimpleCommand>, Vec<Option<(String, bool)>>) =
+            parts.into_iter().unzip();
+        let mut unknown_ask = best.as_ref().is_some_and(|d| d.unknown);
         let values = if parsed {
             knowledge::line_values(&parts)
         } else {
@@ -284,6 +305,7 @@ impl Engine {
             let mut left = knowledge::effects::Line::default();
             let view = CommandView::new(cmd, &self.ctx)
                 .in_changed_state(state.clone())
+                .evaluating(evaluations[i].clone())
                 .after(&line);
             left.note_read(cmd, view.reading(), &places);
             let d = self.decide_part(
@@ -300,6 +322,7 @@ impl Engine {
             if let (Some(seen), Some(k)) = (&mut repeats, key) {
                 seen.insert(k, d.clone());
             }
+            unknown_ask |= d.action == Action::Ask && d.unknown;
             best = Some(stricter(best, d));
             line.extend(left);
         }
@@ -308,7 +331,10 @@ impl Engine {
         if touched.is_some() && parsed && self.all_read_only(call, &parts, scratch) {
             *touched = None;
         }
-        best.unwrap_or_else(|| self.default.clone())
+        let mut d = best.unwrap_or_else(|| self.default.clone());
+        // The line's answer is unknown when any part asked about is.
+        d.unknown = d.action == Action::Ask && unknown_ask;
+        d
     }
 
     /// What a line starts with before any command: no folder listed, and the folders a `cd`
@@ -358,8 +384,11 @@ impl Engine {
         mut trace: Option<&mut Explanation>,
         touched: &mut Option<PathBuf>,
     ) -> Decision {
-        let view = view.moved_to(so_far.folders.list.clone());
+        let view = view
+            .moved_to(so_far.folders.list.clone())
+            .through_links(so_far.folders.links.clone());
         let cmd = view.cmd;
+        let unknown = view.unknown().is_some();
         let label = if view.canonical.is_empty() {
             describe_redirects(cmd)
         } else {
@@ -368,6 +397,12 @@ impl Engine {
         let moved = self.protected_by_line(&view, so_far, facts.values);
         so_far.listed = self.listed_folders(&view);
         let lost = self.lost_after_cd(&view, &so_far.folders);
+        // A value evaluated as code that holds a command substitution runs it.
+        let runs = view
+            .evaluation
+            .as_ref()
+            .filter(|(_, code)| *code)
+            .map(|(why, _)| why.clone());
         self.note_cd(&view, &mut so_far.folders);
         self.note_link(&view, &mut so_far.folders);
         // A command that writes nothing cannot touch a guarded file; a `cd` into a guarded
@@ -390,7 +425,7 @@ impl Engine {
             None => self.decide_subject(&subject, facts.o, scratch, trace.as_deref_mut(), &label),
         };
         note_origin(trace, cmd, &subject);
-        if let Some(why) = lost {
+        for why in lost.into_iter().chain(runs) {
             d = stricter(
                 Some(d),
                 Decision::new(Action::Ask, Risk::High, why, RuleRef::Analysis),
@@ -399,6 +434,7 @@ impl Engine {
         if facts.several {
             d.reason = format!("{} (in `{}`)", d.reason, label);
         }
+        d.unknown = unknown && d.action == Action::Ask;
         d
     }
 
@@ -561,7 +597,7 @@ fn commands_to_judge(
         floor = Some(match pseudo_commands(command) {
             Some(p) => {
                 parts = p;
-                Decision::new(Action::Ask, Risk::High, why.clone(), RuleRef::Analysis)
+                Decision::new(Action::Ask, Risk::High, why.clone(), RuleRef::Analysis).unknown()
             }
             None => {
                 parts = Vec::new();
@@ -659,10 +695,22 @@ pub(super) fn rule_decision(r: &CompiledRule) -> Decision {
 /// data over the network: sends .env to paste.example`).
 pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
     let mut d = rule_decision(r);
-    if let Some(detail) = super::rule::effect_detail(r, s) {
+    if let Some(detail) = super::rule::effect_detail(r, s).or_else(|| unknown_detail(r, s)) {
         d.reason = format!("{}: {detail}", d.reason);
     }
     d
+}
+
+/// What the analysis did not understand of a command, for a rule about `unknown` commands.
+fn unknown_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
+    let about = r
+        .matchers
+        .iter()
+        .any(|m| m.arg.is_none() && matches!(m.test, super::rule::Test::Unknown));
+    match &s.target {
+        Target::Command(c) if about => c.unknown().map(str::to_string),
+        _ => None,
+    }
 }
 
 /// The stricter of two decisions (deny > ask > allow, then higher risk); the first on a tie.

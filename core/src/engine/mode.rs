@@ -36,9 +36,15 @@ impl Mode {
     /// auto-approve those of low and medium risk. (The runtime and the engine both ask this;
     /// the managed tier's asks are never put to it.)
     pub fn approves_ask(self, risk: Risk) -> bool {
+        self.approves(risk, false)
+    }
+
+    /// Whether this mode approves an ask of `risk` about a call the analysis knows whole
+    /// (`unknown` false) or not: auto-approve approves only known calls (bypass every ask).
+    pub fn approves(self, risk: Risk, unknown: bool) -> bool {
         match self {
             Mode::Bypass => true,
-            Mode::AutoApprove => risk <= Risk::Medium,
+            Mode::AutoApprove => risk <= Risk::Medium && !unknown,
             Mode::Default | Mode::ReadOnly => false,
         }
     }
@@ -74,7 +80,8 @@ impl FromStr for Mode {
 
 /// Adjusts a decision for a mode.
 pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decision {
-    let approved = d.action == Action::Ask && mode.approves_ask(d.risk);
+    // An unknown call is not approved by auto-approve: only known effects are.
+    let approved = d.action == Action::Ask && mode.approves(d.risk, d.unknown);
     match mode {
         Mode::Default => d,
         Mode::AutoApprove if approved => Decision {

@@ -111,6 +111,7 @@ macro_rules! command_tests {
             | Test::Piped
             | Test::SelfCall
             | Test::ReadOnly
+            | Test::Unknown
             | Test::Effect(_)
     };
 }
@@ -133,6 +134,8 @@ pub enum Test {
     Piped,
     SelfCall,
     ReadOnly,
+    /// `unknown`: the analysis cannot say what the command does whole.
+    Unknown,
     Host(Vec<Pattern>),
     /// `effect "network-upload"`: what the command does ([`crate::knowledge::effects`]).
     Effect(Vec<Kind>),
@@ -225,10 +228,11 @@ impl CompiledRule {
 
     /// Whether the rule decides this subject, and how surely (see [`Match`]).
     pub fn matching(&self, s: &Subject) -> Match {
-        // In a line that changes `PATH` or `HOME`, no command is what it looks like.
+        // In a line that changes `PATH` or `HOME`, no command is what it looks like; a value
+        // evaluated as code may run one.
         if self.action == Action::Allow {
             if let Target::Command(c) = &s.target {
-                if c.state_change.is_some() {
+                if c.unvouchable() {
                     return Match::No;
                 }
             }
@@ -347,6 +351,7 @@ impl Test {
             Test::Piped => c.cmd.piped,
             Test::SelfCall => c.cmd.self_call,
             Test::ReadOnly => c.reads_only(),
+            Test::Unknown => c.unknown().is_some(),
             Test::Host(vs) => {
                 // Every host the command names (its URLs, and where its effects go): an
                 // allow rule needs all of them to match, and a command whose doings the

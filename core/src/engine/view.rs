@@ -43,6 +43,11 @@ pub struct CommandView<'a> {
     /// Why the line this command is in changes the shell state the analysis relies on
     /// (`PATH=…`, `export HOME=…`): then no allow rule vouches for it.
     pub state_change: Option<String>,
+    /// Why a value the command evaluates as code (arithmetic, `${!x}`, `${x@P}`) may hold a
+    /// command substitution, and whether one is known to hold one: then no allow rule vouches
+    /// for it either.
+    pub evaluation: Option<(String, bool)>,
+    unknown: OnceCell<Option<String>>,
     reads_only: OnceCell<bool>,
     reading: OnceCell<Box<Reading<'a>>>,
     /// Where paths resolve from, for the effects.
@@ -54,6 +59,8 @@ pub struct CommandView<'a> {
     walked_links: OnceCell<Result<Vec<PathBuf>, TooLarge>>,
     /// Folders an earlier `cd` of the line may have moved to: relative paths may start there.
     moved_to: Vec<PathBuf>,
+    /// Symbolic links an earlier `ln -s` of the line made: where each is, where it leads.
+    links: Vec<(PathBuf, PathBuf)>,
 }
 
 impl<'a> CommandView<'a> {
@@ -88,6 +95,8 @@ impl<'a> CommandView<'a> {
                 })
                 .collect(),
             state_change: None,
+            evaluation: None,
+            unknown: OnceCell::new(),
             reads_only: OnceCell::new(),
             reading: OnceCell::new(),
             ctx,
@@ -96,6 +105,7 @@ impl<'a> CommandView<'a> {
             vouched: OnceCell::new(),
             walked_links: OnceCell::new(),
             moved_to: Vec::new(),
+            links: Vec::new(),
         }
     }
 
@@ -164,6 +174,13 @@ impl<'a> CommandView<'a> {
         self
     }
 
+    /// The command seen after `ln -s` commands of its line that made `links` (where each is,
+    /// where it leads).
+    pub fn through_links(mut self, links: Vec<(PathBuf, PathBuf)>) -> Self {
+        self.links = links;
+        self
+    }
+
     /// The command seen after the earlier commands of its line (see [`Line`]).
     pub fn after(mut self, line: &'a Line) -> Self {
         self.line = Some(line);
@@ -181,22 +198,72 @@ impl<'a> CommandView<'a> {
 
     /// What the command does ([`crate::knowledge::effects`]), worked out once when a rule
     /// or `explain` asks.
+    ///
+    /// One model of where a path leads, as the protections have it: a path is read from the
+    /// working folder and from every folder an earlier `cd` of the line may have moved to,
+    /// through the links an earlier `ln -s` made, and where the links on disk lead; a write is
+    /// judged by the strictest place it may reach (`cd ~ && echo … >> .bashrc` persists).
     pub fn effects(&self) -> &[Found] {
         self.effects.get_or_init(|| {
             let ctx = self.ctx;
-            let resolve = |raw: &str| ctx.resolve(raw);
-            let places = Places {
-                cwd: &ctx.cwd,
-                home: ctx.home.as_deref(),
-                resolve: &resolve,
-            };
             let empty = Line::default();
-            effects::of(
-                self.cmd,
-                self.reading(),
-                &places,
-                self.line.unwrap_or(&empty),
-            )
+            let line = self.line.unwrap_or(&empty);
+            let run = |resolve: &dyn Fn(&str) -> PathBuf| {
+                let places = Places {
+                    cwd: &ctx.cwd,
+                    home: ctx.home.as_deref(),
+                    resolve,
+                };
+                effects::of(self.cmd, self.reading(), &places, line)
+            };
+            let mut found = run(&|raw: &str| ctx.resolve(raw));
+            let writes = found.iter().any(|f| {
+                matches!(
+                    f.kind,
+                    effects::Kind::WriteProject
+                        | effects::Kind::WriteOutside
+                        | effects::Kind::Delete
+                        | effects::Kind::DeleteOutside
+                )
+            });
+            if !writes {
+                return found;
+            }
+            // Where else the written paths may lead.
+            let through = |p: PathBuf| -> PathBuf {
+                for (link, target) in &self.links {
+                    if let Ok(rest) = p.strip_prefix(link) {
+                        return if rest.as_os_str().is_empty() {
+                            target.clone()
+                        } else {
+                            target.join(rest)
+                        };
+                    }
+                }
+                p
+            };
+            let mut more = Vec::new();
+            if !self.links.is_empty() {
+                more.extend(run(&|raw: &str| through(ctx.resolve(raw))));
+            }
+            more.extend(run(&|raw: &str| {
+                let lexical = ctx.resolve(raw);
+                ctx.real(raw)
+                    .map(|r| ctx.logical(r))
+                    .filter(|r| *r != lexical)
+                    .unwrap_or(lexical)
+            }));
+            for dir in &self.moved_to {
+                let moved = ctx.with_cwd(dir.clone());
+                more.extend(run(&|raw: &str| through(moved.resolve(raw))));
+            }
+            for f in more {
+                if !found.contains(&f) {
+                    found.push(f);
+                }
+            }
+            found.sort_by_key(|f| f.kind);
+            found
         })
     }
 
@@ -212,11 +279,43 @@ impl<'a> CommandView<'a> {
         self
     }
 
+    /// The command seen with why the values it evaluates as code are not known (see
+    /// [`crate::knowledge::LineValues::evaluates_unknown`]).
+    pub fn evaluating(mut self, why: Option<(String, bool)>) -> Self {
+        self.evaluation = why;
+        self
+    }
+
+    /// Whether no allow rule may vouch for the command, whatever it says: its line changes the
+    /// shell state, or it evaluates values that may hold code.
+    pub fn unvouchable(&self) -> bool {
+        self.state_change.is_some() || self.evaluation.is_some()
+    }
+
+    /// Why the analysis cannot say what the command does whole, when it cannot: it evaluates a
+    /// value that may hold code, or its program is only known when it runs. Such a command is
+    /// *unknown*: asked in every mode (see the `unknown` matcher and
+    /// [`crate::Decision::unknown`]). (A line that changes `PATH` may run a program of the
+    /// project's under a known name: asked, as running the project's code is, but not unknown.)
+    pub fn unknown(&self) -> Option<&str> {
+        self.unknown
+            .get_or_init(|| {
+                if let Some((why, _)) = &self.evaluation {
+                    return Some(why.clone());
+                }
+                if self.cmd.computed_program() {
+                    return Some("its program's name is only known when it runs".to_string());
+                }
+                None
+            })
+            .as_deref()
+    }
+
     /// Whether the command only reads, by the program knowledge ([`crate::knowledge`]), in a
     /// line that leaves the shell state alone.
     pub fn reads_only(&self) -> bool {
         *self.reads_only.get_or_init(|| {
-            self.state_change.is_none() && crate::knowledge::reads_only_as(self.cmd, self.reading())
+            !self.unvouchable() && crate::knowledge::reads_only_as(self.cmd, self.reading())
         })
     }
 

@@ -15,6 +15,7 @@ mod reading;
 mod sed;
 mod state;
 mod table;
+mod values;
 
 pub use carried::{config_code, Carried};
 pub use load::{registry, Registry};
@@ -23,6 +24,7 @@ pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{
     Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Style, Takes, Traits,
 };
+pub use values::LineValues;
 
 use crate::shell::{Redirect, SimpleCommand, Word};
 
@@ -36,9 +38,25 @@ pub fn reads_only(cmd: &SimpleCommand) -> bool {
 
 /// [`reads_only`] with the command's reading already made.
 pub fn reads_only_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
+    if cmd.argv.is_empty() {
+        return only_assigns(cmd);
+    }
     plain_invocation(cmd)
         && cmd.redirects.iter().all(redirect_reads_only)
         && (reading.reads_only() || only_asks_version(cmd))
+}
+
+/// `x=1`, `n=$((n+1))`, a loop's variable: assignments alone change only the shell's variables,
+/// which matter where a later word reads them (the line's values follow them there). Those that
+/// change what names run or where paths lead are the shell state the line may not change (see
+/// [`changes_shell_state`]); those bash runs as code (`PS4`, `PROMPT_COMMAND`) are not read-only.
+fn only_assigns(cmd: &SimpleCommand) -> bool {
+    !cmd.assignments.is_empty()
+        && cmd.redirects.iter().all(redirect_reads_only)
+        && cmd.assignments.iter().all(|a| {
+            let name = a.split(['=', '+', '[']).next().unwrap_or(a);
+            !STATE_VARIABLES.contains(&name) && !state::CODE_VARIABLES.contains(&name)
+        })
 }
 
 /// The program named literally, with nothing but locale and display settings before it.

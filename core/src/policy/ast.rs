@@ -203,6 +203,9 @@ pub enum MatcherKind {
     ReadOnly,
     /// The host of a URL; for a command, every host it names or sends to.
     Host,
+    /// The analysis cannot say what the command does whole: a program, subcommand or option no
+    /// table knows, a value only known when it runs (see [`crate::engine::view::CommandView::unknown`]).
+    Unknown,
     /// What a command does, by the effects model (`network-upload`, `persist`, …; see
     /// [`crate::knowledge::effects::Kind`]).
     Effect,
@@ -210,7 +213,7 @@ pub enum MatcherKind {
 
 impl MatcherKind {
     /// Keyword, whether it takes a value, and whether it may follow `arg NAME`.
-    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 18] = [
+    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 19] = [
         (MatcherKind::Shorthand, "", true, true),
         (MatcherKind::Prefix, "prefix", true, true),
         (MatcherKind::Glob, "glob", true, true),
@@ -227,6 +230,7 @@ impl MatcherKind {
         (MatcherKind::Piped, "piped", false, false),
         (MatcherKind::SelfCall, "self_call", false, false),
         (MatcherKind::ReadOnly, "read_only", false, false),
+        (MatcherKind::Unknown, "unknown", false, false),
         (MatcherKind::Host, "host", true, true),
         (MatcherKind::Effect, "effect", true, false),
     ];

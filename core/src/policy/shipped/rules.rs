@@ -16,7 +16,7 @@ fn st(value: &str, start: usize, end: usize) -> Spanned<String> {
     Spanned::new(value.to_string(), sp(start, end))
 }
 
-pub(super) const BUILTIN_HASH: u64 = 0x7626a86021daf985;
+pub(super) const BUILTIN_HASH: u64 = 0x9a113bdb0be2ef1a;
 
 pub(super) fn builtin() -> Vec<Statement> {
     vec![
@@ -79,6 +79,7 @@ pub(super) fn builtin() -> Vec<Statement> {
         Statement::Rule(Rule { action: Spanned::new(Ask, sp(9474, 9477)), tool: st("bash", 9478, 9482), matchers: Some(vec![Matcher { kind: Effect, arg: None, values: vec![st("write-outside", 9490, 9505)], list: false, span: sp(9483, 9505) }]), unless: vec![], risk: Some(Spanned::new(Medium, sp(9512, 9518))), reason: Some(st("writes files outside the project", 9526, 9560)), span: sp(9474, 9560) }),
         Statement::Rule(Rule { action: Spanned::new(Ask, sp(9562, 9565)), tool: st("write_file", 9566, 9576), matchers: Some(vec![Matcher { kind: Effect, arg: None, values: vec![st("write-outside", 9584, 9599)], list: false, span: sp(9577, 9599) }]), unless: vec![], risk: Some(Spanned::new(Medium, sp(9606, 9612))), reason: Some(st("writes files outside the project", 9620, 9654)), span: sp(9562, 9654) }),
         Statement::Rule(Rule { action: Spanned::new(Ask, sp(9656, 9659)), tool: st("edit_file", 9660, 9669), matchers: Some(vec![Matcher { kind: Effect, arg: None, values: vec![st("write-outside", 9677, 9692)], list: false, span: sp(9670, 9692) }]), unless: vec![], risk: Some(Spanned::new(Medium, sp(9699, 9705))), reason: Some(st("writes files outside the project", 9713, 9747)), span: sp(9656, 9747) }),
+        Statement::Rule(Rule { action: Spanned::new(Ask, sp(9898, 9901)), tool: st("bash", 9902, 9906), matchers: Some(vec![Matcher { kind: Unknown, arg: None, values: vec![], list: false, span: sp(9907, 9914) }]), unless: vec![], risk: Some(Spanned::new(Medium, sp(9921, 9927))), reason: Some(st("harness9 does not know what this command does", 9935, 9982)), span: sp(9898, 9982) }),
     ]
 }
 
