@@ -25,6 +25,9 @@ const PROGRAM_FILES: [&str; 6] = [
 
 const EFFECTS_FILE: &str = "effects.toml";
 
+/// The catalogue of secrets, `policies/secrets.toml`.
+const SECRETS_FILE: &str = "secrets.toml";
+
 fn main() -> Result<(), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies/programs");
     let mut out = String::from("// Written by build.rs from policies/programs/*.toml.\n\n");
@@ -65,6 +68,18 @@ fn main() -> Result<(), String> {
         effects.listed()
     );
     write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
+    // The catalogue of secrets, packed the same way.
+    let policies = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
+    let mut secrets = Packed::default();
+    secrets
+        .pack(&toml::Value::Table(read(&policies, SECRETS_FILE)?), 0)
+        .map_err(|e| format!("policies/{SECRETS_FILE}: {e}"))?;
+    let _ = writeln!(
+        out,
+        "pub(crate) const SECRETS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/secrets.bin\")), texts: {:?}, listed: &[] }};",
+        secrets.texts
+    );
+    write(&Path::new(&out_dir).join("secrets.bin"), secrets.shape)?;
     write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
 }
 

@@ -342,7 +342,7 @@ impl<'e> Reference<'e> {
                 if raw.starts_with('/') || raw.starts_with('~') || raw.starts_with('$') {
                     continue;
                 }
-                if let Some(p) = self.protection_of_path(&ctx.resolve(raw), raw, &ctx) {
+                if let Some(p) = self.protection_of_path(&ctx.resolve(raw), raw, &ctx, false) {
                     return Some(p);
                 }
             }
@@ -383,10 +383,10 @@ impl<'e> Reference<'e> {
             return None;
         }
         listed.iter().find_map(|dir| {
-            self.engine.protections().iter().find(|p| {
-                p.resolved.starts_with(dir)
-                    || p.canonical.as_deref().is_some_and(|c| c.starts_with(dir))
-            })
+            self.engine
+                .protections()
+                .iter()
+                .find(|p| p.inside(dir, self.ctx()))
         })
     }
 
@@ -405,10 +405,8 @@ impl<'e> Reference<'e> {
         }
         let here = std::iter::once(&self.ctx().cwd).chain(folders);
         for dir in here {
-            for p in self.engine.protections() {
-                if p.resolved.starts_with(dir)
-                    || p.canonical.as_deref().is_some_and(|c| c.starts_with(dir))
-                {
+            for p in self.engine.protections().iter() {
+                if p.inside(dir, self.ctx()) {
                     return Some(p);
                 }
             }
@@ -548,12 +546,13 @@ impl<'e> Reference<'e> {
                     .iter()
                     .find_map(|k| s.args.get(*k).and_then(Value::as_str))
                     .unwrap_or("");
-                self.protection_of_path(resolved, raw, self.ctx())
+                self.protection_of_path(resolved, raw, self.ctx(), s.tool == "read_file")
                     .or_else(|| self.protection_of_path_arguments(s))
             }
             Target::Command(view) => {
                 for (resolved, raw) in view.paths.iter().zip(&view.raw_paths) {
-                    if let Some(p) = self.protection_of_path(resolved, raw, self.ctx()) {
+                    let read = view.reads_only();
+                    if let Some(p) = self.protection_of_path(resolved, raw, self.ctx(), read) {
                         return Some(p);
                     }
                 }
@@ -564,10 +563,8 @@ impl<'e> Reference<'e> {
                         std::iter::once(f.clone()).chain(ctx.real(raw).map(|r| ctx.logical(r)))
                     });
                     for folder in folders {
-                        for p in self.engine.protections() {
-                            let inside = p.resolved.starts_with(&folder)
-                                || p.canonical.as_ref().is_some_and(|c| c.starts_with(&folder));
-                            if inside {
+                        for p in self.engine.protections().iter() {
+                            if p.inside(&folder, ctx) {
                                 return Some(p);
                             }
                         }
@@ -607,10 +604,11 @@ impl<'e> Reference<'e> {
             folders = bases;
         }
         let targets = targets_below(&folders).ok()?;
+        let ctx = self.ctx();
         self.engine.protections().iter().find(|p| {
-            targets.iter().any(|t| {
-                reaches(t, &p.resolved) || p.canonical.as_deref().is_some_and(|c| reaches(t, c))
-            })
+            targets
+                .iter()
+                .any(|t| reaches(t, p.base()) || p.canonical(ctx).is_some_and(|c| reaches(t, c)))
         })
     }
 
@@ -622,7 +620,8 @@ impl<'e> Reference<'e> {
                 _ => Vec::new(),
             };
             for raw in raws {
-                if let Some(p) = self.protection_of_path(&self.ctx().resolve(raw), raw, self.ctx())
+                if let Some(p) =
+                    self.protection_of_path(&self.ctx().resolve(raw), raw, self.ctx(), false)
                 {
                     return Some(p);
                 }
@@ -631,33 +630,41 @@ impl<'e> Reference<'e> {
         None
     }
 
-    /// A path is protected when it is inside a protected path as written, when it holds
-    /// wildcards that may expand into one, or when its symlinks lead into one.
+    /// A path is protected when it is inside a protected path as written (case-folded; a
+    /// `read` of a file the protection lets be read is not), when it holds wildcards that may
+    /// expand into one, or when its symlinks lead into one.
     fn protection_of_path(
         &self,
         lexical: &Path,
         raw: &str,
         ctx: &PathContext,
+        read: bool,
     ) -> Option<&Protection> {
-        let inside = |p: &Path, prot: &Protection| {
-            p.starts_with(&prot.resolved)
-                || prot.canonical.as_ref().is_some_and(|c| p.starts_with(c))
-        };
+        use harness9::knowledge::secrets::fold;
+        let home = self.ctx();
         let wildcard = lexical
             .to_string_lossy()
             .contains(['*', '?', '[', '{', '\\']);
-        for prot in self.engine.protections() {
-            if inside(lexical, prot) || (wildcard && wildcard_may_reach(lexical, &prot.resolved)) {
+        for prot in self.engine.protections().iter() {
+            if prot.covers(lexical, read, home) {
                 return Some(prot);
             }
         }
         if wildcard {
+            let folded = PathBuf::from(fold(&lexical.to_string_lossy()));
+            for prot in self.engine.protections().iter() {
+                let base = PathBuf::from(fold(&prot.base().to_string_lossy()));
+                if !prot.covers(lexical, false, home) && wildcard_may_reach(&folded, &base) {
+                    return Some(prot);
+                }
+            }
             // What the pattern matches on disk, where it really is.
             let found = glob_targets(lexical);
             return self.engine.protections().iter().find(|prot| {
                 found.iter().any(|t| {
-                    reaches(t, &prot.resolved)
-                        || prot.canonical.as_deref().is_some_and(|c| reaches(t, c))
+                    prot.covers(t, read, home)
+                        || prot.base().starts_with(t)
+                        || prot.canonical(home).is_some_and(|c| c.starts_with(t))
                 })
             });
         }
@@ -671,7 +678,7 @@ impl<'e> Reference<'e> {
         self.engine
             .protections()
             .iter()
-            .find(|prot| inside(&real, prot))
+            .find(|prot| prot.covers(&real, read, home))
     }
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::chain::Chain;
 use super::compile::Compiler;
-use super::protect::Protection;
+use super::protect::{Protection, Protections};
 use super::rule::{self, CompiledRule};
 use super::{Engine, PathContext, SHIPPED_HEADLESS};
 use crate::call::{Action, Decision, Risk};
@@ -245,7 +245,7 @@ struct Loading<'c> {
     diags: Vec<Diagnostic>,
     /// Problems without a place in a file (a file that cannot be read).
     messages: Vec<String>,
-    protections: Vec<Protection>,
+    protections: Protections,
     expects: Vec<(Arc<Source>, crate::policy::ast::Expect)>,
     default: Option<(Arc<Source>, DefaultStmt)>,
     headless: Vec<(Risk, Action)>,
@@ -264,7 +264,7 @@ impl<'c> Loading<'c> {
             compiler: Compiler::new(ctx),
             diags: Vec::new(),
             messages: Vec::new(),
-            protections: Vec::new(),
+            protections: Protections::new(ctx.home.as_deref()),
             expects: Vec::new(),
             default: None,
             headless: Vec::new(),
@@ -286,6 +286,7 @@ impl<'c> Loading<'c> {
     /// The built-in policy: its protections always hold; its rules (returned) unless switched
     /// off.
     fn builtin(&mut self, rules_on: bool) -> Vec<CompiledRule> {
+        store_protections(self.ctx, &mut self.protections);
         let loaded = load_embedded("builtin.policy", &mut self.messages);
         let mut rules = Vec::new();
         for (src, stmt) in &loaded.statements {
@@ -488,13 +489,20 @@ fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Load
 }
 
 fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Protection {
-    let resolved = ctx.resolve(written);
-    let canonical = ctx.real_path(&resolved).filter(|c| *c != resolved);
     let reason = reason.unwrap_or_else(|| format!("`{written}` is a protected path"));
-    Protection {
-        written: written.to_string(),
-        resolved,
-        canonical,
-        reason,
+    Protection::new(ctx, written, reason, &[])
+}
+
+/// The catalogue's credential stores in the home folder (`policies/secrets.toml`), as hard
+/// protections: "`~/.docker/config.json` holds container registry login tokens (Docker)".
+fn store_protections(ctx: &PathContext, into: &mut Protections) {
+    for store in crate::knowledge::secrets::stores() {
+        for path in &store.paths {
+            let reason = format!(
+                "`{path}` holds {} ({}): it is protected",
+                store.holds, store.tool
+            );
+            into.push(Protection::new(ctx, path, reason, &store.readable));
+        }
     }
 }

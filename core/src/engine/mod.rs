@@ -24,6 +24,7 @@ pub mod mode;
 pub mod paths;
 pub mod pattern;
 mod protect;
+mod protections;
 mod pseudo;
 pub mod rule;
 pub mod view;
@@ -43,7 +44,7 @@ use eval::Opts;
 pub use explain::{Explanation, Hit, Layer, Part};
 pub use mode::Mode;
 pub use paths::PathContext;
-pub use protect::Protection;
+pub use protect::{Protection, Protections};
 pub use pseudo::{pseudo_commands, MAX_PSEUDO_WORDS};
 use rule::CompiledRule;
 use serde_json::Value;
@@ -60,7 +61,7 @@ pub struct InvalidRule {
 #[derive(Debug)]
 pub struct Engine {
     ctx: PathContext,
-    protections: Vec<Protection>,
+    protections: Protections,
     user: Vec<Chain>,
     builtin: Option<Chain>,
     readonly: Chain,
@@ -111,7 +112,7 @@ impl Engine {
         &self.ctx
     }
 
-    pub fn protections(&self) -> &[Protection] {
+    pub fn protections(&self) -> &Protections {
         &self.protections
     }
 

@@ -348,7 +348,7 @@ const GLOB_SYNTAX: [char; 7] = ['*', '?', '[', ']', '{', '}', '\\'];
 
 /// A literal path as glob text: a home or project folder named `a[1]` or `p*` stands for
 /// itself in the patterns anchored to it, never for `a1` or `pother`.
-fn escape_glob(literal: &str) -> String {
+pub(crate) fn escape_glob(literal: &str) -> String {
     let mut out = String::with_capacity(literal.len());
     for c in literal.chars() {
         if GLOB_SYNTAX.contains(&c) {

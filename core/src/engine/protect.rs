@@ -10,32 +10,11 @@ use super::explain::{Explanation, Hit, Layer, Part};
 use super::paths::{has_meta, wildcard_may_reach};
 use super::rule::{self, CommandView, Subject, Target};
 use super::{Engine, PathContext};
-use crate::call::{path_arguments, Action, Decision, Risk};
-use crate::rule_ref::RuleRef;
+use crate::call::{path_arguments, Decision};
+use crate::knowledge::secrets::fold;
 use crate::shell::SimpleCommand;
 
-/// A hard-protected path.
-#[derive(Debug, Clone)]
-pub struct Protection {
-    /// As written (`~/.ssh`).
-    pub written: String,
-    pub resolved: PathBuf,
-    /// With symlinks followed, when that differs.
-    pub canonical: Option<PathBuf>,
-    pub reason: String,
-}
-
-impl Protection {
-    /// The decision on a call that reaches this path: denied at high risk, with its reason.
-    pub fn decision(&self) -> Decision {
-        Decision::new(
-            Action::Deny,
-            Risk::High,
-            self.reason.clone(),
-            RuleRef::Protected(self.written.as_str().into()),
-        )
-    }
-}
+pub use super::protections::{Protection, Protections};
 
 /// The folders a `cd` earlier in the line may have moved the shell to. Each `cd` may fail, so
 /// the candidates double with every one (`cd a; cd b` may leave the shell in `.`, `a`, `b` or
@@ -133,11 +112,15 @@ impl Engine {
             raw.split('/').any(|part| {
                 part == ".."
                     || self.protections.iter().any(|p| {
+                        let folded = crate::knowledge::secrets::fold(part);
+                        let same = |n: &std::ffi::OsStr| {
+                            crate::knowledge::secrets::fold(&n.to_string_lossy()) == folded
+                        };
                         p.resolved
                             .components()
                             .skip(1)
-                            .any(|c| c.as_os_str() == part && part.starts_with('.'))
-                            || p.resolved.file_name().is_some_and(|n| n == part)
+                            .any(|c| same(c.as_os_str()) && part.starts_with('.'))
+                            || p.resolved.file_name().is_some_and(same)
                     })
             })
         };
@@ -239,7 +222,8 @@ impl Engine {
         match &s.target {
             Target::File(p) => {
                 let raw = crate::call::file_path_arg(s.args).unwrap_or_default();
-                self.protected(p, raw, &self.ctx, followed)
+                let read = s.tool == "read_file";
+                self.protected_as(p, raw, &self.ctx, followed, read)
                     .or_else(|| self.extra_path_args(s, Some(raw)))
             }
             Target::Command(c) => c
@@ -247,7 +231,11 @@ impl Engine {
                 .iter()
                 .zip(&c.raw_paths)
                 .zip(&c.reals)
-                .find_map(|((p, raw), r)| self.protected(p, raw, &self.ctx, Followed::Lazy(r)))
+                .find_map(|((p, raw), r)| {
+                    // A command proven to only read may read what a protection lets be read.
+                    let read = c.reads_only();
+                    self.protected_as(p, raw, &self.ctx, Followed::Lazy(r), read)
+                })
                 .or_else(|| {
                     c.inner_paths
                         .iter()
@@ -332,15 +320,9 @@ impl Engine {
         &self,
         folders: impl IntoIterator<Item = &'p PathBuf>,
     ) -> Option<&Protection> {
-        folders.into_iter().find_map(|dir| {
-            self.protections.iter().find(|prot| {
-                prot.resolved.starts_with(dir)
-                    || prot
-                        .canonical
-                        .as_deref()
-                        .is_some_and(|c| c.starts_with(dir))
-            })
-        })
+        folders
+            .into_iter()
+            .find_map(|dir| self.protections.inside(dir, &self.ctx))
     }
 
     /// The folders a `find` lists whole (no `-name` filter that keeps secret files out): what
@@ -484,8 +466,11 @@ impl Engine {
             std::iter::once(p.clone()).chain(real)
         });
         folders.into_iter().find_map(|p| {
+            // Compared case-folded, as the protections are.
+            let p = PathBuf::from(fold(&p.to_string_lossy()));
             self.protections.iter().find(|prot| {
                 let below = |q: &Path| -> bool {
+                    let q = PathBuf::from(fold(&q.to_string_lossy()));
                     q.strip_prefix(&p).is_ok_and(|rest| {
                         let parts: Vec<_> = rest.components().collect();
                         !parts.iter().enumerate().any(|(i, part)| {
@@ -498,7 +483,7 @@ impl Engine {
                         })
                     })
                 };
-                below(&prot.resolved) || prot.canonical.as_deref().is_some_and(below)
+                below(prot.base()) || prot.canonical(&self.ctx).is_some_and(below)
             })
         })
     }
@@ -509,9 +494,8 @@ impl Engine {
         let targets = c.walked_links().ok()?;
         targets.iter().find_map(|t| {
             self.protections.iter().find(|p| {
-                super::links::reaches(t, &p.resolved)
-                    || p.canonical
-                        .as_deref()
+                super::links::reaches(t, p.base())
+                    || p.canonical(&self.ctx)
                         .is_some_and(|q| super::links::reaches(t, q))
             })
         })
@@ -555,7 +539,8 @@ impl Engine {
     }
 
     /// The protection a path falls under: by its resolved spelling (`lexical`), as a shell
-    /// wildcard that may expand into one, or where its symlinks really lead.
+    /// wildcard that may expand into one, or where its symlinks really lead. A `read` of a file
+    /// a protection lets be read (`~/.ssh/id_rsa.pub`) does not fall under it.
     pub(super) fn protected(
         &self,
         lexical: &Path,
@@ -563,27 +548,43 @@ impl Engine {
         ctx: &PathContext,
         followed: Followed,
     ) -> Option<&Protection> {
-        let wild = has_meta(&lexical.to_string_lossy());
-        let under = |p: &Path, prot: &Protection| {
-            p.starts_with(&prot.resolved)
-                || prot.canonical.as_deref().is_some_and(|c| p.starts_with(c))
-        };
-        if let Some(hit) = self.protections.iter().find(|prot| {
-            under(lexical, prot) || (wild && wildcard_may_reach(lexical, &prot.resolved))
-        }) {
+        self.protected_as(lexical, raw, ctx, followed, false)
+    }
+
+    /// [`Engine::protected`], for a path the call only reads when `read`.
+    pub(super) fn protected_as(
+        &self,
+        lexical: &Path,
+        raw: &str,
+        ctx: &PathContext,
+        followed: Followed,
+        read: bool,
+    ) -> Option<&Protection> {
+        if self.protections.is_empty() {
+            return None;
+        }
+        if let Some(hit) = self.protections.covering(lexical, read, &self.ctx) {
             return Some(hit);
         }
+        let wild = has_meta(&lexical.to_string_lossy());
         // A wildcard names no single file to follow, but bash expands it on disk first: what it
         // matches may lead anywhere (`docs/*/id_rsa` through `docs/keys -> ~/.ssh`).
         if wild {
+            let folded = PathBuf::from(fold(&lexical.to_string_lossy()));
+            if let Some(hit) = self.protections.iter().find(|prot| {
+                let base = PathBuf::from(fold(&prot.base().to_string_lossy()));
+                // One the path is below as written was judged above (a file it lets be read).
+                !prot.covers(lexical, false, &self.ctx) && wildcard_may_reach(&folded, &base)
+            }) {
+                return Some(hit);
+            }
             let targets = super::links::glob_targets(lexical);
             return self.protections.iter().find(|prot| {
+                // A match inside the protection (unless it may be read), or a folder holding it.
                 targets.iter().any(|t| {
-                    super::links::reaches(t, &prot.resolved)
-                        || prot
-                            .canonical
-                            .as_deref()
-                            .is_some_and(|c| super::links::reaches(t, c))
+                    prot.covers(t, read, &self.ctx)
+                        || prot.base().starts_with(t)
+                        || prot.canonical(&self.ctx).is_some_and(|c| c.starts_with(t))
                 })
             });
         }
@@ -594,7 +595,7 @@ impl Engine {
         if real == lexical {
             return None;
         }
-        self.protections.iter().find(|prot| under(&real, prot))
+        self.protections.covering(&real, read, &self.ctx)
     }
 }
 

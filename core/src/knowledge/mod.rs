@@ -12,6 +12,7 @@ pub mod effects;
 mod load;
 mod packed;
 mod reading;
+pub mod secrets;
 mod sed;
 mod state;
 mod table;

@@ -1,0 +1,363 @@
+//! The hard-protected paths, indexed: the catalogue's credential stores (`policies/secrets.toml`)
+//! and every `protect` statement. A path is looked up by its first part below the home folder,
+//! never against the whole list, and compared case-folded, as case-insensitive file systems
+//! (macOS, Windows) compare names: `~/.SSH/id_rsa` is the key there, and on a file system that
+//! tells them apart, denying a look-alike costs nothing.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
+
+use globset::{GlobBuilder, GlobMatcher};
+
+use super::paths::{escape_glob, has_meta, PathContext};
+use crate::call::{Action, Decision, Risk};
+use crate::knowledge::secrets::fold;
+use crate::rule_ref::RuleRef;
+
+/// A hard-protected path.
+#[derive(Debug)]
+pub struct Protection {
+    /// As written (`~/.ssh`).
+    pub written: String,
+    pub resolved: PathBuf,
+    pub reason: String,
+    /// `resolved`, case-folded.
+    folded: String,
+    /// For a path with wildcards (`~/.azure/msal_token_cache.*`): the glob over folded paths,
+    /// and the folder before the first wildcard (what a walk or a wildcard must reach).
+    glob: Option<GlobMatcher>,
+    base: PathBuf,
+    /// File names inside a protected folder that may be read, never written (`*.pub` in
+    /// `~/.ssh`).
+    readable: Vec<GlobMatcher>,
+    /// Where `resolved` really is, when a symlink on the way leads elsewhere (looked up once,
+    /// when first needed).
+    canonical: OnceLock<Option<PathBuf>>,
+}
+
+impl Clone for Protection {
+    fn clone(&self) -> Self {
+        Protection {
+            written: self.written.clone(),
+            resolved: self.resolved.clone(),
+            reason: self.reason.clone(),
+            folded: self.folded.clone(),
+            glob: self.glob.clone(),
+            base: self.base.clone(),
+            readable: self.readable.clone(),
+            canonical: match self.canonical.get() {
+                Some(c) => OnceLock::from(c.clone()),
+                None => OnceLock::new(),
+            },
+        }
+    }
+}
+
+fn matcher(pattern: &str) -> Option<GlobMatcher> {
+    GlobBuilder::new(pattern)
+        .case_insensitive(true)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
+}
+
+/// Whether `p` (folded) is `base` (folded) or below it.
+fn below_folded(p: &str, base: &str) -> bool {
+    let base = base.trim_end_matches('/');
+    p.strip_prefix(base)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/') || base.is_empty())
+}
+
+impl Protection {
+    /// A protected path as written (`~/.ssh`, `~/.azure/msal_token_cache.*`), resolved in
+    /// `ctx`; `readable` names the files inside it that may be read.
+    pub fn new(ctx: &PathContext, written: &str, reason: String, readable: &[&str]) -> Protection {
+        let resolved = ctx.resolve(written);
+        let folded = fold(&resolved.to_string_lossy());
+        // Wildcards are what the path is written with after home or the working folder, whose
+        // own names stand for themselves (a home named `u*`).
+        let (root, rest) = match written.strip_prefix('~') {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                (ctx.home.clone().unwrap_or_default(), rest.to_string())
+            }
+            _ if written.starts_with('/') => (PathBuf::new(), written.to_string()),
+            _ => (ctx.cwd.clone(), format!("/{written}")),
+        };
+        let (glob, base) = if has_meta(&rest) {
+            let pattern = format!(
+                "{}{}",
+                escape_glob(&fold(&root.to_string_lossy())),
+                fold(&rest)
+            );
+            let literal: String = rest
+                .split('/')
+                .take_while(|part| !has_meta(part))
+                .collect::<Vec<_>>()
+                .join("/");
+            (
+                matcher(&pattern),
+                super::paths::normalize(&root.join(literal.trim_start_matches('/'))),
+            )
+        } else {
+            (None, resolved.clone())
+        };
+        Protection {
+            written: written.to_string(),
+            folded,
+            glob,
+            base,
+            readable: readable.iter().filter_map(|r| matcher(&fold(r))).collect(),
+            canonical: OnceLock::new(),
+            resolved,
+            reason,
+        }
+    }
+
+    /// The decision on a call that reaches this path: denied at high risk, with its reason.
+    pub fn decision(&self) -> Decision {
+        Decision::new(
+            Action::Deny,
+            Risk::High,
+            self.reason.clone(),
+            RuleRef::Protected(self.written.as_str().into()),
+        )
+    }
+
+    /// Where the protected path really is when a symlink on its way leads elsewhere (`~/.aws
+    /// -> /data/aws`), looked up once; `None` when it is where it is written, or not there.
+    pub fn canonical(&self, ctx: &PathContext) -> Option<&Path> {
+        self.canonical
+            .get_or_init(|| {
+                let c = ctx.real_path(&self.base)?;
+                (c != self.base).then_some(c)
+            })
+            .as_deref()
+    }
+
+    /// The folder the protection starts at (the path itself, or the folder before its first
+    /// wildcard): what a walk, a wildcard or a link must reach to reach it.
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+
+    /// Whether `p` (folded: see [`fold`]) is the protected path or below it.
+    fn covers_folded(&self, p: &str) -> bool {
+        match &self.glob {
+            None => below_folded(p, &self.folded),
+            Some(g) => {
+                // The glob names the protected files or folders; what is below them counts.
+                let mut cur = Some(Path::new(p));
+                while let Some(q) = cur {
+                    if g.is_match(q) {
+                        return true;
+                    }
+                    if !below_folded(&q.to_string_lossy(), &fold(&self.base.to_string_lossy())) {
+                        return false;
+                    }
+                    cur = q.parent();
+                }
+                false
+            }
+        }
+    }
+
+    /// Whether `p` is the protected path or below it, as written or where the protected path
+    /// really is; a `read` of a file the protection lets be read (`~/.ssh/id_rsa.pub`) is not.
+    pub fn covers(&self, p: &Path, read: bool, ctx: &PathContext) -> bool {
+        let folded = fold(&p.to_string_lossy());
+        let hit = self.covers_folded(&folded)
+            || self.canonical(ctx).is_some_and(|c| {
+                let rest = self
+                    .resolved
+                    .strip_prefix(&self.base)
+                    .unwrap_or(Path::new(""));
+                below_folded(&folded, &fold(&c.join(rest).to_string_lossy()))
+            });
+        hit && !(read && self.lets_read(&folded))
+    }
+
+    /// Whether the folded path `p` is a file inside the protected folder that may be read.
+    fn lets_read(&self, p: &str) -> bool {
+        if self.readable.is_empty() {
+            return false;
+        }
+        let inside = p
+            .strip_prefix(self.folded.trim_end_matches('/'))
+            .is_some_and(|rest| rest.len() > 1 && rest.starts_with('/'));
+        let name = Path::new(p).file_name().map(|n| n.to_string_lossy());
+        inside && name.is_some_and(|n| self.readable.iter().any(|g| g.is_match(n.as_ref())))
+    }
+
+    /// Whether the protected path (or where it really is) is `dir` or below it: a command that
+    /// walks `dir` reaches it. (Whether it is there yet does not matter: a walk of the home
+    /// folder is denied wherever the catalogue's stores are, on every machine alike.)
+    pub fn inside(&self, dir: &Path, ctx: &PathContext) -> bool {
+        let d = fold(&dir.to_string_lossy());
+        below_folded(&fold(&self.base.to_string_lossy()), &d)
+            || self
+                .canonical(ctx)
+                .is_some_and(|c| below_folded(&fold(&c.to_string_lossy()), &d))
+    }
+}
+
+/// The protections, indexed by the first part of their path below the home folder.
+#[derive(Debug, Default, Clone)]
+pub struct Protections {
+    list: Vec<Protection>,
+    home: Option<String>,
+    /// Protections below home by their first part there (folded); the others (outside home, or
+    /// with a wildcard in that part) are always looked at.
+    by_first: HashMap<String, Vec<usize>>,
+    others: Vec<usize>,
+}
+
+impl std::ops::Deref for Protections {
+    type Target = [Protection];
+
+    fn deref(&self) -> &[Protection] {
+        &self.list
+    }
+}
+
+impl Protections {
+    pub fn new(home: Option<&Path>) -> Protections {
+        Protections {
+            home: home.map(|h| fold(&h.to_string_lossy())),
+            ..Protections::default()
+        }
+    }
+
+    /// Adds a protection, unless the same path is protected already.
+    pub fn push(&mut self, p: Protection) {
+        if self.list.iter().any(|q| q.folded == p.folded) {
+            return;
+        }
+        let i = self.list.len();
+        match self.first_below_home(&p.folded) {
+            Some(first) if !has_meta(&first) => self.by_first.entry(first).or_default().push(i),
+            _ => self.others.push(i),
+        }
+        self.list.push(p);
+    }
+
+    /// The first part of a folded path below home, when it is below home.
+    fn first_below_home(&self, folded: &str) -> Option<String> {
+        let home = self.home.as_deref()?;
+        let rest = folded
+            .strip_prefix(home.trim_end_matches('/'))?
+            .strip_prefix('/')?;
+        Some(rest.split('/').next().unwrap_or(rest).to_string())
+    }
+
+    /// The protections a path may fall under: those of its first part below home, and the
+    /// others. (A path whose protection is only reached where a symlink leads is found by the
+    /// caller's following of the path, or by [`Protections::covering_anywhere`].)
+    fn candidates(&self, folded: &str) -> impl Iterator<Item = &Protection> {
+        let keyed = self
+            .first_below_home(folded)
+            .and_then(|f| self.by_first.get(&f))
+            .into_iter()
+            .flatten();
+        keyed.chain(&self.others).map(|&i| &self.list[i])
+    }
+
+    /// The protection `p` falls under, if any (see [`Protection::covers`]).
+    pub fn covering(&self, p: &Path, read: bool, ctx: &PathContext) -> Option<&Protection> {
+        let folded = fold(&p.to_string_lossy());
+        self.candidates(&folded)
+            .find(|prot| prot.covers(p, read, ctx))
+            .or_else(|| {
+                // Where a protected path really is may be anywhere (`~/.aws -> /data/aws`).
+                self.list
+                    .iter()
+                    .filter(|prot| prot.canonical(ctx).is_some())
+                    .find(|prot| prot.covers(p, read, ctx))
+            })
+    }
+
+    /// The first protection inside `dir` (a folder a command walks).
+    pub fn inside(&self, dir: &Path, ctx: &PathContext) -> Option<&Protection> {
+        self.list.iter().find(|p| p.inside(dir, ctx))
+    }
+}
+
+/// Whether `p` has a `..` part (such paths are resolved before they are looked up).
+#[allow(dead_code)]
+fn has_parent(p: &Path) -> bool {
+    p.components().any(|c| c == Component::ParentDir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> PathContext {
+        PathContext::new("/work/p", Some("/home/u".into()))
+    }
+
+    #[test]
+    fn a_protected_folder_covers_what_is_below_it_in_any_case() {
+        let ctx = ctx();
+        let p = Protection::new(&ctx, "~/.ssh", "keys".into(), &["*.pub", "known_hosts"]);
+        assert!(p.covers(Path::new("/home/u/.ssh/id_rsa"), true, &ctx));
+        assert!(p.covers(Path::new("/home/u/.SSH/Id_Rsa"), true, &ctx));
+        assert!(p.covers(Path::new("/home/u/.ssh"), true, &ctx));
+        assert!(!p.covers(Path::new("/home/u/.sshx"), true, &ctx));
+        // A public key may be read, never written; the folder itself is not a file in it.
+        assert!(!p.covers(Path::new("/home/u/.ssh/id_rsa.pub"), true, &ctx));
+        assert!(p.covers(Path::new("/home/u/.ssh/id_rsa.pub"), false, &ctx));
+        assert!(!p.covers(Path::new("/home/u/.ssh/known_hosts"), true, &ctx));
+        assert!(p.covers(Path::new("/home/u/.ssh/config"), true, &ctx));
+    }
+
+    #[test]
+    fn a_protected_glob_covers_its_matches_and_what_is_below_them() {
+        let ctx = ctx();
+        let p = Protection::new(&ctx, "~/.azure/msal_token_cache.*", "tokens".into(), &[]);
+        assert!(p.covers(
+            Path::new("/home/u/.azure/msal_token_cache.json"),
+            true,
+            &ctx
+        ));
+        assert!(p.covers(Path::new("/home/u/.Azure/MSAL_token_cache.bin"), true, &ctx));
+        assert!(!p.covers(Path::new("/home/u/.azure/config"), true, &ctx));
+        assert!(p.inside(Path::new("/home/u"), &ctx));
+        assert!(p.inside(Path::new("/home/u/.azure"), &ctx));
+        assert!(!p.inside(Path::new("/home/u/.config"), &ctx));
+    }
+
+    #[test]
+    fn the_index_finds_what_a_scan_finds() {
+        let ctx = ctx();
+        let mut all = Protections::new(ctx.home.as_deref());
+        for w in [
+            "~/.ssh",
+            "~/.config/gh/hosts.yml",
+            "~/.config/*/token",
+            "/etc/shadow",
+            "~",
+        ] {
+            all.push(Protection::new(&ctx, w, w.into(), &[]));
+        }
+        for path in [
+            "/home/u/.ssh/id_rsa",
+            "/home/u/.config/gh/hosts.yml",
+            "/home/u/.config/x/token",
+            "/home/u/.config/x/other",
+            "/etc/shadow",
+            "/etc/hosts",
+            "/home/u/notes",
+        ] {
+            let p = Path::new(path);
+            let scan = all.iter().find(|prot| prot.covers(p, true, &ctx));
+            let indexed = all.covering(p, true, &ctx);
+            assert_eq!(
+                scan.map(|x| &x.written),
+                indexed.map(|x| &x.written),
+                "{path}"
+            );
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! The catalogue of secrets, `policies/secrets.toml`, as read: the credential stores in the home
+//! folder (hard protections), secret files by kind wherever they are, the first lines that mark
+//! a secret file whatever its name, the commands whose job is to print a credential, and the
+//! places outside the project that hold nothing secret.
+//!
+//! The file is packed at build time (`build.rs`) and read once per process; its file-name
+//! globs are compiled into one set, so a path is looked up once, never against the list.
+
+use std::collections::HashMap;
+use std::io::Read as _;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+
+use crate::knowledge::load::SECRETS;
+use crate::knowledge::packed::{from_packed, PackedError};
+use crate::shell::SimpleCommand;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+struct Data {
+    #[serde(default)]
+    store: Vec<Store>,
+    #[serde(default)]
+    kind: Vec<KindData>,
+    #[serde(default)]
+    content: Vec<Content>,
+    #[serde(default)]
+    reveal: Vec<Reveal>,
+    #[serde(default)]
+    public: Public,
+}
+
+/// A tool's credential store in the home folder.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Store {
+    pub tool: &'static str,
+    /// Paths from home (`~/.docker/config.json`); a folder covers what is below it; `*` and
+    /// `**` as in globs.
+    pub paths: Vec<&'static str>,
+    /// Finishes "`PATH` holds …".
+    pub holds: &'static str,
+    /// File names inside a folder that may be read (never written): `*.pub` in `~/.ssh`.
+    #[serde(default)]
+    pub readable: Vec<&'static str>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KindData {
+    name: &'static str,
+    files: Vec<&'static str>,
+    #[serde(default)]
+    except: Vec<&'static str>,
+    holds: &'static str,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Content {
+    name: &'static str,
+    starts: Vec<&'static str>,
+    holds: &'static str,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Reveal {
+    program: &'static str,
+    commands: Vec<&'static str>,
+    #[serde(default)]
+    flags: Vec<&'static str>,
+    holds: &'static str,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+struct Public {
+    #[serde(default)]
+    paths: Vec<&'static str>,
+}
+
+/// A kind of secret file: its name and what it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecretKind {
+    pub name: &'static str,
+    /// Finishes "… holds …".
+    pub holds: &'static str,
+}
+
+/// The catalogue, compiled.
+struct Catalogue {
+    stores: Vec<Store>,
+    /// Every kind's file-name patterns (those without a `/`), one set; `names[i]` is the kind
+    /// of pattern `i`.
+    names: GlobSet,
+    name_kinds: Vec<usize>,
+    /// Patterns with a `/` (`config/master.key`), matched against the path's last parts.
+    tails: Vec<(Vec<&'static str>, GlobMatcher, usize)>,
+    /// Per kind, the names that are not secret (`*.example`).
+    except: Vec<GlobSet>,
+    kinds: Vec<SecretKind>,
+    contents: Vec<Content>,
+    /// Reveal entries by program name (a program glob is under `*`).
+    reveals: HashMap<&'static str, Vec<usize>>,
+    reveal: Vec<Reveal>,
+    reveal_globs: Vec<(GlobMatcher, usize)>,
+    /// Public places: absolute globs, and those from home (`~/` stripped).
+    public_abs: GlobSet,
+    public_home: GlobSet,
+}
+
+fn glob(pattern: &str) -> Option<GlobMatcher> {
+    GlobBuilder::new(pattern)
+        .case_insensitive(true)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
+}
+
+fn glob_set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> GlobSet {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        if let Ok(g) = GlobBuilder::new(p)
+            .case_insensitive(true)
+            .literal_separator(true)
+            .build()
+        {
+            b.add(g);
+        }
+    }
+    b.build().unwrap_or_else(|_| GlobSet::empty())
+}
+
+fn data() -> Result<Data, PackedError> {
+    from_packed(SECRETS)
+}
+
+fn catalogue() -> &'static Catalogue {
+    static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        // The data is checked by the tests (`the_catalogue_loads`); a broken build leaves an
+        // empty catalogue rather than a panic, and the tests fail.
+        let d = data().unwrap_or_default();
+        let mut names = GlobSetBuilder::new();
+        let mut name_kinds = Vec::new();
+        let mut tails = Vec::new();
+        for (i, k) in d.kind.iter().enumerate() {
+            for f in &k.files {
+                if f.contains('/') {
+                    if let Some(m) = glob(f) {
+                        tails.push((f.split('/').collect(), m, i));
+                    }
+                } else if let Ok(g) = GlobBuilder::new(f)
+                    .case_insensitive(true)
+                    .literal_separator(true)
+                    .build()
+                {
+                    names.add(g);
+                    name_kinds.push(i);
+                }
+            }
+        }
+        let except = d
+            .kind
+            .iter()
+            .map(|k| glob_set(k.except.iter().copied()))
+            .collect();
+        let kinds = d
+            .kind
+            .iter()
+            .map(|k| SecretKind {
+                name: k.name,
+                holds: k.holds,
+            })
+            .collect();
+        let mut reveals: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut reveal_globs = Vec::new();
+        for (i, r) in d.reveal.iter().enumerate() {
+            if r.program.contains(['*', '?', '[']) {
+                if let Some(m) = glob(r.program) {
+                    reveal_globs.push((m, i));
+                }
+            } else {
+                reveals.entry(r.program).or_default().push(i);
+            }
+        }
+        let public_abs = glob_set(
+            d.public
+                .paths
+                .iter()
+                .copied()
+                .filter(|p| p.starts_with('/')),
+        );
+        let public_home = glob_set(d.public.paths.iter().filter_map(|p| p.strip_prefix("~/")));
+        Catalogue {
+            stores: d.store,
+            names: names.build().unwrap_or_else(|_| GlobSet::empty()),
+            name_kinds,
+            tails,
+            except,
+            kinds,
+            contents: d.content,
+            reveals,
+            reveal: d.reveal,
+            reveal_globs,
+            public_abs,
+            public_home,
+        }
+    })
+}
+
+/// The credential stores of the home folder (hard protections).
+pub fn stores() -> &'static [Store] {
+    &catalogue().stores
+}
+
+/// The kind of secret file `path` is by its name (`.env`, `server.key`, `config/master.key`),
+/// unless its name is one of the kind's harmless twins (`.env.example`).
+pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
+    let c = catalogue();
+    let name = path.file_name()?.to_str()?;
+    let mut matches = c.names.matches(name);
+    matches.sort_unstable();
+    let by_name = matches.into_iter().map(|i| c.name_kinds[i]);
+    let parts: Vec<&str> = path
+        .components()
+        .filter_map(|p| p.as_os_str().to_str())
+        .collect();
+    let by_tail = c.tails.iter().filter_map(|(pattern, m, kind)| {
+        let n = pattern.len();
+        let tail = parts.get(parts.len().checked_sub(n)?..)?.join("/");
+        m.is_match(&tail).then_some(*kind)
+    });
+    by_name
+        .chain(by_tail)
+        .find(|k| !c.except[*k].is_match(name))
+        .map(|k| c.kinds[k])
+}
+
+/// The kind of secret a file holds by its first bytes (a PEM private key saved under any
+/// name), when it is a file that exists and can be read; `None` otherwise.
+pub fn kind_by_content(path: &Path) -> Option<SecretKind> {
+    let c = catalogue();
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut head = [0u8; 128];
+    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head[..n]);
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    c.contents
+        .iter()
+        .find(|k| k.starts.iter().any(|s| text.starts_with(s)))
+        .map(|k| SecretKind {
+            name: k.name,
+            holds: k.holds,
+        })
+}
+
+/// The kind of secret `path` is, by its name or its first bytes.
+pub fn kind_of(path: &Path) -> Option<SecretKind> {
+    kind_by_name(path).or_else(|| kind_by_content(path))
+}
+
+/// What a command prints when its job is to print a credential (`gcloud auth
+/// print-access-token`: "a Google Cloud access token"): the `reveal-secret` effect.
+pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
+    let c = catalogue();
+    let program = cmd.program();
+    let entries = c.reveals.get(program).into_iter().flatten().copied().chain(
+        c.reveal_globs
+            .iter()
+            .filter(|(m, _)| m.is_match(program))
+            .map(|(_, i)| *i),
+    );
+    let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
+    let operands: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    for i in entries {
+        let r = &c.reveal[i];
+        let flagged = r.flags.is_empty()
+            || r.flags.iter().any(|f| {
+                words.iter().any(|w| {
+                    *w == *f
+                        || (f.starts_with("--")
+                            && w.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+                        || (!f.starts_with("--")
+                            && w.starts_with(f)
+                            && w.len() > f.len()
+                            && !w.starts_with("--"))
+                })
+            });
+        if !flagged {
+            continue;
+        }
+        let hit = r.commands.iter().any(|prefix| {
+            let want: Vec<&str> = prefix.split_whitespace().collect();
+            want.len() <= operands.len() && want.iter().zip(&operands).all(|(a, b)| a == b)
+        });
+        if hit {
+            return Some(r.holds);
+        }
+    }
+    None
+}
+
+/// Whether a path outside the project is in a place that holds nothing secret (system folders,
+/// toolchains, package caches: the catalogue's `[public]`), `home` being the home folder.
+pub fn public(path: &Path, home: Option<&Path>) -> bool {
+    let c = catalogue();
+    if let Some(rest) = home.and_then(|h| path.strip_prefix(h).ok()) {
+        return c.public_home.is_match(rest);
+    }
+    c.public_abs.is_match(path)
+}
+
+/// Folds a path's case as case-insensitive file systems (macOS, Windows) compare names: the
+/// protections and the catalogue compare paths folded, so that `~/.SSH/id_rsa` is the key.
+pub fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    text.to_uppercase().to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::analyse;
+
+    #[test]
+    fn the_catalogue_loads_whole() {
+        let d = data().expect("policies/secrets.toml reads as the catalogue");
+        assert!(d.store.len() >= 100, "{} stores", d.store.len());
+        assert!(d.kind.len() >= 20);
+        assert!(!d.content.is_empty() && !d.reveal.is_empty() && !d.public.paths.is_empty());
+        for s in &d.store {
+            assert!(!s.paths.is_empty() && !s.holds.is_empty(), "{}", s.tool);
+            for p in &s.paths {
+                assert!(
+                    p.starts_with("~/"),
+                    "{}: {p} is not in the home folder",
+                    s.tool
+                );
+                assert!(glob(p).is_some(), "{}: {p} is not a glob", s.tool);
+            }
+        }
+        let c = catalogue();
+        let patterns: usize = d.kind.iter().map(|k| k.files.len()).sum();
+        assert_eq!(
+            c.name_kinds.len() + c.tails.len(),
+            patterns,
+            "a kind's glob did not compile"
+        );
+    }
+
+    #[test]
+    fn secret_files_are_known_by_name_and_their_twins_are_not() {
+        for (path, kind) in [
+            (".env", "dotenv"),
+            ("/work/p/.env.local", "dotenv"),
+            ("secrets/prod.env", "dotenv"),
+            ("certs/server.key", "private-key"),
+            ("/work/p/config/master.key", "private-key"),
+            ("config/secrets.yml", "secrets-file"),
+            ("google-credentials.json", "service-account-key"),
+            ("infra/terraform.tfstate", "terraform-state"),
+            ("a/B.P12", "keystore"),
+        ] {
+            let got = kind_by_name(Path::new(path)).map(|k| k.name);
+            assert_eq!(got, Some(kind), "{path}");
+        }
+        for path in [
+            ".env.example",
+            "x/.env.sample",
+            "README.md",
+            "public-cert.pem",
+            "src/main.rs",
+        ] {
+            assert_eq!(kind_by_name(Path::new(path)), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_private_key_is_known_by_its_first_line_whatever_its_name() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let key = dir.path().join("notes.txt");
+        std::fs::write(&key, "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaA==\n")
+            .expect("written");
+        let cert = dir.path().join("cert.pem");
+        std::fs::write(&cert, "-----BEGIN CERTIFICATE-----\nMIIB\n").expect("written");
+        assert!(kind_by_content(&key).is_some());
+        assert_eq!(kind_by_content(&cert), None);
+        assert_eq!(kind_by_content(dir.path()), None);
+    }
+
+    #[test]
+    fn commands_that_print_a_credential_reveal_it() {
+        let reveals = |line: &str| {
+            analyse(line)
+                .commands
+                .iter()
+                .any(|c| revealed_by(c).is_some())
+        };
+        for line in [
+            "gcloud auth print-access-token",
+            "aws configure export-credentials",
+            "az account get-access-token",
+            "heroku auth:token",
+            "vault kv get secret/prod",
+            "bw get password github",
+            "secret-tool lookup service github",
+            "aws ssm get-parameter --name x --with-decryption",
+            "gh auth token",
+        ] {
+            assert!(reveals(line), "{line}");
+        }
+        for line in [
+            "gcloud auth list",
+            "aws ssm get-parameter --name x",
+            "gh auth status",
+            "ls",
+        ] {
+            assert!(!reveals(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn system_folders_and_package_caches_are_public_and_home_is_not() {
+        let home = Path::new("/home/u");
+        for p in [
+            "/usr/include/stdio.h",
+            "/home/u/.cargo/registry/src/x/lib.rs",
+            "/tmp/x",
+        ] {
+            assert!(public(Path::new(p), Some(home)), "{p}");
+        }
+        for p in [
+            "/home/u/notes.txt",
+            "/srv/app/config.yml",
+            "/home/u/.config/gh/hosts.yml",
+        ] {
+            assert!(!public(Path::new(p), Some(home)), "{p}");
+        }
+    }
+
+    #[test]
+    fn case_is_folded_as_case_insensitive_file_systems_fold_it() {
+        assert_eq!(fold("/home/u/.SSH/Id_Rsa"), "/home/u/.ssh/id_rsa");
+        assert_eq!(fold(".ſsh"), ".ssh");
+    }
+}
