@@ -177,6 +177,8 @@ pub fn matcher_summary(kind: MatcherKind) -> &'static str {
         MatcherKind::SelfCall => "the command calls the function it is defined in",
         MatcherKind::ReadOnly => "the command only reads (by the program knowledge)",
         MatcherKind::Unknown => "the analysis cannot say what the command does whole",
+        MatcherKind::Secret => "the call reads a secret file (by the catalogue of secrets)",
+        MatcherKind::Outside => "the call reads outside the project, where secrets may be",
         MatcherKind::Host => "the hosts a command names or sends to; a URL's host",
         MatcherKind::Effect => "what the command does, by the effects model",
     }
@@ -309,6 +311,12 @@ pub fn describe_matcher(m: &Matcher, tool: &str, action: Action) -> String {
             .to_string(),
         MatcherKind::Unknown => "the analysis cannot say what the command does whole: a \
              program, subcommand or option no table knows, or a value only known when it runs"
+            .to_string(),
+        MatcherKind::Secret => "the call reads a secret file: one the catalogue of secrets \
+             knows by its name (`.env`, `*.key`) or its first line (a private key)"
+            .to_string(),
+        MatcherKind::Outside => "the call reads a path outside the project that the catalogue \
+             of secrets does not know to hold nothing secret"
             .to_string(),
         MatcherKind::Host if m.arg.is_some() => {
             format!("the host of the URL in {what} matches {v}")

@@ -189,6 +189,8 @@ impl<'a> Compiler<'a> {
             MatcherKind::SelfCall => Some(Test::SelfCall),
             MatcherKind::ReadOnly => Some(Test::ReadOnly),
             MatcherKind::Unknown => Some(Test::Unknown),
+            MatcherKind::Secret => Some(Test::Secret),
+            MatcherKind::Outside => Some(Test::Outside),
             MatcherKind::Effect => self.effect_test(source, m),
         }?;
         Some(CMatcher { arg, test })

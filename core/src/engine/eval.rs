@@ -695,7 +695,10 @@ pub(super) fn rule_decision(r: &CompiledRule) -> Decision {
 /// data over the network: sends .env to paste.example`).
 pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
     let mut d = rule_decision(r);
-    if let Some(detail) = super::rule::effect_detail(r, s).or_else(|| unknown_detail(r, s)) {
+    let detail = super::rule::effect_detail(r, s)
+        .or_else(|| super::rule::secret_detail(r, s))
+        .or_else(|| unknown_detail(r, s));
+    if let Some(detail) = detail {
         d.reason = format!("{}: {detail}", d.reason);
     }
     d

@@ -112,6 +112,8 @@ macro_rules! command_tests {
             | Test::SelfCall
             | Test::ReadOnly
             | Test::Unknown
+            | Test::Secret
+            | Test::Outside
             | Test::Effect(_)
     };
 }
@@ -136,6 +138,10 @@ pub enum Test {
     ReadOnly,
     /// `unknown`: the analysis cannot say what the command does whole.
     Unknown,
+    /// `secret`: the call reads a secret file (the catalogue's kinds).
+    Secret,
+    /// `outside`: the call reads a path outside the project that may hold secrets.
+    Outside,
     Host(Vec<Pattern>),
     /// `effect "network-upload"`: what the command does ([`crate::knowledge::effects`]).
     Effect(Vec<Kind>),
@@ -291,6 +297,8 @@ impl CMatcher {
                 Target::Command(c) => self.test.matches_command(c, view),
                 Target::File(p) => match &self.test {
                     Test::Effect(kinds) => effects_match(kinds, &file_effects(s, p), true, view),
+                    Test::Secret => file_secret(s.tool, p).is_some(),
+                    Test::Outside => file_outside(s, p),
                     test => test.matches_path(p),
                 },
                 Target::Other => string_args(s.args).any(|v| self.test.matches_str(v)),
@@ -352,6 +360,8 @@ impl Test {
             Test::SelfCall => c.cmd.self_call,
             Test::ReadOnly => c.reads_only(),
             Test::Unknown => c.unknown().is_some(),
+            Test::Secret => c.secret().is_some(),
+            Test::Outside => c.outside().is_some(),
             Test::Host(vs) => {
                 // Every host the command names (its URLs, and where its effects go): an
                 // allow rule needs all of them to match, and a command whose doings the
@@ -480,6 +490,47 @@ pub fn effect_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
         Target::File(p) => pick(&file_effects(s, p)),
         Target::Other => None,
     }
+}
+
+/// The kind of secret a file tool's call reads (`read_file`, and `edit_file`, whose result shows
+/// the file around the change), by the path's name or its first line.
+pub fn file_secret(tool: &str, p: &Path) -> Option<crate::knowledge::secrets::SecretKind> {
+    if !matches!(tool, "read_file" | "edit_file") {
+        return None;
+    }
+    crate::knowledge::secrets::kind_of(p)
+}
+
+/// Whether a file tool reads a path outside the project that may hold secrets.
+fn file_outside(s: &Subject, p: &Path) -> bool {
+    let Some(ctx) = s.ctx else {
+        return false;
+    };
+    matches!(s.tool, "read_file" | "list_dir")
+        && !p.starts_with(&ctx.cwd)
+        && !crate::knowledge::secrets::public(p, ctx.home.as_deref())
+}
+
+/// What secret a rule about `secret` calls saw: "`.env` holds environment variables … (dotenv)".
+pub fn secret_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
+    let about = r
+        .matchers
+        .iter()
+        .any(|m| m.arg.is_none() && matches!(m.test, Test::Secret));
+    if !about {
+        return None;
+    }
+    let (shown, kind) = match &s.target {
+        Target::Command(c) => c.secret().cloned()?,
+        Target::File(p) => {
+            let raw = crate::call::file_path_arg(s.args)
+                .unwrap_or_default()
+                .to_string();
+            (raw, file_secret(s.tool, p)?)
+        }
+        Target::Other => return None,
+    };
+    Some(format!("`{shown}` holds {} ({})", kind.holds, kind.name))
 }
 
 /// Whether a command reads or copies whole folder trees, so that naming a folder that holds a

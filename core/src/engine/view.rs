@@ -61,6 +61,8 @@ pub struct CommandView<'a> {
     moved_to: Vec<PathBuf>,
     /// Symbolic links an earlier `ln -s` of the line made: where each is, where it leads.
     links: Vec<(PathBuf, PathBuf)>,
+    /// The secret the command reads, if any (see [`CommandView::secret`]).
+    secret: OnceCell<Option<(String, crate::knowledge::secrets::SecretKind)>>,
 }
 
 impl<'a> CommandView<'a> {
@@ -106,6 +108,7 @@ impl<'a> CommandView<'a> {
             walked_links: OnceCell::new(),
             moved_to: Vec::new(),
             links: Vec::new(),
+            secret: OnceCell::new(),
         }
     }
 
@@ -172,6 +175,120 @@ impl<'a> CommandView<'a> {
     pub fn moved_to(mut self, folders: Vec<PathBuf>) -> Self {
         self.moved_to = folders;
         self
+    }
+
+    /// The paths the command reads: every path it names but those it only writes (a copy's
+    /// destination, `-o FILE`, an output redirection) or deletes (`rm`'s operands), as its
+    /// program's table and the effects model say; for a program they know nothing of, every
+    /// path. A shell's `source FILE` runs the file and shows nothing of it.
+    pub fn read_paths(&self) -> Vec<&PathBuf> {
+        let program = self.cmd.program();
+        if matches!(program, "source" | ".") {
+            return Vec::new();
+        }
+        let ctx = self.ctx;
+        let r = self.reading();
+        let table = r.program.filter(|p| p.grammar && r.unknown.is_empty());
+        if let Some(table) = table {
+            // `ls`, `stat`, `realpath`: names and metadata, never what a file holds.
+            if table.traits.names_only {
+                return Vec::new();
+            }
+            // The words its table says it reads (and its input), not its patterns and data.
+            let mut read: Vec<PathBuf> = Vec::new();
+            for o in &r.operands {
+                let reads = o.role == Some(crate::knowledge::Role::Read)
+                    || o.roles.contains(&crate::knowledge::Role::Read);
+                if let Some(p) = crate::knowledge::operand(self.cmd, o.word)
+                    .path
+                    .filter(|_| reads)
+                {
+                    read.push(ctx.resolve(&p));
+                }
+            }
+            for u in &r.options {
+                let reads = u.spec.is_some_and(|s| {
+                    matches!(
+                        s.takes,
+                        crate::knowledge::Takes::Required(crate::knowledge::Role::Read)
+                            | crate::knowledge::Takes::Optional(crate::knowledge::Role::Read)
+                    )
+                });
+                if let Some(v) = u.value.as_ref().filter(|v| reads && !v.word.dynamic) {
+                    read.push(ctx.resolve(&v.text));
+                }
+            }
+            for rd in &self.cmd.redirects {
+                if rd.op.reads_input() && !rd.op.is_here() {
+                    if let Some(p) = &rd.target.path {
+                        read.push(ctx.resolve(p));
+                    }
+                }
+            }
+            return self.paths.iter().filter(|p| read.contains(p)).collect();
+        }
+        let mut skip: Vec<PathBuf> = self.redirects.clone();
+        if !self.reads_only() {
+            for w in effects::writes_of(self.cmd, self.reading()) {
+                if let Some(p) = w.path(self.cmd) {
+                    skip.push(ctx.resolve(&p));
+                }
+            }
+            if matches!(
+                program,
+                "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put"
+            ) {
+                for w in effects::deletes_of(self.cmd) {
+                    if let Some(p) = &w.path {
+                        skip.push(ctx.resolve(p));
+                    }
+                }
+            }
+        }
+        self.paths.iter().filter(|p| !skip.contains(p)).collect()
+    }
+
+    /// The secret file the command reads (a path the catalogue's kinds know by name, or a
+    /// file whose first line marks it, looked at for the first few paths), as written, with
+    /// its kind; looked up once.
+    pub fn secret(&self) -> Option<&(String, crate::knowledge::secrets::SecretKind)> {
+        self.secret
+            .get_or_init(|| {
+                use crate::knowledge::secrets::{kind_by_content, kind_by_name};
+                let read = self.read_paths();
+                let shown = |p: &PathBuf| {
+                    self.paths
+                        .iter()
+                        .position(|q| q == p)
+                        .and_then(|i| self.raw_paths.get(i).cloned())
+                        .unwrap_or_else(|| p.display().to_string())
+                };
+                if let Some((p, k)) = read.iter().find_map(|p| kind_by_name(p).map(|k| (p, k))) {
+                    return Some((shown(p), k));
+                }
+                // Opening files costs: the first few are looked into.
+                read.iter()
+                    .take(MAX_CONTENT_CHECKS)
+                    .find_map(|p| kind_by_content(p).map(|k| (shown(p), k)))
+            })
+            .as_ref()
+    }
+
+    /// The first path the command reads outside the project (the working folder) and outside
+    /// the places the catalogue of secrets knows to hold nothing secret, if any: after a `cd`
+    /// of the line, a relative path may be anywhere it went.
+    pub fn outside(&self) -> Option<String> {
+        let ctx = self.ctx;
+        let away = |p: &Path| {
+            !p.starts_with(&ctx.cwd) && !crate::knowledge::secrets::public(p, ctx.home.as_deref())
+        };
+        if let Some(p) = self.read_paths().into_iter().find(|p| away(p)) {
+            return Some(p.display().to_string());
+        }
+        self.moved_paths()
+            .into_iter()
+            .find(|p| away(p))
+            .map(|p| p.display().to_string())
     }
 
     /// The command seen after `ln -s` commands of its line that made `links` (where each is,
@@ -333,6 +450,9 @@ impl<'a> CommandView<'a> {
         }
     }
 }
+
+/// The most files whose first lines one command's secret check looks into.
+const MAX_CONTENT_CHECKS: usize = 8;
 
 /// `if` in `if=~/x`, `--file` in `--file=~/x`: the value after `=` is what the shell expands.
 fn is_option_name(name: &str) -> bool {

@@ -257,6 +257,8 @@ struct RawProgram {
     runs_code: bool,
     #[serde(default)]
     assignments: bool,
+    #[serde(default)]
+    names_only: bool,
 }
 
 fn yes() -> bool {
@@ -275,6 +277,7 @@ impl RawProgram {
             (self.propose.is_some(), "propose"),
             (self.runs_code, "runs_code"),
             (self.assignments, "assignments"),
+            (self.names_only, "names_only"),
             (!self.grammar, "grammar"),
         ]
         .into_iter()
@@ -287,6 +290,7 @@ impl RawProgram {
             propose: self.propose.unwrap_or_default(),
             runs_code: self.runs_code,
             assignments: self.assignments,
+            names_only: self.names_only,
         };
         (traits, given)
     }

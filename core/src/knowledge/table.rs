@@ -283,6 +283,10 @@ pub struct Traits {
     /// Its `NAME=VALUE` operands are a name and a value (`dd of=out.img`, `make CC=clang`,
     /// `export X=1`): every other program takes such a word as the path it spells.
     pub assignments: bool,
+    /// It reads the names and the metadata of the paths it is given (sizes, times, where a
+    /// link leads), never what is in a file (`ls`, `stat`, `realpath`): what it prints of a
+    /// folder outside the project shows no secret.
+    pub names_only: bool,
 }
 
 /// A program (or a subcommand of one) as the knowledge knows it.

@@ -206,6 +206,12 @@ pub enum MatcherKind {
     /// The analysis cannot say what the command does whole: a program, subcommand or option no
     /// table knows, a value only known when it runs (see [`crate::engine::view::CommandView::unknown`]).
     Unknown,
+    /// The call reads a secret file: one the catalogue of secrets (`policies/secrets.toml`)
+    /// knows by its name (`.env`, `*.key`, `*.tfstate`) or by its first line (a private key).
+    Secret,
+    /// The call reads a path outside the project (the working folder) that the catalogue does
+    /// not know to hold nothing secret (system folders and package caches do not count).
+    Outside,
     /// What a command does, by the effects model (`network-upload`, `persist`, …; see
     /// [`crate::knowledge::effects::Kind`]).
     Effect,
@@ -213,7 +219,7 @@ pub enum MatcherKind {
 
 impl MatcherKind {
     /// Keyword, whether it takes a value, and whether it may follow `arg NAME`.
-    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 19] = [
+    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 21] = [
         (MatcherKind::Shorthand, "", true, true),
         (MatcherKind::Prefix, "prefix", true, true),
         (MatcherKind::Glob, "glob", true, true),
@@ -231,6 +237,8 @@ impl MatcherKind {
         (MatcherKind::SelfCall, "self_call", false, false),
         (MatcherKind::ReadOnly, "read_only", false, false),
         (MatcherKind::Unknown, "unknown", false, false),
+        (MatcherKind::Secret, "secret", false, false),
+        (MatcherKind::Outside, "outside", false, false),
         (MatcherKind::Host, "host", true, true),
         (MatcherKind::Effect, "effect", true, false),
     ];

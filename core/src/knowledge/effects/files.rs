@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::opts::Val;
 use super::places::Place;
-use super::targets::{deletes_of, writes_of};
+use super::targets::{deletes_of, writes_of, Written};
 use super::words::positional;
 use super::{Effects, Kind};
 use crate::knowledge::{operand, Reading, Role};
@@ -117,7 +117,10 @@ impl Effects<'_, '_> {
     /// Files the program writes, deletes or reads by its operands and options.
     pub(super) fn files(&mut self, cmd: &SimpleCommand, reading: &Reading) {
         for w in writes_of(cmd, reading) {
-            self.write_word(&operand(cmd, w));
+            match &w {
+                Written::Word(word) => self.write_word(&operand(cmd, word)),
+                Written::Value(text, word) => self.write_value(super::opts::Val { text, word }),
+            }
         }
         for w in deletes_of(cmd) {
             self.delete_word(&operand(cmd, w));

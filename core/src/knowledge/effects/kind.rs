@@ -38,10 +38,13 @@ pub enum Kind {
     ProcessControl,
     /// Changes infrastructure: clusters, clouds, containers, databases, package registries.
     InfraChange,
+    /// Prints a credential: the job of the command is to show a token, a password or a key
+    /// (`gcloud auth print-access-token`, `vault kv get`); see `policies/secrets.toml`.
+    RevealSecret,
 }
 
 impl Kind {
-    pub const ALL: [(Kind, &'static str, &'static str); 15] = [
+    pub const ALL: [(Kind, &'static str, &'static str); 16] = [
         (Kind::Read, "read", "reads local files"),
         (
             Kind::WriteProject,
@@ -97,6 +100,7 @@ impl Kind {
             "stops processes, services or the machine",
         ),
         (Kind::InfraChange, "infra-change", "changes infrastructure"),
+        (Kind::RevealSecret, "reveal-secret", "prints a credential"),
     ];
 
     pub fn name(self) -> &'static str {

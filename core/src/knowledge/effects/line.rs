@@ -9,7 +9,7 @@ use super::opts::Opts;
 use super::targets::writes_of;
 use super::words::positional;
 use super::Places;
-use crate::knowledge::{operand, Reading};
+use crate::knowledge::Reading;
 use crate::shell::SimpleCommand;
 
 /// What earlier commands of the same line did that later ones depend on: files they wrote
@@ -45,8 +45,8 @@ impl Line {
         let program = cmd.program();
         let fetcher = is(program, FETCHER);
         for w in writes_of(cmd, reading) {
-            if let Some(p) = &operand(cmd, w).path {
-                self.written.push(((places.resolve)(p), fetcher));
+            if let Some(p) = w.path(cmd) {
+                self.written.push(((places.resolve)(&p), fetcher));
             }
         }
         for r in cmd

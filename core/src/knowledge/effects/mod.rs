@@ -29,7 +29,7 @@ mod opts;
 mod packages;
 mod places;
 mod system;
-mod targets;
+pub mod targets;
 mod verbs;
 mod words;
 
@@ -37,6 +37,7 @@ pub use kind::{Found, Kind};
 pub use line::Line;
 pub use network::url_host;
 pub use places::Places;
+pub use targets::{deletes_of, writes_of, Written};
 
 use std::path::Path;
 
@@ -76,6 +77,9 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
         out.system(cmd);
         out.git(cmd, reading, line);
         out.interpreter(code.as_ref());
+    }
+    if let Some(what) = crate::knowledge::secrets::revealed_by(cmd) {
+        out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
     out.found.sort_by_key(|f| f.kind);
     out.found.dedup();

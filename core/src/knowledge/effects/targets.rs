@@ -12,21 +12,57 @@ const WRITERS: [&str; 22] = [
     "chmod", "chown", "chgrp", "setfacl", "chattr", "sed", "perl", "dd", "unzip", "find", "git",
 ];
 
+/// A file a command writes: an operand (a word of its own), or an option's value, which may be
+/// part of the option's word (`-o/tmp/x`, `-uo~/.bashrc`, `--output=…`, `--target-directory=…`):
+/// the value is the path, never the option's word read as a file of the project.
+#[derive(Debug, Clone)]
+pub enum Written<'c> {
+    Word(&'c Word),
+    Value(String, &'c Word),
+}
+
+impl<'c> Written<'c> {
+    /// The word the file is named in.
+    pub fn word(&self) -> &'c Word {
+        match self {
+            Written::Word(w) | Written::Value(_, w) => w,
+        }
+    }
+
+    /// The path as written, when it is known before the command runs (an operand as its
+    /// program reads it, see [`operand`](crate::knowledge::operand)).
+    pub fn path(&self, cmd: &SimpleCommand) -> Option<String> {
+        match self {
+            Written::Word(w) => crate::knowledge::operand(cmd, w).path,
+            Written::Value(text, w) if w.value == *text => (*w).clone().as_written().path,
+            Written::Value(text, w) => (!w.dynamic).then(|| text.clone()),
+        }
+    }
+}
+
 /// Files a command writes by its options and operands (not its redirections).
-pub(super) fn writes_of<'c>(cmd: &'c SimpleCommand, reading: &Reading<'c>) -> Vec<&'c Word> {
+pub fn writes_of<'c>(cmd: &'c SimpleCommand, reading: &Reading<'c>) -> Vec<Written<'c>> {
     let mut out = written_by_roles(reading);
     if !WRITERS.contains(&cmd.program()) {
         return out;
     }
-    out.extend(written_by_words(cmd));
-    // Some words become `name=value` paths (`dd of=x`): read the part after `=`.
-    out.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    for w in written_by_words(cmd) {
+        // `--target-directory=DIR`, `of=…`: the part after `=` for the option's word.
+        let value = w
+            .value
+            .strip_prefix("--target-directory=")
+            .map(|v| Written::Value(v.to_string(), w));
+        let item = value.unwrap_or(Written::Word(w));
+        if !out.iter().any(|o| std::ptr::eq(o.word(), w)) {
+            out.push(item);
+        }
+    }
     out
 }
 
 /// The option values and operands the program knowledge says are written.
-fn written_by_roles<'c>(reading: &Reading<'c>) -> Vec<&'c Word> {
-    let mut out: Vec<&Word> = Vec::new();
+fn written_by_roles<'c>(reading: &Reading<'c>) -> Vec<Written<'c>> {
+    let mut out = Vec::new();
     for u in &reading.options {
         if let (Some(spec), Some(v)) = (u.spec, &u.value) {
             let writes = matches!(
@@ -34,13 +70,13 @@ fn written_by_roles<'c>(reading: &Reading<'c>) -> Vec<&'c Word> {
                 Takes::Required(Role::Write) | Takes::Optional(Role::Write)
             );
             if writes {
-                out.push(v.word);
+                out.push(Written::Value(v.text.to_string(), v.word));
             }
         }
     }
     for o in &reading.operands {
         if o.role == Some(Role::Write) {
-            out.push(o.word);
+            out.push(Written::Word(o.word));
         }
     }
     out
@@ -133,7 +169,7 @@ fn edits_in_place(args: &[&Word]) -> bool {
 }
 
 /// Files a command deletes.
-pub(super) fn deletes_of(cmd: &SimpleCommand) -> Vec<&Word> {
+pub fn deletes_of(cmd: &SimpleCommand) -> Vec<&Word> {
     const DELETERS: [&str; 10] = [
         "rm",
         "rmdir",
