@@ -14,13 +14,14 @@ use std::path::Path;
 use std::{env, fs};
 
 /// The program tables, one per family, in the order they are read.
-const PROGRAM_FILES: [&str; 6] = [
+const PROGRAM_FILES: [&str; 7] = [
     "core.toml",
     "text.toml",
     "files.toml",
     "search.toml",
     "git.toml",
     "run.toml",
+    "containers.toml",
 ];
 
 const EFFECTS_FILE: &str = "effects.toml";
@@ -68,18 +69,27 @@ fn main() -> Result<(), String> {
         effects.listed()
     );
     write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
-    // The catalogue of secrets, packed the same way.
+    // The catalogue of secrets and the verb tables, packed the same way.
     let policies = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
-    let mut secrets = Packed::default();
-    secrets
-        .pack(&toml::Value::Table(read(&policies, SECRETS_FILE)?), 0)
-        .map_err(|e| format!("policies/{SECRETS_FILE}: {e}"))?;
-    let _ = writeln!(
-        out,
-        "pub(crate) const SECRETS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/secrets.bin\")), texts: {:?}, listed: &[] }};",
-        secrets.texts
-    );
-    write(&Path::new(&out_dir).join("secrets.bin"), secrets.shape)?;
+    for (name, folder, file) in [
+        ("SECRETS", &policies, SECRETS_FILE),
+        ("VERBS_DEVTOOLS", &dir, "devtools.toml"),
+        ("VERBS_OPS", &dir, "ops.toml"),
+        ("VERBS_SYSTEM", &dir, "system.toml"),
+        ("LEXICON", &dir, "lexicon.toml"),
+    ] {
+        let mut packed = Packed::default();
+        packed
+            .pack(&toml::Value::Table(read(folder, file)?), 0)
+            .map_err(|e| format!("{file}: {e}"))?;
+        let bin = format!("{}.bin", name.to_ascii_lowercase());
+        let _ = writeln!(
+            out,
+            "pub(crate) const {name}: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{bin}\")), texts: {:?}, listed: &[] }};",
+            packed.texts
+        );
+        write(&Path::new(&out_dir).join(&bin), packed.shape)?;
+    }
     write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
 }
 

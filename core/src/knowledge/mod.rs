@@ -17,10 +17,12 @@ mod sed;
 mod state;
 mod table;
 mod values;
+pub mod verbs;
 
 pub use carried::{config_code, Carried};
 pub use load::{registry, Registry};
 pub use reading::{Operand, Reading, Used, Value};
+pub use sed::{sed_io, SedIo};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{
     Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Style, Takes, Traits,
@@ -56,7 +58,7 @@ fn only_assigns(cmd: &SimpleCommand) -> bool {
         && cmd.redirects.iter().all(redirect_reads_only)
         && cmd.assignments.iter().all(|a| {
             let name = a.split(['=', '+', '[']).next().unwrap_or(a);
-            !STATE_VARIABLES.contains(&name) && !state::CODE_VARIABLES.contains(&name)
+            !STATE_VARIABLES.contains(&name) && !state::runs_code(name)
         })
 }
 
@@ -67,6 +69,105 @@ fn plain_invocation(cmd: &SimpleCommand) -> bool {
         .is_some_and(|w| !w.dynamic && !w.value.contains('/'))
         && cmd.assignments.iter().all(|a| harmless_assignment(a))
 }
+
+/// Why the analysis cannot say what a command does whole, if it cannot: its program has no
+/// table, its subcommand is no verb its table or the lexicon knows, an option its table does
+/// not know is given, or it is a program run by a path outside the project. What the
+/// knowledge reads whole (a read-only command, a table's verb, a grammar table's options and
+/// operands, a program the effects model or the shell analysis reads) is known.
+pub fn unknown_reason(
+    cmd: &SimpleCommand,
+    reading: &Reading<'_>,
+    cwd: &std::path::Path,
+) -> Option<String> {
+    let first = cmd.argv.first()?;
+    if first.dynamic || reads_only_as(cmd, reading) {
+        return None;
+    }
+    let program = cmd.program();
+    let shown = || {
+        let words: Vec<&str> = cmd
+            .argv
+            .iter()
+            .skip(1)
+            .map(|w| w.value.as_str())
+            .filter(|v| !v.starts_with('-'))
+            .take(2)
+            .collect();
+        let more = cmd.argv.len() > 1 + words.len();
+        let mut s = std::iter::once(program)
+            .chain(words)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if more {
+            s.push_str(" …");
+        }
+        s
+    };
+    if verbs::classify(cmd).is_some() {
+        return None;
+    }
+    if verbs::table(program).is_some() {
+        return Some(format!("harness9 does not know what `{}` does", shown()));
+    }
+    // A program that runs a command it is given (`find -exec`, `xargs`, `sudo`, a shell):
+    // what it runs is judged on its own.
+    if crate::shell::runs_other_code(program) {
+        return None;
+    }
+    // A table that lists every option of a read-only program: what it does not know is not
+    // known. (The tables of other programs list only the options that matter to them.)
+    if let Some(table) = reading.program {
+        if table.grammar && table.readonly {
+            return reading
+                .unknown
+                .first()
+                .map(|u| format!("{u} (`{}`)", shown()));
+        }
+        if table.grammar {
+            return None;
+        }
+    }
+    // A table of facts (`cp`, `mkdir`, `dd`): its files are read by their spelling, as the
+    // effects model's file tools are (`tee`, `rm`).
+    if registry().entry(program).is_some() || effects::targets::files_by_spelling(program) {
+        return None;
+    }
+    // A program run by its path: the project's own (a script, a build's tool), or not known.
+    if first.value.contains('/') {
+        let at = std::path::Path::new(&first.value);
+        let inside =
+            at.is_relative() && !first.value.starts_with('~') && !first.value.contains("..")
+                || at.starts_with(cwd);
+        return (!inside).then(|| format!("harness9 does not know the program `{}`", first.value));
+    }
+    if SHELL_BUILTINS.contains(&program)
+        || effects::knows(program)
+        || crate::shell::runs_other_code(program)
+    {
+        return None;
+    }
+    Some(format!("harness9 does not know what `{}` does", shown()))
+}
+
+/// Whether knowledge other than the verb tables reads `program`: a table of the program
+/// tables, the effects model's data, the shell analysis (wrappers, shells, interpreters), a
+/// shell builtin, or the effects model's file tools.
+pub fn read_otherwise(program: &str) -> bool {
+    registry().entry(program).is_some()
+        || effects::knows(program)
+        || crate::shell::runs_other_code(program)
+        || SHELL_BUILTINS.contains(&program)
+        || effects::targets::files_by_spelling(program)
+}
+
+/// Builtins of bash that only change the shell itself (its options, its jobs, its loop), as far
+/// as a single command line goes.
+const SHELL_BUILTINS: [&str; 22] = [
+    ":", "set", "shopt", "exit", "return", "break", "continue", "shift", "wait", "umask", "ulimit",
+    "unalias", "jobs", "fg", "bg", "disown", "times", "caller", "history", "local", "readonly",
+    "unset",
+];
 
 /// `PROG --version` prints what the program is, whatever program it is (named literally: a
 /// program the line or the project put on `PATH` is caught by the analysis of shell state).
