@@ -428,7 +428,8 @@ fn only_data(node: &Program) -> bool {
 fn may_be_option(word: &Word) -> bool {
     let a = word.value.as_str();
     if word.dynamic {
-        return a.starts_with(['$', '`', '-']);
+        // An expansion, or what xargs puts in (`{}` of `-I {}`, `<its input>` after the words).
+        return a.starts_with(['$', '`', '-', '{']) || (a.starts_with('<') && !a.starts_with("<("));
     }
     a.starts_with('-') && a != "-"
 }

@@ -98,6 +98,8 @@ struct Catalogue {
     /// of pattern `i`.
     names: GlobSet,
     name_kinds: Vec<usize>,
+    /// The same patterns as written, for [`name_may_match`].
+    name_patterns: Vec<&'static str>,
     /// Patterns with a `/` (`config/master.key`), matched against the path's last parts.
     tails: Vec<(Vec<&'static str>, GlobMatcher, usize)>,
     /// Per kind, the names that are not secret (`*.example`).
@@ -148,6 +150,7 @@ fn catalogue() -> &'static Catalogue {
         let d = data().unwrap_or_default();
         let mut names = GlobSetBuilder::new();
         let mut name_kinds = Vec::new();
+        let mut name_patterns = Vec::new();
         let mut tails = Vec::new();
         for (i, k) in d.kind.iter().enumerate() {
             for f in &k.files {
@@ -162,6 +165,7 @@ fn catalogue() -> &'static Catalogue {
                 {
                     names.add(g);
                     name_kinds.push(i);
+                    name_patterns.push(*f);
                 }
             }
         }
@@ -201,6 +205,7 @@ fn catalogue() -> &'static Catalogue {
             stores: d.store,
             names: names.build().unwrap_or_else(|_| GlobSet::empty()),
             name_kinds,
+            name_patterns,
             tails,
             except,
             kinds,
@@ -261,6 +266,216 @@ pub fn kind_by_content(path: &Path) -> Option<SecretKind> {
             name: k.name,
             holds: k.holds,
         })
+}
+
+/// The most directory entries [`kind_in_glob`] looks at before it judges the pattern alone.
+const MAX_GLOB_ENTRIES: usize = 4096;
+
+/// The most files a glob matches whose first bytes [`kind_in_glob`] reads.
+const MAX_GLOB_CONTENT: usize = 16;
+
+/// The secret file a glob the shell expands (`cat config/*`, `head .e*`) reaches, if any: the
+/// files that exist and match it, by name and by first bytes. `path` is absolute, with the
+/// pattern in any of its parts. When the folders hold more than the analysis looks at, the
+/// pattern's file name is judged alone: a secret kind's name it may match is reached.
+pub fn kind_in_glob(path: &Path) -> Option<(std::path::PathBuf, SecretKind)> {
+    let parts: Vec<&str> = path
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    let first_glob = parts.iter().position(|p| is_glob(p))?;
+    let mut base = std::path::PathBuf::new();
+    for p in &parts[..first_glob] {
+        base.push(p);
+    }
+    let mut found = Vec::new();
+    let mut budget = MAX_GLOB_ENTRIES;
+    let complete = expand(&base, &parts[first_glob..], &mut found, &mut budget);
+    let mut contents = MAX_GLOB_CONTENT;
+    for f in &found {
+        if let Some(k) = kind_by_name(f) {
+            return Some((f.clone(), k));
+        }
+        if contents > 0 {
+            contents -= 1;
+            if let Some(k) = kind_by_content(f) {
+                return Some((f.clone(), k));
+            }
+        }
+    }
+    if complete {
+        return None;
+    }
+    let name = parts.last()?;
+    let c = catalogue();
+    c.name_patterns
+        .iter()
+        .position(|k| name_may_match(name, k))
+        .map(|i| (path.to_path_buf(), c.kinds[c.name_kinds[i]]))
+}
+
+/// Whether a path part is a pattern the shell expands.
+pub fn is_glob(part: &str) -> bool {
+    part.contains(['*', '?', '['])
+}
+
+/// The paths below `base` that match `rest` part by part (a `*` never matches a leading `.`,
+/// as in the shell), into `found`; `false` when the entries looked at ran past `budget`.
+fn expand(
+    base: &Path,
+    rest: &[&str],
+    found: &mut Vec<std::path::PathBuf>,
+    budget: &mut usize,
+) -> bool {
+    let Some((part, more)) = rest.split_first() else {
+        if base.symlink_metadata().is_ok() {
+            found.push(base.to_path_buf());
+        }
+        return true;
+    };
+    if !is_glob(part) {
+        return expand(&base.join(part), more, found, budget);
+    }
+    let Some(m) = glob(part) else {
+        return false;
+    };
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return true;
+    };
+    for e in entries.flatten() {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let name = e.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        if name.starts_with('.') && !part.starts_with('.') {
+            continue;
+        }
+        if m.is_match(name) && !expand(&base.join(name), more, found, budget) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a file selected by every one of `patterns` (find's `-name` tests) may be a secret
+/// by its name: it may be named as a kind of secret file is, or as a credential store's file
+/// (`config` of `~/.kube/config`).
+pub fn may_name_secret(patterns: &[&str]) -> bool {
+    let c = catalogue();
+    // Against the names as they are written, with a `*` as one letter (`*.key` is `x.key`):
+    // a pattern that only meets a kind's wildcard with its own (`*.log` and `krb5cc_*` both
+    // match `krb5cc_1.log`) names no secret anyone keeps. The files that exist are looked at
+    // on their own (see `holds_named` in the engine).
+    let globs: Vec<globset::GlobMatcher> = patterns.iter().filter_map(|p| glob(p)).collect();
+    if globs.len() != patterns.len() {
+        return true;
+    }
+    let meets = |k: &str| {
+        let sample = k.replace(['*', '?'], "x");
+        !sample.contains(['[', '{']) && globs.iter().all(|g| g.is_match(&sample))
+            || sample.contains(['[', '{']) && patterns.iter().all(|p| name_may_match(p, k))
+    };
+    c.name_patterns.iter().any(|k| meets(k))
+        || c.tails
+            .iter()
+            .filter_map(|(parts, _, _)| parts.last())
+            .any(|k| meets(k))
+        || c.stores
+            .iter()
+            .flat_map(|s| &s.paths)
+            .any(|p| p.rsplit('/').next().is_some_and(&meets))
+}
+
+/// Whether some file name matches both globs (`*`, `?`, `[…]`, `{a,b}`), compared without
+/// case. A class is read as any character, so the answer errs towards yes.
+pub fn name_may_match(a: &str, b: &str) -> bool {
+    let (a, b) = (fold(a), fold(b));
+    alternatives(&a)
+        .iter()
+        .any(|x| alternatives(&b).iter().any(|y| globs_meet(x, y)))
+}
+
+/// A glob's `{a,b}` alternatives spelled out (one level, as the catalogue writes them).
+fn alternatives(glob: &str) -> Vec<String> {
+    match (glob.find('{'), glob.find('}')) {
+        (Some(open), Some(close)) if open < close => glob[open + 1..close]
+            .split(',')
+            .flat_map(|alt| alternatives(&format!("{}{alt}{}", &glob[..open], &glob[close + 1..])))
+            .collect(),
+        _ => vec![glob.to_string()],
+    }
+}
+
+/// One unit of a glob: any run, any one character, or a character.
+#[derive(Clone, Copy, PartialEq)]
+enum Unit {
+    Star,
+    Any,
+    Char(char),
+}
+
+fn units(glob: &str) -> Vec<Unit> {
+    let mut out = Vec::new();
+    let mut chars = glob.chars();
+    while let Some(c) = chars.next() {
+        out.push(match c {
+            '*' => Unit::Star,
+            '?' => Unit::Any,
+            '[' => {
+                for c in chars.by_ref() {
+                    if c == ']' {
+                        break;
+                    }
+                }
+                Unit::Any
+            }
+            '\\' => chars.next().map_or(Unit::Char('\\'), Unit::Char),
+            c => Unit::Char(c),
+        });
+    }
+    out
+}
+
+/// Whether two globs without alternatives match a common name: a walk over pairs of
+/// positions, a star staying put or moving on.
+fn globs_meet(a: &str, b: &str) -> bool {
+    let (a, b) = (units(a), units(b));
+    let mut seen = vec![false; (a.len() + 1) * (b.len() + 1)];
+    let mut todo = vec![(0, 0)];
+    while let Some((i, j)) = todo.pop() {
+        let at = i * (b.len() + 1) + j;
+        if seen[at] {
+            continue;
+        }
+        seen[at] = true;
+        if i == a.len() && j == b.len() {
+            return true;
+        }
+        // A star matches nothing more.
+        if a.get(i) == Some(&Unit::Star) {
+            todo.push((i + 1, j));
+        }
+        if b.get(j) == Some(&Unit::Star) {
+            todo.push((i, j + 1));
+        }
+        // Both take one character.
+        if let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+            let meet = match (x, y) {
+                (Unit::Char(p), Unit::Char(q)) => p == q,
+                _ => true,
+            };
+            if meet {
+                let ni = if *x == Unit::Star { i } else { i + 1 };
+                let nj = if *y == Unit::Star { j } else { j + 1 };
+                todo.push((ni, nj));
+            }
+        }
+    }
+    false
 }
 
 /// The kind of secret `path` is, by its name or its first bytes.
@@ -336,6 +551,43 @@ pub fn fold(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::shell::analyse;
+
+    #[test]
+    fn globs_meet_when_some_name_matches_both() {
+        assert!(name_may_match(".e*", ".env"));
+        assert!(name_may_match("*", "*.pem"));
+        assert!(name_may_match("*.p?m", "*.pem"));
+        assert!(name_may_match("server.*", "*.key"));
+        assert!(name_may_match("*.{rs,key}", "*.key"));
+        assert!(name_may_match("[abc]*.KEY", "*.key"));
+        assert!(!name_may_match("*.rs", "*.pem"));
+        assert!(!name_may_match("src*", ".env"));
+        assert!(!name_may_match("a?c", "abcd"));
+    }
+
+    #[test]
+    fn a_glob_reaches_the_secret_files_it_matches() {
+        let dir = std::env::temp_dir().join(format!("h9-glob-{}", std::process::id()));
+        let config = dir.join("config");
+        std::fs::create_dir_all(&config).expect("a temporary folder");
+        std::fs::write(dir.join(".env"), "A=1\n").expect("a file");
+        std::fs::write(dir.join("main.rs"), "fn main() {}\n").expect("a file");
+        std::fs::write(config.join("master.key"), "x\n").expect("a file");
+        std::fs::write(
+            config.join("notes.txt"),
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n",
+        )
+        .expect("a file");
+        let hit = |p: &str| kind_in_glob(&dir.join(p)).map(|(p, _)| p);
+        assert_eq!(hit(".e*"), Some(dir.join(".env")));
+        assert_eq!(hit("*/master*"), Some(config.join("master.key")));
+        assert!(hit("config/*.txt").is_some(), "a key by its first line");
+        // `*` does not match a leading dot, as in the shell.
+        assert_eq!(hit("*"), None);
+        assert_eq!(hit("*.rs"), None);
+        assert_eq!(hit("nowhere/*"), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn the_catalogue_loads_whole() {

@@ -190,6 +190,120 @@ mod tests {
     }
 }
 
+/// What a sed script does with files and commands beyond printing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SedIo {
+    /// `w FILE`, `W FILE`, `s///w FILE`: writes the file.
+    Write(String),
+    /// `r FILE`, `R FILE`: reads the file into the output.
+    Read(String),
+    /// `e [COMMAND]`, `s///e`: runs a command.
+    Exec,
+}
+
+/// What the scripts of a sed command (its `-e` values, `--expression=`, or its first operand)
+/// write, read and run; a script from a file (`-f`) is not read, and counts as running code.
+pub fn sed_io(cmd: &crate::shell::SimpleCommand) -> Vec<SedIo> {
+    let mut scripts = Vec::new();
+    let mut out = Vec::new();
+    let args = cmd.argv.get(1..).unwrap_or_default();
+    let mut i = 0;
+    let mut given = false;
+    let mut first_operand = None;
+    while let Some(w) = args.get(i) {
+        let v = w.value.as_str();
+        match v {
+            "-e" | "--expression" => {
+                scripts.extend(args.get(i + 1).map(|x| x.value.clone()));
+                given = true;
+                i += 2;
+                continue;
+            }
+            "-f" | "--file" => {
+                out.push(SedIo::Exec);
+                given = true;
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(s) = v.strip_prefix("--expression=") {
+            scripts.push(s.to_string());
+            given = true;
+        } else if v.starts_with("-e") && !v.starts_with("--") && v.len() > 2 {
+            scripts.push(v[2..].to_string());
+            given = true;
+        } else if !v.starts_with('-') && first_operand.is_none() {
+            first_operand = Some(v.to_string());
+        }
+        i += 1;
+    }
+    if !given {
+        scripts.extend(first_operand);
+    }
+    for script in scripts {
+        if prints_only(&script) {
+            continue;
+        }
+        for line in script.split('\n') {
+            for part in line.split(';') {
+                let part = part.trim_start().trim_start_matches('{').trim_start();
+                let body = part.trim_start_matches(|c: char| {
+                    c.is_ascii_digit() || matches!(c, '$' | ',' | '~' | '+' | '!' | ' ')
+                });
+                let body = skip_address_regex(body);
+                let mut chars = body.chars();
+                let (Some(c), rest) = (chars.next(), chars.as_str()) else {
+                    continue;
+                };
+                let file = rest.trim().to_string();
+                match c {
+                    'w' | 'W' if rest.starts_with([' ', '\t']) || !rest.is_empty() => {
+                        out.push(SedIo::Write(file))
+                    }
+                    'r' | 'R' if !file.is_empty() => out.push(SedIo::Read(file)),
+                    'e' if rest.is_empty() || rest.starts_with([' ', '\t']) => {
+                        out.push(SedIo::Exec)
+                    }
+                    's' => {
+                        // The flags after the third delimiter: `w FILE`, `e`.
+                        let mut cs = rest.chars();
+                        if let Some(d) = cs.next() {
+                            let fields: Vec<&str> = rest[d.len_utf8()..].splitn(3, d).collect();
+                            if let Some(flags) = fields.get(2) {
+                                if let Some(at) = flags.find('w') {
+                                    out.push(SedIo::Write(flags[at + 1..].trim().to_string()));
+                                } else if flags.contains('e') {
+                                    out.push(SedIo::Exec);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text after an address that is a regex (`/re/w f` gives `w f`).
+fn skip_address_regex(body: &str) -> &str {
+    let Some(rest) = body.strip_prefix('/') else {
+        return body;
+    };
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'/' => return rest[i + 1..].trim_start_matches(['I', 'M', '!', ' ']),
+            _ => i += 1,
+        }
+    }
+    body
+}
+
 /// The commands a sed script runs: the text after an `e` command (`1e rm -rf ~`); a
 /// substitution with the `e` flag runs its pattern space, known only when it runs (`None`).
 pub fn commands_run(script: &str) -> Vec<(Option<String>, bool)> {

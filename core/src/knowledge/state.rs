@@ -20,8 +20,55 @@ pub const STATE_VARIABLES: [&str; 9] = [
 ];
 
 /// Variables whose value bash runs as code or expands as a prompt when it next shows one or
-/// traces a command (`PS4='$(…)'` with `set -x`).
-pub const CODE_VARIABLES: [&str; 6] = ["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND"];
+/// traces a command (`PS4='$(…)'` with `set -x`), and those a program runs or loads as code:
+/// git's commands and extra settings, the dynamic loader's preloads, pagers and editors, a
+/// shell's start-up file, interpreters' start-up options. See [`runs_code`].
+pub const CODE_VARIABLES: [&str; 36] = [
+    "PS0",
+    "PS1",
+    "PS2",
+    "PS3",
+    "PS4",
+    "PROMPT_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "BROWSER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "DYLD_INSERT_LIBRARIES",
+    "BASH_ENV",
+    "ENV",
+    "PYTHONSTARTUP",
+    "NODE_OPTIONS",
+    "PERL5OPT",
+    "RUBYOPT",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+];
+
+/// Whether a variable's value is run or loaded as code by bash or a program it starts: one of
+/// [`CODE_VARIABLES`], git's `GIT_CONFIG_*` settings and its `GIT_*_COMMAND`s.
+pub fn runs_code(name: &str) -> bool {
+    CODE_VARIABLES.contains(&name)
+        || name.starts_with("GIT_CONFIG_")
+        || (name.ends_with("_COMMAND") && name.starts_with("GIT_"))
+}
 
 /// Builtins that give a variable a value or take it away; their operands name variables.
 const SETTERS: [&str; 10] = [
@@ -171,9 +218,14 @@ fn is_name(n: &str) -> bool {
 }
 
 /// The state variable `text` (`NAME` or `NAME=value`, `NAME+=value`, `NAME[0]=…`) names.
-fn state_name(text: &str) -> Option<&'static str> {
+fn state_name(text: &str) -> Option<&str> {
     let name = text.split(['=', '+', '[']).next().unwrap_or(text);
-    STATE_VARIABLES.iter().find(|v| **v == name).copied()
+    // A variable run as code changes what the commands after it do (`LESSOPEN='|…'; less x`).
+    STATE_VARIABLES
+        .iter()
+        .find(|v| **v == name)
+        .copied()
+        .or_else(|| runs_code(name).then_some(name))
 }
 
 #[cfg(test)]

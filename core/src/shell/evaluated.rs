@@ -81,13 +81,22 @@ fn evaluated_operands<'w>(program: &str, args: &'w [Word]) -> Vec<(&'w Word, &'s
             let integer = args.iter().any(|w| {
                 w.value.starts_with('-') && !w.value.starts_with("--") && w.value.contains('i')
             });
+            let nameref = args.iter().any(|w| {
+                w.value.starts_with('-') && !w.value.starts_with("--") && w.value.contains('n')
+            });
             for w in args
                 .iter()
                 .filter(|w| w.dynamic || !w.value.starts_with(['-', '+']))
             {
                 if integer {
                     out.push((w, "the assignment"));
-                } else if let Some((name, _)) = w.value.split_once('=') {
+                } else if let Some((name, value)) = w.value.split_once('=') {
+                    // `declare -n r=NAME`: the value is a name, its subscript evaluated when
+                    // `r` is used.
+                    if nameref && (w.dynamic || value.contains("$(") || value.contains('`')) {
+                        out.push((w, "the name it refers to"));
+                        continue;
+                    }
                     // The value is data; the name (and its subscript) is evaluated.
                     if name.contains("$(") || name.contains('`') || name.contains('$') {
                         out.push((w, "the variable name"));

@@ -404,24 +404,29 @@ fn xargs_runs_its_command_without_the_pipe() {
     assert_eq!(rm.origin, Origin::Wrapped);
     assert!(!rm.piped);
     assert!(commands[1].piped);
+    // What it reads goes after the words, or where `-I`'s string is: known only when it runs.
     for (line, inner) in [
-        ("xargs -0 rm -rf < list.txt", "rm -rf"),
+        ("xargs -0 rm -rf < list.txt", "rm -rf <its input>"),
         ("ls | xargs -I{} rm -rf {}", "rm -rf {}"),
         ("ls | xargs -I {} rm -rf {}", "rm -rf {}"),
         ("ls | xargs -i rm {}", "rm {}"),
-        ("ls | xargs -n 1 -P 4 rm", "rm"),
-        ("xargs -a list.txt rm", "rm"),
-        ("xargs -d '\\n' rm", "rm"),
-        ("xargs --null --max-args=1 rm", "rm"),
-        ("xargs -L 1 -r -t rm", "rm"),
-        ("xargs", "echo"),
-        ("xargs -0", "echo"),
+        ("ls | xargs -n 1 -P 4 rm", "rm <its input>"),
+        ("xargs -a list.txt rm", "rm <its input>"),
+        ("xargs -d '\\n' rm", "rm <its input>"),
+        ("xargs --null --max-args=1 rm", "rm <its input>"),
+        ("xargs -L 1 -r -t rm", "rm <its input>"),
+        ("xargs", "echo <its input>"),
+        ("xargs -0", "echo <its input>"),
     ] {
         assert_eq!(extra(line), vec![wrapped(inner)], "{line:?}");
     }
+    // The script's `$1` is the first item read: known only when it runs.
     assert_eq!(
         extra("xargs sh -c 'rm -rf \"$1\"' _"),
-        vec![wrapped("sh -c rm -rf \"$1\" _"), payload("rm -rf $1")]
+        vec![
+            wrapped("sh -c rm -rf \"$1\" _ <its input>"),
+            payload("rm -rf $1")
+        ]
     );
 }
 

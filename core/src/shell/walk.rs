@@ -245,9 +245,20 @@ impl<'s> Walker<'s> {
                 .iter_mut()
                 .filter(|c| c.span.0 <= at && at < c.span.1)
                 .min_by_key(|c| c.span.1 - c.span.0);
-            if let Some(cmd) = innermost {
-                if !cmd.evaluates.contains(&name) {
-                    cmd.evaluates.push(name);
+            match innermost {
+                Some(cmd) => {
+                    if !cmd.evaluates.contains(&name) {
+                        cmd.evaluates.push(name);
+                    }
+                }
+                // Outside any command (a `case` pattern, a loop's words): every command of
+                // the line runs after bash evaluated it.
+                None => {
+                    for cmd in &mut self.out {
+                        if !cmd.evaluates.contains(&name) {
+                            cmd.evaluates.push(name.clone());
+                        }
+                    }
                 }
             }
         }

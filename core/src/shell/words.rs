@@ -288,6 +288,12 @@ impl Walker<'_> {
             let text = self.text(*n).to_string();
             self.evaluated.push((n.start_byte(), text));
         }
+        // `${s:offset:length}`: both are arithmetic expressions (`${s:x}` evaluates `x`).
+        if kinds.get(2) == Some(&":") && kinds.get(1) == Some(&"variable_name") {
+            for c in children.iter().skip(3).filter(|c| c.is_named()) {
+                self.note_arithmetic(*c);
+            }
+        }
     }
 
     /// A bare `$` token right before a `"`: the `$` of `$"…"`, which bash drops.
@@ -461,7 +467,14 @@ pub(super) fn word_of(segs: &[Seg], forced_dynamic: bool) -> Word {
     // `if=~/x`, `--file=$HOME/x`: the path is the value after the `=`.
     let (dynamic, path) = match assigned_value(segs) {
         Some(rest) => path_reading(&rest),
-        None => path_reading(segs),
+        None => match attached_home(segs) {
+            // `-o$HOME/x`: a short option with a path from home attached, `-o~/x` as a path.
+            Some((option, rest)) => {
+                let (dynamic, path) = path_reading(rest);
+                (dynamic, path.map(|p| format!("{option}{p}")))
+            }
+            None => path_reading(segs),
+        },
     };
     let dynamic = forced_dynamic || dynamic;
     let path = match (dynamic, forced_dynamic) {
@@ -474,6 +487,24 @@ pub(super) fn word_of(segs: &[Seg], forced_dynamic: bool) -> Word {
         dynamic,
         path,
     }
+}
+
+/// A word of a cluster of short options with `$HOME` attached (`-o$HOME/x`, `-uo"$HOME"/x`):
+/// the options, and the segments from `$HOME` on.
+fn attached_home(segs: &[Seg]) -> Option<(&str, &[Seg])> {
+    let [Seg::Lit(option, false), rest @ ..] = segs else {
+        return None;
+    };
+    let cluster = option.len() > 1
+        && option.starts_with('-')
+        && !option.starts_with("--")
+        && option[1..].bytes().all(|b| b.is_ascii_alphanumeric());
+    // A quote may open before `$HOME` (`-t"$HOME/x"`): an empty literal.
+    let from = rest
+        .iter()
+        .position(|s| !matches!(s, Seg::Lit(t, _) if t.is_empty()))?;
+    let rest = &rest[from..];
+    (cluster && matches!(rest.first(), Some(Seg::Home(_)))).then_some((option.as_str(), rest))
 }
 
 /// The path a word spells when every expansion in it was evaluated (`$(echo ~)/.ssh`), the

@@ -15,17 +15,78 @@ impl Effects<'_, '_> {
     /// Running a file written or downloaded earlier in the line; fetch-and-run tools.
     /// Running a file written or downloaded earlier in the line.
     pub(super) fn runs_earlier_file(&mut self, cmd: &SimpleCommand, line: &Line) {
-        if line.written.is_empty() && !line.unnamed_download {
+        if line.written.is_empty()
+            && !line.unnamed_download
+            && !line.unpacked
+            && line.entered.is_none()
+        {
             return;
+        }
+        // A build file written earlier in the line, then the build run (`printf … > Makefile
+        // && make`): the build runs what was written.
+        let class = crate::knowledge::verbs::classify(cmd).map(|r| r.class);
+        let build = class == Some(crate::knowledge::verbs::Class::Run);
+        // A build or an install run where a clone or a download of the line put its files
+        // (`git clone URL r && cd r && make`, `make -C r`, `npm install` there) runs what came
+        // from the network: its build files, its install scripts.
+        let builds =
+            build || class == Some(crate::knowledge::verbs::Class::Install) || is_build_script(cmd);
+        if builds {
+            let names_folder = |q: &std::path::Path| {
+                self.places.cwd.starts_with(q)
+                    || cmd.argv.iter().skip(1).any(|w| {
+                        w.path.as_deref().is_some_and(|p| {
+                            let p = p.split_once('=').map_or(p, |(_, v)| v);
+                            (self.places.resolve)(p).starts_with(q)
+                        })
+                    })
+            };
+            let fetched = line.entered.as_ref().or_else(|| {
+                line.written
+                    .iter()
+                    .find(|(q, fetched)| *fetched && names_folder(q))
+                    .map(|(q, _)| q)
+            });
+            if let Some(q) = fetched {
+                let shown = self.show(q);
+                self.push(
+                    Kind::RunRemoteCode,
+                    format!("builds or installs {shown}, downloaded earlier in the line"),
+                    None,
+                );
+            } else if line.unpacked || line.unnamed_download {
+                self.push(
+                    Kind::RunCode,
+                    "builds or installs what a download or an archive earlier in the line may \
+                     have written"
+                        .into(),
+                    None,
+                );
+            }
+        }
+        if builds {
+            if let Some((p, _)) = line.written.iter().find(|(p, _)| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| BUILD_FILES.contains(&n))
+            }) {
+                let shown = self.show(p);
+                self.push(
+                    Kind::RunCode,
+                    format!("runs the build file {shown}, written earlier in the line"),
+                    None,
+                );
+            }
         }
         if let Some(w) = run_target(cmd) {
             // A program is run as written (`xargs of=/dev/sda` runs the file `of=/dev/sda`).
             if let Some(p) = w.clone().as_written().path {
                 let resolved = (self.places.resolve)(&p);
+                // The file itself, or one inside a folder written earlier (a clone's).
                 let fetched = line
                     .written
                     .iter()
-                    .find(|(q, _)| *q == resolved)
+                    .find(|(q, _)| resolved.starts_with(q))
                     .map(|(_, f)| *f);
                 let relative = !p.starts_with('/') && !p.starts_with('~');
                 match fetched {
@@ -43,6 +104,14 @@ impl Effects<'_, '_> {
                         Kind::RunRemoteCode,
                         format!(
                             "runs {}, which a download earlier in the line may have written",
+                            w.value
+                        ),
+                        None,
+                    ),
+                    None if line.unpacked && relative => self.push(
+                        Kind::RunCode,
+                        format!(
+                            "runs {}, which an archive unpacked earlier in the line may hold",
                             w.value
                         ),
                         None,
@@ -83,7 +152,33 @@ impl Effects<'_, '_> {
             .argv
             .iter()
             .any(|w| remote.local_only.contains(&w.value.as_str()));
-        if is(program, FETCH_RUN) && !local_only {
+        // A well-known dev tool (`npx tsc`, `npx jest`) runs as itself: a project's own.
+        let well_known = |pkg: Option<&str>| {
+            pkg.is_some_and(|p| crate::knowledge::verbs::well_known_runner(p).is_some())
+        };
+        // The well-known tool runs with its words: read by its own table (`npx prisma migrate
+        // reset --force` destroys a database).
+        let run_as_itself = |this: &mut Self, pkg: Option<&str>| {
+            let (Some(pkg), Some(name)) = (
+                pkg,
+                pkg.and_then(crate::knowledge::verbs::well_known_runner),
+            ) else {
+                return;
+            };
+            if let Some(at) = cmd.argv.iter().skip(1).position(|w| w.value == pkg) {
+                let mut inner = cmd.clone();
+                inner.argv = cmd.argv[at + 1..].to_vec();
+                if let Some(first) = inner.argv.first_mut() {
+                    first.value = name.to_string();
+                    first.path = Some(name.to_string());
+                }
+                this.verbs(&inner);
+            }
+        };
+        if is(program, FETCH_RUN) && !local_only && well_known(pos.first().copied()) {
+            run_as_itself(self, pos.first().copied());
+        }
+        if is(program, FETCH_RUN) && !local_only && !well_known(pos.first().copied()) {
             let pkg = pos.first().copied().unwrap_or("a package");
             self.push(
                 Kind::RunRemoteCode,
@@ -95,6 +190,10 @@ impl Effects<'_, '_> {
         let verbs = fetch_and_run_verbs(program);
         if let Some(v) = verb_match(pos, &verbs).filter(|_| !local_only) {
             let pkg = pos.get(v.split_whitespace().count()).copied();
+            if well_known(pkg) {
+                run_as_itself(self, pkg);
+                return true;
+            }
             self.push(
                 Kind::RunRemoteCode,
                 format!("fetches {} and runs it", pkg.unwrap_or("a package")),
@@ -136,6 +235,32 @@ fn runs_fetched_package<'c>(cmd: &'c SimpleCommand, pos: &[&'c str]) -> Option<&
 
 /// The file a command runs as a program or script: `./x.sh`, `sh x.sh`, `source x.sh`,
 /// `python3 x.py`.
+/// The files a build tool reads its recipes from.
+const BUILD_FILES: [&str; 22] = [
+    "Makefile",
+    "makefile",
+    "GNUmakefile",
+    "package.json",
+    "Cargo.toml",
+    "build.rs",
+    "setup.py",
+    "pyproject.toml",
+    "setup.cfg",
+    "tox.ini",
+    "noxfile.py",
+    "CMakeLists.txt",
+    "build.gradle",
+    "build.gradle.kts",
+    "settings.gradle",
+    "pom.xml",
+    "Rakefile",
+    "justfile",
+    "Taskfile.yml",
+    "meson.build",
+    "conftest.py",
+    "Gemfile",
+];
+
 fn run_target(cmd: &SimpleCommand) -> Option<&Word> {
     let first = cmd.argv.first()?;
     if first.value.contains('/') {
@@ -155,6 +280,23 @@ fn run_target(cmd: &SimpleCommand) -> Option<&Word> {
         return cmd.argv.iter().find(|w| w.value == file);
     }
     cmd.argv.iter().skip(1).find(|w| !w.value.starts_with('-'))
+}
+
+/// `./configure`, `./bootstrap.sh`, `./autogen.sh`, `./install.sh`: a project's build scripts.
+fn is_build_script(cmd: &SimpleCommand) -> bool {
+    cmd.argv.first().is_some_and(|w| {
+        let name = w.value.rsplit('/').next().unwrap_or(&w.value);
+        w.value.contains('/')
+            && matches!(
+                name,
+                "configure"
+                    | "bootstrap"
+                    | "bootstrap.sh"
+                    | "autogen.sh"
+                    | "install.sh"
+                    | "build.sh"
+            )
+    })
 }
 
 /// Programs that run text they are given as commands the analysis does not read: `xargs sh

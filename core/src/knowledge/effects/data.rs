@@ -14,6 +14,7 @@ use crate::knowledge::packed::{from_packed, Packed, PackedError};
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 pub(super) struct Data {
+    pub(super) disposable: Disposable,
     pub(super) persist: Persist,
     pub(super) privilege: Privilege,
     #[serde(rename = "process-control")]
@@ -24,6 +25,13 @@ pub(super) struct Data {
     #[serde(rename = "run-remote-code")]
     pub(super) remote: Remote,
     pub(super) network: Network,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+pub(super) struct Disposable {
+    pub(super) folders: Vec<&'static str>,
+    pub(super) temp: Vec<&'static str>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -119,8 +127,10 @@ pub(super) enum GlobsError {
 pub(super) fn globs(paths: &[&str]) -> Result<GlobSet, GlobsError> {
     let mut b = GlobSetBuilder::new();
     for p in paths {
+        // Compared case-folded, as macOS and Windows compare names (`.Claude/settings.json`).
         let g = GlobBuilder::new(p)
             .literal_separator(true)
+            .case_insensitive(true)
             .build()
             .map_err(|source| GlobsError::Pattern {
                 pattern: p.to_string(),

@@ -28,6 +28,21 @@ impl Effects<'_, '_> {
             sent.push("piped output".into());
         }
         sent.dedup();
+        // The HTTP method: a DELETE destroys what it names, a request with a body or a
+        // POST, PUT or PATCH changes the service.
+        match method(cmd, &opts) {
+            Some(m) if m == "DELETE" => self.push(
+                Kind::Destroy,
+                format!("sends an HTTP DELETE to {to}"),
+                host.clone(),
+            ),
+            Some(m) if !matches!(m.as_str(), "GET" | "HEAD" | "OPTIONS") => self.push(
+                Kind::RemoteChange,
+                format!("sends an HTTP {m} to {to}"),
+                host.clone(),
+            ),
+            _ => {}
+        }
         if sent.is_empty() {
             self.push(Kind::NetworkFetch, format!("fetches from {to}"), host);
         } else {
@@ -51,6 +66,20 @@ impl Effects<'_, '_> {
         };
         let dir = opts.value(&["--output-dir", "-P", "--directory-prefix"]);
         match opts.value(output) {
+            // `-o .bashrc --output-dir ~`: the file is in that folder.
+            Some(v)
+                if program == "curl"
+                    && dir.is_some_and(|d| !std::ptr::eq(d.word, v.word))
+                    && !v.text.starts_with('/') =>
+            {
+                match dir.filter(|d| !d.word.dynamic) {
+                    Some(d) => {
+                        let joined = format!("{}/{}", d.text.trim_end_matches('/'), v.text);
+                        self.write_text(&joined);
+                    }
+                    None => self.write_value(dir.unwrap_or(v)),
+                }
+            }
             Some(v) => self.write_value(v),
             None => {
                 let named_by_server = if program == "wget" {
@@ -71,9 +100,100 @@ impl Effects<'_, '_> {
                 if others.iter().any(|o| names_option(name, o)) {
                     self.write_value(*v);
                 }
+                // `-w '%output{>>FILE}…'` writes what follows into FILE.
+                let write_out = names_option(name, "--write-out") || name == "-w";
+                if program == "curl" && write_out {
+                    for file in output_variables(v.text) {
+                        let file = file.trim_start_matches('>');
+                        if v.word.dynamic {
+                            self.write_value(*v);
+                        } else {
+                            self.write_text(file);
+                        }
+                    }
+                }
             }
         }
     }
+}
+
+/// The files a curl `--write-out` format writes to (`%output{FILE}`, `%output{>>FILE}`).
+fn output_variables(format: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = format;
+    while let Some(i) = rest.find("%output{") {
+        let after = &rest[i + "%output{".len()..];
+        let end = after.find('}').unwrap_or(after.len());
+        out.push(&after[..end]);
+        rest = &after[end..];
+    }
+    out
+}
+
+/// The HTTP method a fetcher's request uses: given (`-X DELETE`, `--request=PUT`, wget's
+/// `--method`, httpie's `http DELETE url`), or the one its body implies (curl and httpie send
+/// a body with POST, `-T` with PUT); upper-cased. `None` for a plain fetch.
+fn method(cmd: &SimpleCommand, opts: &Opts) -> Option<String> {
+    let program = cmd.program();
+    let given = match program {
+        "wget" => opts.value(&["--method"]),
+        _ => opts.value(&["-X", "--request"]),
+    };
+    if let Some(v) = given {
+        return Some(if v.word.dynamic {
+            "request computed when it runs".to_string()
+        } else {
+            v.text.to_ascii_uppercase()
+        });
+    }
+    let httpie = matches!(program, "http" | "https" | "xh" | "xhs" | "httpie");
+    if httpie {
+        let words: Vec<&str> = cmd
+            .argv
+            .iter()
+            .skip(1)
+            .map(|w| w.value.as_str())
+            .filter(|v| !v.starts_with('-'))
+            .collect();
+        const METHODS: [&str; 7] = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];
+        if let Some(m) = words
+            .first()
+            .filter(|m| METHODS.contains(&m.to_ascii_uppercase().as_str()))
+        {
+            return Some(m.to_ascii_uppercase());
+        }
+        // Request items (`name=value`, `name:=json`, `name@file`) make a POST.
+        let items = words.iter().skip(1).any(|w| {
+            w.contains('=') || (w.contains('@') && !w.starts_with('@') && !w.contains("://"))
+        });
+        return items.then(|| "POST".to_string());
+    }
+    let body = |names: &[&str]| opts.given(names);
+    if program == "curl" {
+        if body(&["-T", "--upload-file"]) {
+            return Some("PUT".to_string());
+        }
+        let data = [
+            "-d",
+            "--data",
+            "--data-ascii",
+            "--data-binary",
+            "--data-raw",
+            "--data-urlencode",
+            "--json",
+            "-F",
+            "--form",
+            "--form-string",
+        ];
+        let get = body(&["-G", "--get"]);
+        if body(&data) && !get {
+            return Some("POST".to_string());
+        }
+    }
+    if program == "wget" && body(&["--post-data", "--post-file", "--body-data", "--body-file"]) {
+        return Some("POST".to_string());
+    }
+    None
 }
 
 /// What a fetcher's data options send: a file they name (`--data-binary @.env`, `-T file`),
@@ -93,7 +213,7 @@ fn sent_by_options(opts: &Opts, net: &Network) -> Vec<String> {
             } else {
                 v.to_string()
             });
-        } else if let Some(file) = at_file(v) {
+        } else if let Some(file) = at_file(v).or_else(|| urlencoded_file(name, v)) {
             sent.push(if file == "-" {
                 "its input".into()
             } else {
@@ -134,6 +254,15 @@ fn sent_by_operands(cmd: &SimpleCommand, opts: &Opts) -> Vec<String> {
         }
     }
     sent
+}
+
+/// `name@file` of `--data-urlencode` and `--url-query`: the file's content, URL-encoded.
+fn urlencoded_file<'v>(option: &str, v: &'v str) -> Option<&'v str> {
+    if !matches!(option, "--data-urlencode" | "--url-query") {
+        return None;
+    }
+    let (name, file) = v.split_once('@')?;
+    (!name.contains('=') && !file.is_empty()).then_some(file)
 }
 
 /// `@file` of curl's data options and httpie's `field=@file`; `<file` of `curl -F name=<file`.
@@ -216,6 +345,7 @@ const CURL_VALUES: &[&str] = &[
     "--resolve",
     "--mail-rcpt",
     "--mail-from",
+    "--url-query",
     "--expand-data",
     "--expand-url",
     "--expand-header",

@@ -77,6 +77,17 @@ impl Effects<'_, '_> {
         };
         let resolved = (self.places.resolve)(p);
         let shown = self.show(&resolved);
+        // A repository's `.git` is its whole history.
+        if resolved
+            .components()
+            .any(|c| c.as_os_str().eq_ignore_ascii_case(".git"))
+        {
+            self.push(
+                Kind::DeleteHistory,
+                format!("deletes {shown}, the repository's history"),
+                None,
+            );
+        }
         match self.place(&resolved) {
             Place::Project => self.push(Kind::Delete, format!("deletes {shown}"), None),
             Place::Temp => {}

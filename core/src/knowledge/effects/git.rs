@@ -43,6 +43,33 @@ impl Effects<'_, '_> {
             ops: git_operands(cmd, sub),
         };
         self.git_history(&git);
+        // `ext::CMD` URLs run CMD; `-c include.path=F` reads settings (and the commands they
+        // hold) from a file; `-c protocol.*.allow` lets a URL run one.
+        if let Some(url) = cmd.argv.iter().find(|w| {
+            let v = w.value.to_ascii_lowercase();
+            v.starts_with("ext::") || v.contains("::ext::")
+        }) {
+            self.push(
+                Kind::RunCode,
+                format!("`{}` is a URL that runs a command", url.value),
+                None,
+            );
+        }
+        for pair in cmd.argv.windows(2) {
+            let setting = pair[1].value.to_ascii_lowercase();
+            if pair[0].value == "-c"
+                && (setting.starts_with("include") || setting.starts_with("protocol."))
+            {
+                self.push(
+                    Kind::RunCode,
+                    format!(
+                        "`-c {}` brings in settings or commands git runs",
+                        pair[1].value
+                    ),
+                    None,
+                );
+            }
+        }
         match sub {
             "push" => self.git_push(&git, line),
             "fetch" | "pull" | "clone" | "ls-remote" | "submodule" => {
@@ -51,6 +78,21 @@ impl Effects<'_, '_> {
                     .iter()
                     .find_map(|o| url_host(o).or_else(|| remote_host(o)));
                 let from = host.clone().unwrap_or_else(|| "a remote".into());
+                // A remote address computed when it runs carries what it is computed from
+                // (`git ls-remote "https://x.example/$(whoami)"`).
+                let computed = git.cmd.argv.iter().skip(1).find(|w| {
+                    w.dynamic
+                        && (w.value.contains("://")
+                            || w.value.contains('@')
+                            || w.value.contains(':'))
+                });
+                if let Some(w) = computed {
+                    self.push(
+                        Kind::NetworkUpload,
+                        format!("sends what `{}` is computed from in the address", w.value),
+                        host.clone(),
+                    );
+                }
                 self.push(Kind::NetworkFetch, format!("fetches from {from}"), host);
             }
             "config" => self.git_config(&git),
@@ -88,11 +130,18 @@ impl Effects<'_, '_> {
             "reset" if flag(&["--hard", "--merge", "--keep"]) => {
                 history("throws away uncommitted changes".into())
             }
-            "clean" if flag(&["-f", "--force"]) => history("deletes untracked files".into()),
+            // `clean.requireForce=false` (config, or `-c`) lets it delete without `-f`: any
+            // clean that is not a dry run deletes.
+            "clean" if !flag(&["-n", "--dry-run"]) => history("deletes untracked files".into()),
+            "switch" if flag(&["-f", "--force", "--discard-changes"]) => {
+                history("throws away uncommitted changes".into())
+            }
+            // `git checkout REF PATH…` overwrites the files too (`-b NAME` makes a branch).
             "checkout"
-                if flag(&["-f", "--force"])
+                if flag(&["-f", "--force", "--pathspec-from-file"])
                     || ops_after_dashdash(git.cmd)
-                    || ops.contains(&".") =>
+                    || ops.contains(&".")
+                    || (ops.len() >= 2 && !flag(&["-b", "-B", "--orphan"])) =>
             {
                 history("overwrites files with uncommitted changes".into())
             }
@@ -107,6 +156,12 @@ impl Effects<'_, '_> {
             {
                 history("deletes a branch that may not be merged".into())
             }
+            // `git branch -f main HEAD~3`, `-C`: an existing branch moved or replaced leaves
+            // its commits behind. (`-M`, a rename over a branch, is left to the person.)
+            "branch" if flag(&["-f", "--force", "-C"]) => {
+                history("moves or replaces a branch, leaving its commits behind".into())
+            }
+            "update-ref" => history("moves or deletes a ref".into()),
             "reflog" if matches!(ops.first(), Some(&"expire" | &"delete")) => {
                 history("deletes reflog entries".into())
             }
@@ -116,7 +171,6 @@ impl Effects<'_, '_> {
             "prune" | "filter-branch" | "filter-repo" => {
                 history(format!("git {sub} rewrites or deletes history"))
             }
-            "update-ref" if flag(&["-d"]) => history("deletes a ref".into()),
             "worktree" if ops.first() == Some(&"remove") && flag(&["-f", "--force"]) => {
                 history("deletes a worktree with its changes".into())
             }
@@ -134,8 +188,9 @@ impl Effects<'_, '_> {
                 .collect::<Vec<_>>(),
             &["--repo"],
         )
-        .or_else(|| git.ops.first().copied());
-        let Some(repo) = repo else { return };
+        .or_else(|| git.ops.first().copied())
+        // A push names no remote: it goes to `origin` (whose URL the line may have changed).
+        .unwrap_or("origin");
         let host = remote_host(repo).or_else(|| url_host(repo));
         if let Some(h) = host {
             self.push(
@@ -175,12 +230,32 @@ impl Effects<'_, '_> {
                 "--remove-section",
                 "--rename-section",
             ]);
+        // git 2.46's `git config get|list|set|unset KEY`.
+        let verb = git.ops.first().copied().unwrap_or("");
+        let reads = match verb {
+            "get" | "list" => true,
+            "set" | "unset" | "rename-section" | "remove-section" | "edit" => false,
+            _ => reads,
+        };
         if reads {
             return;
+        }
+        // `-f FILE`: the file written is a setting file git reads (`.git/config`).
+        let file = option_value(
+            &git.cmd
+                .argv
+                .iter()
+                .map(|w| w.value.as_str())
+                .collect::<Vec<_>>(),
+            &["-f", "--file"],
+        );
+        if let Some(f) = file {
+            self.write_text(f);
         }
         let key = git
             .ops
             .iter()
+            .skip(usize::from(matches!(verb, "set" | "unset")))
             .find(|o| !o.starts_with('-'))
             .copied()
             .unwrap_or("");
@@ -210,6 +285,11 @@ fn runs_as_code(key: &str) -> bool {
         || lower.ends_with(".textconv")
         || lower.starts_with("filter.")
         || lower.contains("helper")
+        // Settings that bring in more settings or commands: another file, a protocol that
+        // runs a command (`ext::`).
+        || lower.starts_with("include")
+        || lower.starts_with("protocol.")
+        || lower.ends_with(".command")
 }
 
 /// The first word after git's global options (`-C DIR`, `--git-dir DIR`): its subcommand.

@@ -1,5 +1,7 @@
 //! Interpreter one-liners (`python3 -c`, `node -e`, …): the network calls, the files opened
-//! for writing and the code built at run time that their text shows.
+//! for writing under a computed name and the code built at run time that their text shows.
+//! The files the code changes (deletes, moves, writes) are read with the shell-outs
+//! (`crate::shell`'s interpreter reader) and judged as the commands the calls equal.
 
 use super::model::model;
 use super::words::short;
@@ -66,26 +68,25 @@ impl Effects<'_, '_> {
         }
     }
 
-    /// Files the code opens for writing: where a literal path is, or a name computed.
+    /// Files the code opens for writing whose name is not a literal. What every call that
+    /// changes files does to the paths it names, home expressions and names given once read
+    /// (`open(os.path.expanduser("~/.bashrc"), "a")` writes `~/.bashrc`), is judged where the
+    /// shell analysis reads the code: as the command it equals (`tee ~/.bashrc`), or as
+    /// unknown when the path is computed when it runs. This is what the text shows of a name
+    /// computed whatever that reading made of it.
     fn code_writes(&mut self, lang: &str, text: &str) {
         let Some(r) = model().writes.get(lang) else {
             return;
         };
-        for c in r.captures_iter(text) {
-            match c.name("path").or_else(|| c.name("path2")) {
-                Some(p) => {
-                    let raw = p.as_str();
-                    let raw = raw.strip_prefix("file://").unwrap_or(raw);
-                    let resolved = (self.places.resolve)(raw);
-                    let shown = self.show(&resolved);
-                    self.write(&resolved, &shown);
-                }
-                None => self.push(
-                    Kind::WriteOutside,
-                    format!("{lang} code writes a file whose name is computed"),
-                    None,
-                ),
-            }
+        let computed = r
+            .captures_iter(text)
+            .any(|c| c.name("path").or_else(|| c.name("path2")).is_none());
+        if computed {
+            self.push(
+                Kind::WriteOutside,
+                format!("{lang} code writes a file whose name is computed"),
+                None,
+            );
         }
     }
 }
@@ -145,7 +146,9 @@ pub(super) const INTERP_SEND: &[(&str, &str)] = &[
 pub(super) const INTERP_DYNAMIC: &[(&str, &str)] = &[
     (
         "python",
-        r"\b(eval|exec|compile|__import__|getattr|execfile)\s*\(|\bimportlib\b|\bmarshal\.loads|\bpickle\.loads|\bctypes\b",
+        // (An import renamed from a module that runs commands hides the calls: `from os import
+        // system as s`, `import subprocess as x`.)
+        r"\b(eval|exec|compile|__import__|getattr|execfile)\s*\(|\bimportlib\b|\bmarshal\.loads|\bpickle\.loads|\bctypes\b|\bfrom\s+(os|subprocess|pty|posix|shutil|commands|multiprocessing)\b[^;\n]*\bimport\b[^;\n]*\bas\b|\bimport\s+(os|subprocess|pty|posix|shutil|commands)\s+as\b|=\s*(os|subprocess|pty|posix)\.\w+\s*(;|$)",
     ),
     (
         "node",
@@ -166,7 +169,8 @@ pub(super) const INTERP_DYNAMIC: &[(&str, &str)] = &[
     ),
 ];
 
-/// Files opened for writing, with their path when it is a literal.
+/// Files opened for writing, with their path when it is a literal (judged with the
+/// shell-outs: only a name that is not one is reported here).
 pub(super) const INTERP_WRITES: &[(&str, &str)] = &[
     (
         "python",

@@ -41,10 +41,17 @@ pub enum Kind {
     /// Prints a credential: the job of the command is to show a token, a password or a key
     /// (`gcloud auth print-access-token`, `vault kv get`); see `policies/secrets.toml`.
     RevealSecret,
+    /// Runs the project's own code: builds, tests, linters, the project's scripts.
+    RunProject,
+    /// Changes a remote service in a way that can be undone (an HTTP POST, `gh pr create`).
+    RemoteChange,
+    /// Destroys data or resources beyond the project (`kubectl delete`, an HTTP DELETE, a
+    /// sync that deletes, `restic forget`).
+    Destroy,
 }
 
 impl Kind {
-    pub const ALL: [(Kind, &'static str, &'static str); 16] = [
+    pub const ALL: [(Kind, &'static str, &'static str); 19] = [
         (Kind::Read, "read", "reads local files"),
         (
             Kind::WriteProject,
@@ -101,6 +108,21 @@ impl Kind {
         ),
         (Kind::InfraChange, "infra-change", "changes infrastructure"),
         (Kind::RevealSecret, "reveal-secret", "prints a credential"),
+        (
+            Kind::RunProject,
+            "run-project",
+            "runs the project's own code",
+        ),
+        (
+            Kind::RemoteChange,
+            "remote-change",
+            "changes a remote service",
+        ),
+        (
+            Kind::Destroy,
+            "destroy",
+            "destroys data or resources beyond the project",
+        ),
     ];
 
     pub fn name(self) -> &'static str {

@@ -57,6 +57,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     };
     let Some(first) = cmd.argv.first() else {
         out.redirects(cmd);
+        out.code_variables(cmd);
         return out.found;
     };
     if first.dynamic {
@@ -65,6 +66,10 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     out.redirects(cmd);
     out.files(cmd, reading);
     out.runs_earlier_file(cmd, line);
+    out.fed_to_remote(cmd);
+    out.code_variables(cmd);
+    out.sed_script(cmd);
+    out.unread_code(cmd);
     // Most commands run a program the data does not name: only their files count.
     let program = cmd.program();
     let m = model();
@@ -81,9 +86,56 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     if let Some(what) = crate::knowledge::secrets::revealed_by(cmd) {
         out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
+    out.verbs(cmd);
     out.found.sort_by_key(|f| f.kind);
     out.found.dedup();
     out.found
+}
+
+/// Whether deleting `path` (resolved) loses nothing a build or a rerun does not make again: it
+/// is below the working folder `cwd` inside a build output or cache (`target/`,
+/// `node_modules/`), or inside a temporary folder (never the folder itself, nor the home
+/// folder `home` when it is in one). `spelled` is the
+/// word as written: `$TMPDIR/x` is inside the temporary folder whatever its value.
+pub fn disposable(path: &Path, spelled: &str, cwd: &Path, home: Option<&Path>) -> bool {
+    let d = &data().disposable;
+    let tmpdir = ["$TMPDIR/", "${TMPDIR}/"].iter().any(|t| {
+        spelled
+            .strip_prefix(t)
+            .is_some_and(|rest| !rest.is_empty() && !rest.split('/').any(|p| p == ".."))
+    });
+    if tmpdir {
+        return true;
+    }
+    if path
+        .components()
+        .any(|c| c == std::path::Component::ParentDir)
+    {
+        return false;
+    }
+    // A project, or the home folder, may itself be in a temporary folder: what is in them is
+    // theirs.
+    let Ok(rest) = path.strip_prefix(cwd) else {
+        return home.is_none_or(|h| !path.starts_with(h))
+            && d.temp
+                .iter()
+                .any(|t| path.starts_with(t) && path != Path::new(t));
+    };
+    let rest = rest.to_string_lossy();
+    !rest.is_empty()
+        && d.folders.iter().any(|f| {
+            rest == *f
+                || rest.starts_with(&format!("{f}/"))
+                || rest.contains(&format!("/{f}/"))
+                || rest.ends_with(&format!("/{f}"))
+        })
+}
+
+/// Whether the effects model's data names `program` (network programs, schedulers, process
+/// and service managers, privilege tools, installers, databases, …): it reads what they do.
+pub fn knows(program: &str) -> bool {
+    let m = model();
+    m.programs.contains(program) || m.programs.contains(unversioned(program))
 }
 
 /// Whether the effects model vouches that [`of`] tells everything the command does, so that
@@ -141,6 +193,220 @@ struct Effects<'p, 'a> {
 impl Effects<'_, '_> {
     fn push(&mut self, kind: Kind, detail: String, host: Option<String>) {
         self.found.push(Found { kind, detail, host });
+    }
+
+    /// Variables a program runs as code, given before it (`GIT_EXTERNAL_DIFF='sh -c …' git
+    /// diff`, `LD_PRELOAD=x.so ls`, `PS4='$(…)' bash -x`): the command runs what they hold.
+    fn code_variables(&mut self, cmd: &SimpleCommand) {
+        // A start-up file for shells matters to a command that may start one: not to a
+        // program whose table lists everything it does and that only reads (`ls`).
+        let no_shell = || {
+            !crate::shell::runs_other_code(cmd.program())
+                && crate::knowledge::registry()
+                    .entry(cmd.program())
+                    .is_some_and(|t| t.grammar && t.readonly)
+        };
+        let is_code = crate::knowledge::state::runs_code;
+        // Set for the commands after it (`export PAGER=…; git log`, `LD_PRELOAD=x.so; ls`: a
+        // variable the environment already exports keeps being exported when assigned).
+        let declares = matches!(
+            cmd.program(),
+            "export" | "declare" | "typeset" | "local" | "readonly"
+        );
+        if cmd.argv.is_empty() || declares {
+            let set = cmd.assignments.iter().map(String::as_str).chain(
+                cmd.argv
+                    .iter()
+                    .skip(1)
+                    .filter(|_| declares)
+                    .map(|w| w.value.as_str()),
+            );
+            for a in set {
+                let Some((name, _)) = a.split_once('=') else {
+                    continue;
+                };
+                let name = name.trim_end_matches('+');
+                if is_code(name) {
+                    self.push(
+                        Kind::RunCode,
+                        format!("`{name}` makes the commands after it run code it holds (`{a}`)"),
+                        None,
+                    );
+                }
+            }
+            return;
+        }
+        for a in &cmd.assignments {
+            let name = a.split('=').next().unwrap_or(a);
+            if matches!(name, "BASH_ENV" | "ENV") && no_shell() {
+                continue;
+            }
+            if is_code(name) {
+                self.push(
+                    Kind::RunCode,
+                    format!("`{name}` makes it run code it holds (`{a}`)"),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Interpreters whose code the analysis does not read (`lua -e …`, `Rscript -e …`,
+    /// `osascript -e …`): code given on the command line runs unread; a script file is the
+    /// project's own code.
+    fn unread_code(&mut self, cmd: &SimpleCommand) {
+        let program = cmd.program();
+        let unread = crate::knowledge::traits(program)
+            .is_some_and(|t| t.runs_code && crate::knowledge::registry().get(program).is_none())
+            && !matches!(program, "npx" | "bunx" | "pnpx" | "uvx");
+        if !unread {
+            return;
+        }
+        let inline = cmd.argv.iter().skip(1).any(|w| {
+            let v = w.value.as_str();
+            matches!(v, "-e" | "-c" | "-i" | "--eval" | "-E" | "-l")
+                || v.starts_with("-e")
+                || cmd.piped
+        });
+        if inline || cmd.argv.len() == 1 {
+            self.push(
+                Kind::RunCode,
+                format!("runs {program} code the analysis does not read"),
+                None,
+            );
+        } else {
+            self.push(Kind::RunProject, format!("runs a {program} script"), None);
+        }
+    }
+
+    /// What a sed script does beyond printing: `w FILE` writes, `r FILE` reads, `e` runs a
+    /// command (also as the `s///w` and `s///e` flags).
+    fn sed_script(&mut self, cmd: &SimpleCommand) {
+        if cmd.program() != "sed" {
+            return;
+        }
+        for io in crate::knowledge::sed_io(cmd) {
+            match io {
+                crate::knowledge::SedIo::Write(f) => self.write_text(&f),
+                crate::knowledge::SedIo::Read(f) => {
+                    let resolved = (self.places.resolve)(&f);
+                    let shown = self.show(&resolved);
+                    self.push(Kind::Read, format!("reads {shown}"), None);
+                }
+                crate::knowledge::SedIo::Exec => self.push(
+                    Kind::RunCode,
+                    "its script runs a command (`e`)".into(),
+                    None,
+                ),
+            }
+        }
+    }
+
+    /// What a program read by its subcommand words does (see [`crate::knowledge::verbs`]).
+    pub(super) fn verbs(&mut self, cmd: &SimpleCommand) {
+        use crate::knowledge::verbs::{classify, Class};
+        // git's doings are read from its words by the effects model's own reader.
+        if cmd.program() == "git" {
+            return;
+        }
+        let Some(r) = classify(cmd) else {
+            return;
+        };
+        let w = &r.words;
+        let (kind, detail) = match r.class {
+            Class::Read => return,
+            Class::Fetch => (
+                Kind::NetworkFetch,
+                format!("reads a remote service (`{w}`)"),
+            ),
+            Class::Run => (Kind::RunProject, format!("runs the project's code (`{w}`)")),
+            Class::Write => (Kind::WriteProject, format!("changes project files (`{w}`)")),
+            Class::Install => (
+                Kind::Install,
+                format!("installs or removes packages (`{w}`)"),
+            ),
+            Class::Change => (
+                Kind::RemoteChange,
+                format!("changes a remote service (`{w}`)"),
+            ),
+            Class::Service => (
+                Kind::ProcessControl,
+                format!("starts or stops a service (`{w}`)"),
+            ),
+            Class::Deploy => (
+                Kind::InfraChange,
+                format!("deploys or applies changes (`{w}`)"),
+            ),
+            Class::Destroy => (Kind::Destroy, format!("destroys data or resources (`{w}`)")),
+            Class::Publish => (
+                Kind::NetworkUpload,
+                format!("publishes an artifact (`{w}`)"),
+            ),
+            Class::Exec => (
+                Kind::RunCode,
+                format!("runs a command in a container or on another host (`{w}`)"),
+            ),
+            Class::Code => (Kind::RunCode, format!("runs code it is given (`{w}`)")),
+            Class::Secret => (Kind::RevealSecret, format!("prints a credential (`{w}`)")),
+        };
+        // What the effects model's own readers already said of the command stands (an install
+        // from a URL is remote code, not an install).
+        let said = |k: Kind| self.found.iter().any(|f| f.kind == k);
+        let remote = said(Kind::RunRemoteCode)
+            && matches!(kind, Kind::Install | Kind::RunCode | Kind::RunProject);
+        if !said(kind) && !remote {
+            self.push(kind, detail, None);
+        }
+        // What such a command changes is not known by name: a path it is given outside the
+        // project may be what it writes (`prettier --write ~/.bashrc`, `yq -i … ~/.profile`).
+        // What runs in a container or elsewhere, and what only reads, names no local file.
+        if matches!(
+            r.class,
+            Class::Read | Class::Fetch | Class::Secret | Class::Exec | Class::Code
+        ) {
+            return;
+        }
+        for w in cmd.argv.iter().skip(1) {
+            // A path attached to a short option (`gcc -o/x`, `-o~/x`) is a path it is given.
+            let attached = |p: &str| {
+                p.strip_prefix('-')
+                    .filter(|o| !o.starts_with('-'))
+                    .and_then(|o| o.get(1..))
+                    .filter(|v| v.starts_with(['/', '~']))
+                    .map(str::to_string)
+            };
+            let path = match w.path.as_deref() {
+                Some(p) if p.starts_with('-') => attached(p),
+                other => other.map(str::to_string),
+            };
+            match path.as_deref() {
+                Some(p) if !(w.dynamic && p.contains('$')) => {
+                    let resolved = (self.places.resolve)(p);
+                    let place = self.place(&resolved);
+                    // A path that is not there may be no path of this machine at all (`-w
+                    // /src` in a container); a place whose files run later counts anyway.
+                    let kind = match place {
+                        places::Place::Project | places::Place::Temp => continue,
+                        places::Place::Persist => Kind::Persist,
+                        places::Place::Privilege => Kind::Privilege,
+                        places::Place::Outside if resolved.exists() => Kind::WriteOutside,
+                        places::Place::Outside => continue,
+                    };
+                    let shown = self.show(&resolved);
+                    self.push(
+                        kind,
+                        format!("may write `{shown}`, a path it is given"),
+                        None,
+                    );
+                }
+                Some(_) | None if w.dynamic && r.class == Class::Write => self.push(
+                    Kind::WriteOutside,
+                    format!("may write `{}`, a path computed when it runs", w.value),
+                    None,
+                ),
+                _ => {}
+            }
+        }
     }
 }
 

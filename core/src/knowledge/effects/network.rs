@@ -31,6 +31,48 @@ impl Effects<'_, '_> {
         self.server(cmd, code);
     }
 
+    /// `ssh host 'cat > x' < f`, `tar c . | ssh host …`, `mail a@b < .env`: what is fed to the
+    /// input of a remote shell or a mail program leaves the machine.
+    pub(super) fn fed_to_remote(&mut self, cmd: &SimpleCommand) {
+        const MAILERS: [&str; 8] = [
+            "mail", "mailx", "sendmail", "mutt", "msmtp", "ssmtp", "s-nail", "neomutt",
+        ];
+        let program = cmd.program();
+        if program != "ssh" && !MAILERS.contains(&program) {
+            return;
+        }
+        let input = cmd
+            .redirects
+            .iter()
+            .find(|r| r.fd.is_none_or(|fd| fd == 0) && (r.op.reads_input()))
+            .map(|r| {
+                if r.op.is_here() {
+                    "a here-document".to_string()
+                } else {
+                    r.target.value.clone()
+                }
+            })
+            .or_else(|| cmd.piped.then(|| "piped output".to_string()));
+        // A mail program's attachments (`-a FILE`, `-A FILE`).
+        let attached = MAILERS.contains(&program).then(|| {
+            cmd.argv
+                .windows(2)
+                .find(|w| matches!(w[0].value.as_str(), "-a" | "-A" | "--attach"))
+                .map(|w| w[1].value.clone())
+        });
+        let sent = input.or(attached.flatten()).or_else(|| {
+            // A mail sent with no input given still sends what the terminal gives it.
+            MAILERS.contains(&program).then(|| "a message".to_string())
+        });
+        if let Some(what) = sent {
+            let to = positional(cmd)
+                .iter()
+                .find(|w| !w.starts_with('-'))
+                .map_or_else(|| "the network".to_string(), |h| h.to_string());
+            self.push(Kind::NetworkUpload, format!("sends {what} to {to}"), None);
+        }
+    }
+
     /// dig, host, ping and the like send what they look up: a word computed when it runs, a
     /// payload given to ping (`-p`).
     fn lookup(&mut self, cmd: &SimpleCommand) {
@@ -114,6 +156,21 @@ impl Effects<'_, '_> {
     fn copier(&mut self, cmd: &SimpleCommand) {
         let pos = positional(cmd);
         let program = cmd.program();
+        // `rsync --delete…`, `--remove-source-files`: files are deleted, at the destination or
+        // at the source, whatever they are.
+        let deletes = program == "rsync"
+            && cmd.argv.iter().skip(1).any(|w| {
+                let v = w.value.as_str();
+                v.starts_with("--del") || v == "--remove-source-files"
+            });
+        if deletes {
+            let dest = pos.last().copied().unwrap_or("its destination");
+            self.push(
+                Kind::Destroy,
+                format!("deletes files in {dest} that its sources do not have"),
+                None,
+            );
+        }
         if matches!(program, "scp" | "rsync" | "rclone") {
             self.copy(program, pos);
             return;

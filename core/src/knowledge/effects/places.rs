@@ -73,6 +73,8 @@ impl Effects<'_, '_> {
         } else if ["/tmp", "/var/tmp", "/dev/shm"]
             .iter()
             .any(|t| p.starts_with(t) && p != Path::new(t))
+            // A home folder in a temporary folder is a home folder still.
+            && self.places.home.is_none_or(|h| !p.starts_with(h))
         {
             Place::Temp
         } else {

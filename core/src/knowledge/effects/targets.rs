@@ -7,9 +7,10 @@ use crate::knowledge::{Reading, Role, Takes};
 use crate::shell::{SimpleCommand, Word};
 
 /// Programs whose written files are read from their words (besides their table's roles).
-const WRITERS: [&str; 22] = [
+const WRITERS: [&str; 25] = [
     "cp", "mv", "install", "ln", "link", "tee", "touch", "mkdir", "mkfifo", "mknod", "truncate",
     "chmod", "chown", "chgrp", "setfacl", "chattr", "sed", "perl", "dd", "unzip", "find", "git",
+    "tar", "rsync", "scp",
 ];
 
 /// A file a command writes: an operand (a word of its own), or an option's value, which may be
@@ -40,18 +41,49 @@ impl<'c> Written<'c> {
     }
 }
 
+/// Programs whose deleted files are read from their words.
+const DELETERS: [&str; 10] = [
+    "rm",
+    "rmdir",
+    "unlink",
+    "shred",
+    "srm",
+    "trash",
+    "trash-put",
+    "gio",
+    "mv",
+    "find",
+];
+
+/// Whether the effects model reads `program`'s files from its words (the common file tools:
+/// `cp`, `tee`, `rm`, …), whatever tables say of it.
+pub fn files_by_spelling(program: &str) -> bool {
+    WRITERS.contains(&program) || DELETERS.contains(&program)
+}
+
 /// Files a command writes by its options and operands (not its redirections).
 pub fn writes_of<'c>(cmd: &'c SimpleCommand, reading: &Reading<'c>) -> Vec<Written<'c>> {
     let mut out = written_by_roles(reading);
     if !WRITERS.contains(&cmd.program()) {
         return out;
     }
+    // The short option whose value a word may hold attached (`cp -t~/bin`, `tar -C/x`).
+    let letter = match cmd.program() {
+        "tar" => 'C',
+        "git" => 'o',
+        _ => 't',
+    };
     for w in written_by_words(cmd) {
-        // `--target-directory=DIR`, `of=…`: the part after `=` for the option's word.
-        let value = w
-            .value
-            .strip_prefix("--target-directory=")
-            .map(|v| Written::Value(v.to_string(), w));
+        // `--target-directory=DIR` (its path is the value), `-tDIR`: the value for the
+        // option's word.
+        let long = w.value.starts_with("--") && w.value.contains('=');
+        let value = if long {
+            w.path.clone().map(|v| Written::Value(v, w))
+        } else if w.value.starts_with('-') && w.value.len() > 2 {
+            attached_short(w, letter, "").map(|v| Written::Value(v, w))
+        } else {
+            None
+        };
         let item = value.unwrap_or(Written::Word(w));
         if !out.iter().any(|o| std::ptr::eq(o.word(), w)) {
             out.push(item);
@@ -136,6 +168,23 @@ fn written_by_words(cmd: &SimpleCommand) -> Vec<&Word> {
                 }
             }
         }
+        "tar" => out.extend(tar_extracts_into(&args)),
+        // The destination, when it is on this machine (`host:path` is another's).
+        "rsync" | "scp" if operands.len() > 1 => {
+            out.extend(operands.last().copied().filter(|w| !remote_spec(&w.value)))
+        }
+        // `git format-patch -o DIR`: the patches are written there.
+        "git" if matches!(positional_after_globals(cmd), Some("format-patch")) => {
+            for (i, w) in args.iter().enumerate() {
+                if w.value == "-o" || w.value == "--output-directory" {
+                    out.extend(args.get(i + 1).copied());
+                } else if w.value.starts_with("--output-directory=")
+                    || attached_short(w, 'o', "").is_some()
+                {
+                    out.push(w);
+                }
+            }
+        }
         "git" if matches!(positional_after_globals(cmd), Some("clone")) => {
             let ops: Vec<&Word> = operands.iter().copied().skip(1).collect();
             if ops.len() >= 2 {
@@ -154,34 +203,86 @@ fn target_directory<'c>(args: &[&'c Word]) -> Option<&'c Word> {
         .and_then(|i| args.get(i + 1).copied())
         .or_else(|| {
             args.iter()
-                .find(|w| w.value.starts_with("--target-directory="))
+                .find(|w| {
+                    w.value.starts_with("--target-directory=")
+                        || attached_short(w, 't', "S").is_some()
+                })
                 .copied()
         })
 }
 
-/// `-i`, `-i.bak`, `--in-place`: `sed` and `perl` change their files.
+/// The value attached to short option `letter` in a cluster (`-tDIR`, `-vt~/x`, `-o$HOME/x`
+/// read as `-o~/x`), when the letters before it take no value (`valued` lists those that do).
+pub(crate) fn attached_short(w: &Word, letter: char, valued: &str) -> Option<String> {
+    let text = w.path.as_deref().unwrap_or(&w.value);
+    let cluster = text.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
+    for (i, c) in cluster.char_indices() {
+        if c == letter {
+            let rest = &cluster[i + c.len_utf8()..];
+            return (!rest.is_empty()).then(|| rest.to_string());
+        }
+        if valued.contains(c) || !c.is_ascii_alphanumeric() {
+            return None;
+        }
+    }
+    None
+}
+
+/// The folder `tar` extracts into (`-x … -C DIR`), when it extracts.
+fn tar_extracts_into<'c>(args: &[&'c Word]) -> Option<&'c Word> {
+    let extracts = args.iter().enumerate().any(|(i, w)| {
+        let v = w.value.as_str();
+        v == "--extract"
+            || v == "--get"
+            || (v.starts_with('-') && !v.starts_with("--") && v.contains('x'))
+            // The old style: the first word is the letters (`tar xzf a.tgz`).
+            || (i == 0 && !v.starts_with('-') && v.contains('x'))
+    });
+    if !extracts {
+        return None;
+    }
+    args.iter()
+        .position(|w| w.value == "-C" || w.value == "--directory")
+        .and_then(|i| args.get(i + 1).copied())
+        .or_else(|| {
+            args.iter()
+                .find(|w| {
+                    w.value.starts_with("--directory=")
+                        || attached_short(w, 'C', "fbHVgKLNT").is_some()
+                })
+                .copied()
+        })
+}
+
+/// `host:path`, `user@host:path`, `rsync://…`: a place on another machine.
+fn remote_spec(text: &str) -> bool {
+    text.contains("://")
+        || text
+            .split_once(':')
+            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
+}
+
+/// `-i`, `-i.bak`, `--in-place`, or `-i` in a cluster after options that take no value
+/// (`perl -pi -e …`, `sed -ni …`): `sed` and `perl` change their files.
 fn edits_in_place(args: &[&Word]) -> bool {
+    // Letters of sed and perl that take no value (`-e` does: `-ei` is a script `i`).
+    const FLAGS: &str = "nrEsuzpalwTtWXcU";
     args.iter().any(|w| {
-        w.value == "-i"
-            || w.value.starts_with("--in-place")
-            || (w.value.starts_with("-i") && !w.value.starts_with("--"))
+        let v = w.value.as_str();
+        v.starts_with("--in-place")
+            || v.strip_prefix('-').is_some_and(|cluster| {
+                !cluster.starts_with('-')
+                    && cluster
+                        .chars()
+                        .take_while(|c| *c != 'i')
+                        .all(|c| FLAGS.contains(c))
+                    && cluster.contains('i')
+            })
     })
 }
 
 /// Files a command deletes.
 pub fn deletes_of(cmd: &SimpleCommand) -> Vec<&Word> {
-    const DELETERS: [&str; 10] = [
-        "rm",
-        "rmdir",
-        "unlink",
-        "shred",
-        "srm",
-        "trash",
-        "trash-put",
-        "gio",
-        "mv",
-        "find",
-    ];
     if !DELETERS.contains(&cmd.program()) {
         return Vec::new();
     }

@@ -42,14 +42,28 @@ const XARGS: Spec = Spec {
     numeric: false,
 };
 
+/// The word that stands for what xargs reads and puts after its command's words.
+pub(super) const XARGS_INPUT: &str = "<its input>";
+
 /// `xargs [options] [command [args]…]`: the command (`echo` by default) reads no pipe.
 pub(super) fn xargs_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
     let parsed = options::parse(&XARGS, &cmd.argv, 1);
     if parsed.has("help") || parsed.has("version") || parsed.has("show-limits") {
         return Ok(Vec::new());
     }
+    // The items it reads go where the replacement string is (`-I {}`), or after the words:
+    // they are known only when it runs, so the command is read with them as such.
+    let replace = parsed
+        .value(&["I", "replace"])
+        .map(|w| w.value.clone())
+        .or_else(|| (parsed.has("i") || parsed.has("replace")).then(|| "{}".to_string()));
+    let input = Word {
+        value: XARGS_INPUT.to_string(),
+        dynamic: true,
+        path: None,
+    };
     let run = |from: usize| {
-        let argv = match cmd.argv.get(from..) {
+        let mut argv = match cmd.argv.get(from..) {
             Some(words) if !words.is_empty() => words.to_vec(),
             _ => vec![Word {
                 value: "echo".to_string(),
@@ -57,6 +71,17 @@ pub(super) fn xargs_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
                 path: Some("echo".to_string()),
             }],
         };
+        match replace.as_deref().filter(|r| !r.is_empty()) {
+            Some(r) => {
+                for w in argv.iter_mut().skip(1) {
+                    if w.value.contains(r) {
+                        w.dynamic = true;
+                        w.path = None;
+                    }
+                }
+            }
+            None => argv.push(input.clone()),
+        }
         Run::Argv {
             argv,
             assignments: Vec::new(),

@@ -71,7 +71,8 @@ pub(super) fn shell_runs(cmd: &SimpleCommand, env: &Env<'_>) -> Vec<Run> {
 
 /// The code of `sh -c CODE NAME ARG…` with its positional parameters (`$0`, `$1`…`$9`,
 /// `${N}`, `$@`, `$*`) replaced by those words, each quoted, as the shell would give them. A
-/// parameter with no word, or with a word a wrapper fills in (`{}` of `find -exec`), stays
+/// parameter with no word, or with a word a wrapper fills in (`{}` of `find -exec`, what
+/// `xargs` reads), stays
 /// as written: unknown; with `more`, words may follow the given ones (`"$@"` keeps a tail).
 fn with_positionals(code: &Word, args: &[Word], more: bool) -> Word {
     if !code.value.contains('$') || args.is_empty() {
@@ -92,7 +93,7 @@ fn with_positionals(code: &Word, args: &[Word], more: bool) -> Word {
             format!("'{}'", w.value.replace('\'', r"'\''"))
         }
     };
-    let placeholder = |w: &Word| w.value.contains("{}");
+    let placeholder = |w: &Word| w.value.contains("{}") || w.value == super::launchers::XARGS_INPUT;
     let mut text = code.value.clone();
     if !args.iter().skip(1).any(placeholder) {
         let mut given: Vec<String> = args.iter().skip(1).map(quote).collect();
@@ -122,7 +123,8 @@ fn with_positionals(code: &Word, args: &[Word], more: bool) -> Word {
     }
     Word {
         value: text,
-        dynamic: code.dynamic || args.iter().any(|w| w.dynamic),
+        // A word left as its parameter (`$1`) is an expansion in the code, read as such.
+        dynamic: code.dynamic || args.iter().any(|w| w.dynamic && !placeholder(w)),
         path: None,
     }
 }

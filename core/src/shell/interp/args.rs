@@ -1,7 +1,7 @@
 //! The arguments of a call in interpreter code: string literals, lists, objects, and
 //! anything else as written.
 
-use super::lex::{is_delimiter, is_ident, lex_quoted, Lit, Quote};
+use super::lex::{is_delimiter, is_ident, lex_quoted, quote_kind, Lit, Quote};
 use super::Lang;
 
 /// One argument of a call.
@@ -19,35 +19,41 @@ pub(super) enum Arg {
 /// Deepest nesting of brackets followed inside call arguments.
 const MAX_NESTING: usize = 16;
 
+/// A call's arguments, with the source text of each.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Call {
+    pub(super) args: Vec<Arg>,
+    /// The source text of each argument, trimmed (as many as `args`).
+    pub(super) texts: Vec<String>,
+    /// The byte after the arguments (after the closing parenthesis).
+    pub(super) end: usize,
+}
+
 /// The arguments of the call whose name ends at byte `after_name`: `(…)`, or for perl and
-/// ruby a list without parentheses (`system "…"`, `system 'rm', '-rf'`).
-pub(super) fn call_args(lang: Lang, code: &str, after_name: usize) -> Option<Vec<Arg>> {
+/// ruby a list without parentheses (`system "…"`, `system 'rm', '-rf'`); with `bare`, also
+/// one that starts with a name or a perl glob (`unlink glob(…)`, `FileUtils.rm_rf Dir.home`).
+pub(super) fn call_args(lang: Lang, code: &str, after_name: usize, bare: bool) -> Option<Call> {
     let bytes = code.as_bytes();
     let mut i = after_name;
     while bytes.get(i).is_some_and(|b| *b == b' ' || *b == b'\t') {
         i += 1;
     }
-    match bytes.get(i) {
-        Some(b'(') => {
-            let mut lexer = Lexer {
-                lang,
-                code,
-                pos: i + 1,
-            };
-            Some(lexer.args(Some(b')'), 0))
-        }
-        Some(b'\'' | b'"' | b'`' | b'$' | b'@' | b'[' | b'%')
-            if matches!(lang, Lang::Perl | Lang::Ruby) =>
-        {
-            let mut lexer = Lexer { lang, code, pos: i };
-            Some(lexer.args(None, 0))
-        }
-        Some(b'q') if lang == Lang::Perl => {
-            let mut lexer = Lexer { lang, code, pos: i };
-            Some(lexer.args(None, 0))
-        }
-        _ => None,
-    }
+    let listed = matches!(lang, Lang::Perl | Lang::Ruby);
+    let (pos, close) = match bytes.get(i) {
+        Some(b'(') => (i + 1, Some(b')')),
+        Some(b'\'' | b'"' | b'`' | b'$' | b'@' | b'[' | b'%') if listed => (i, None),
+        Some(b'q') if lang == Lang::Perl => (i, None),
+        // (Not after blanks that end the name: `rm_rf\nputs`, `rmtree;`.)
+        Some(b) if bare && listed && i > after_name && (is_ident(*b) || *b == b'<') => (i, None),
+        _ => return None,
+    };
+    let mut lexer = Lexer { lang, code, pos };
+    let (args, texts) = lexer.args(close, 0);
+    Some(Call {
+        args,
+        texts,
+        end: lexer.pos,
+    })
 }
 
 /// The arguments of a call read so far, and the pieces of the one being read.
@@ -61,6 +67,10 @@ struct ArgList {
     python: bool,
     /// An object (`{…}`): a `key: value` (`"key" => value`) is its value.
     object: bool,
+    /// The source text of each argument, when they are kept (the call's own arguments).
+    texts: Option<Vec<String>>,
+    /// Where the argument being read starts.
+    start: usize,
 }
 
 impl ArgList {
@@ -72,8 +82,15 @@ impl ArgList {
         self.other.clear();
     }
 
-    /// Ends the argument being read: its pieces make one argument.
-    fn finish(&mut self) {
+    /// Ends the argument being read, whose text ends at byte `end` of `code`: its pieces make
+    /// one argument.
+    fn finish(&mut self, code: &str, end: usize) {
+        if let Some(texts) = self.texts.as_mut() {
+            if !self.items.is_empty() {
+                let text = code.get(self.start..end.max(self.start)).unwrap_or("");
+                texts.push(text.trim().to_string());
+            }
+        }
         let items = &mut self.items;
         // A python keyword argument (`args="…"`) is its value.
         if self.python
@@ -112,17 +129,23 @@ impl Lexer<'_> {
         self.code.as_bytes().get(self.pos).copied()
     }
 
-    /// Arguments up to `close` (or, without, to the end of the statement).
-    fn args(&mut self, close: Option<u8>, depth: usize) -> Vec<Arg> {
+    /// Arguments up to `close` (or, without, to the end of the statement), with their source
+    /// texts for the call's own (`depth` 0).
+    fn args(&mut self, close: Option<u8>, depth: usize) -> (Vec<Arg>, Vec<String>) {
         let mut list = ArgList {
             args: Vec::new(),
             items: Vec::new(),
             other: String::new(),
             python: self.lang == Lang::Python,
             object: close == Some(b'}'),
+            texts: (depth == 0).then(Vec::new),
+            start: self.pos,
         };
+        // Where the last argument's text ends: the closer, or where the statement ends.
+        let mut end = None;
         while let Some(b) = self.peek() {
             if Some(b) == close {
+                end = Some(self.pos);
                 self.pos += 1;
                 break;
             }
@@ -132,6 +155,7 @@ impl Lexer<'_> {
                         break;
                     }
                     // An unbalanced closer: stop here.
+                    end = Some(self.pos);
                     self.pos += 1;
                     break;
                 }
@@ -142,9 +166,10 @@ impl Lexer<'_> {
                     }
                 }
                 b',' => {
-                    self.pos += 1;
                     list.flush_other();
-                    list.finish();
+                    list.finish(self.code, self.pos);
+                    self.pos += 1;
+                    list.start = self.pos;
                 }
                 b'(' | b'[' | b'{' => self.bracketed(b, depth, &mut list),
                 b'\'' | b'"' | b'`' => self.quoted(b, &mut list),
@@ -164,8 +189,8 @@ impl Lexer<'_> {
             }
         }
         list.flush_other();
-        list.finish();
-        list.args
+        list.finish(self.code, end.unwrap_or(self.pos));
+        (list.args, list.texts.unwrap_or_default())
     }
 
     /// The argument opened by the bracket `open` at the cursor: a list, an object, or a
@@ -183,7 +208,7 @@ impl Lexer<'_> {
             list.items.push(Arg::Other(String::from("…")));
             return;
         }
-        let inner = self.args(Some(closer), depth + 1);
+        let (inner, _) = self.args(Some(closer), depth + 1);
         list.items.push(match open {
             b'[' => Arg::List(inner),
             b'{' => Arg::Object(inner),
@@ -274,20 +299,7 @@ impl Lexer<'_> {
 
     /// The quoting of a literal opened by `quote` (after a python prefix, if any).
     fn quote_kind(&self, quote: u8, prefix: Option<&str>) -> Quote {
-        match (self.lang, quote) {
-            (Lang::Python, _) => {
-                let p = prefix.unwrap_or("").to_ascii_lowercase();
-                Quote::Python {
-                    raw: p.contains('r'),
-                    format: p.contains('f'),
-                }
-            }
-            (Lang::Node | Lang::Deno, b'`') => Quote::Template,
-            (Lang::Node | Lang::Deno, _) => Quote::Double,
-            (_, b'\'') => Quote::Single,
-            (_, b'`') => Quote::Command,
-            _ => Quote::Double,
-        }
+        quote_kind(self.lang, quote, prefix)
     }
 
     /// A python string prefix (`f"…"`, `rb'…'`) or a perl quote-like operator (`q(…)`,

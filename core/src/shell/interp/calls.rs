@@ -40,13 +40,29 @@ pub(super) fn shell_outs_of_call(
         },
         ShellOrArgv => shell_or_argv(strong, args, out),
         ProgramThenList => program_then_list(strong, args, out),
-        Like(prefix) => out.extend(like(prefix, first)),
+        // Calls that change files are read by `changes.rs`.
+        Like(_) => {}
         Flatten => {
             let all: Vec<Arg> = args
                 .iter()
                 .filter(|a| !matches!(a, Arg::Other(_)))
                 .flat_map(flatten)
                 .collect();
+            if all.is_empty() {
+                unknown(strong, first, out);
+            } else {
+                out.push(argv_of(&all));
+            }
+        }
+        Exec => {
+            let mut all: Vec<Arg> = args
+                .iter()
+                .filter(|a| !matches!(a, Arg::Other(_)))
+                .flat_map(flatten)
+                .collect();
+            if all.len() > 1 {
+                all.remove(1);
+            }
             if all.is_empty() {
                 unknown(strong, first, out);
             } else {
@@ -104,37 +120,6 @@ fn program_then_list(strong: bool, args: &[Arg], out: &mut Vec<ShellOut>) {
         (Arg::List(items), _) => out.push(argv_of(items)),
         (other, _) => unknown(strong, other, out),
     }
-}
-
-/// The command a call that does what `prefix` does to its argument `first` is judged as:
-/// `shutil.rmtree(X)` as `rm -rf X`.
-fn like(prefix: &[&str], first: &Arg) -> Option<ShellOut> {
-    let mut words: Vec<Word> = prefix
-        .iter()
-        .map(|w| Word {
-            value: w.to_string(),
-            dynamic: false,
-            path: Some(w.to_string()),
-        })
-        .collect();
-    let ShellOut::Argv(target) = argv_of(std::slice::from_ref(first)) else {
-        return None;
-    };
-    let target: Vec<Word> = target.into_iter().filter(|w| !w.value.is_empty()).collect();
-    if target.is_empty() {
-        // `shutil.rmtree(path)`: what it deletes is only known when it runs.
-        words.push(Word {
-            value: match first {
-                Arg::Other(text) => text.clone(),
-                _ => "…".to_string(),
-            },
-            dynamic: true,
-            path: None,
-        });
-    } else {
-        words.extend(target);
-    }
-    Some(ShellOut::Argv(words))
 }
 
 /// Perl and Ruby `open`: a pipe open (`"cmd |"`, `"| cmd"`, `"-|", "cmd"`) runs a command.

@@ -36,6 +36,24 @@ pub(super) enum Quote {
     Python { raw: bool, format: bool },
 }
 
+/// The quoting of a literal of `lang` opened by `quote` (after a python prefix, if any).
+pub(super) fn quote_kind(lang: Lang, quote: u8, prefix: Option<&str>) -> Quote {
+    match (lang, quote) {
+        (Lang::Python, _) => {
+            let p = prefix.unwrap_or("").to_ascii_lowercase();
+            Quote::Python {
+                raw: p.contains('r'),
+                format: p.contains('f'),
+            }
+        }
+        (Lang::Node | Lang::Deno, b'`') => Quote::Template,
+        (Lang::Node | Lang::Deno, _) => Quote::Double,
+        (_, b'\'') => Quote::Single,
+        (_, b'`') => Quote::Command,
+        _ => Quote::Double,
+    }
+}
+
 /// The closing delimiter of an opening one (brackets pair, others close themselves).
 fn closer_of(open: u8) -> u8 {
     match open {
@@ -97,10 +115,43 @@ pub(super) fn lex_quoted(
             i += 2;
             continue;
         }
-        dynamic |= interpolates(lang, kind, b, after);
+        let interpolation = interpolates(lang, kind, b, after);
+        dynamic |= interpolation;
+        // A ruby `#{…}` or a template's `${…}` is code: its quotes do not end the literal
+        // (`"#{ENV["HOME"]}/x"`).
+        if interpolation && after == Some(b'{') && b != b'{' {
+            let end = interpolation_end(code, i + 2)?;
+            text.push_str(&code[i..end]);
+            i = end;
+            continue;
+        }
         text.push(c);
         i += c.len_utf8();
     }
+}
+
+/// The byte after the `}` that closes an interpolation whose code starts at `from`, its
+/// strings skipped.
+fn interpolation_end(code: &str, from: usize) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return Some(i + 1),
+            b'}' => depth -= 1,
+            b'\'' | b'"' | b'`' => {
+                i += 1;
+                while bytes.get(i).is_some_and(|c| *c != b) {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Decodes into `text` the escape whose `\` is at byte `i` of a literal of `kind` closed by

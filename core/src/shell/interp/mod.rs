@@ -16,9 +16,13 @@
 
 mod args;
 mod calls;
+mod changes;
+mod files;
+mod imports;
 mod invocation;
 mod lex;
 mod names;
+mod paths;
 mod scan;
 #[cfg(test)]
 mod tests;
