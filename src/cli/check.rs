@@ -81,8 +81,14 @@ fn call_from(tool: &str, arg: Option<&str>, args: Option<&str>) -> Result<ToolCa
 
 fn decision_json(d: &Decision, id: Option<&Value>) -> Value {
     let mut v = json!({"decision": d.action, "risk": d.risk, "reason": d.reason, "rule": d.rule});
-    if let (Some(id), Value::Object(m)) = (id, &mut v) {
-        m.insert("id".into(), id.clone());
+    if let Value::Object(m) = &mut v {
+        // What the analysis could not read whole is said as such: no mode approves it.
+        if d.unknown {
+            m.insert("unknown".into(), Value::Bool(true));
+        }
+        if let Some(id) = id {
+            m.insert("id".into(), id.clone());
+        }
     }
     v
 }
@@ -110,7 +116,8 @@ pub fn check(a: CheckArgs) -> i32 {
     match a.call.format {
         Format::Json => println!("{}", decision_json(&d, None)),
         Format::Text => {
-            println!("{} ({} risk)", d.action, d.risk);
+            let unknown = if d.unknown { ", unknown" } else { "" };
+            println!("{} ({} risk{unknown})", d.action, d.risk);
             println!("reason: {}", d.reason);
             println!("rule:   {}", d.rule);
         }
@@ -289,7 +296,12 @@ fn explanation_text(call: &ToolCall, ex: &Explanation, d: &Decision, mode: Mode)
     if mode != Mode::Default {
         let _ = writeln!(out, "mode: {mode}");
     }
-    let _ = writeln!(out, "decision: {} ({} risk)", d.action, d.risk);
+    let unknown = if d.unknown {
+        ", unknown: not understood whole, so no mode approves it"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "decision: {} ({} risk{unknown})", d.action, d.risk);
     let _ = writeln!(out, "reason:   {}", d.reason);
     let _ = writeln!(out, "rule:     {}", d.rule);
     out

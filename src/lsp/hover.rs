@@ -179,6 +179,7 @@ pub fn matcher_summary(kind: MatcherKind) -> &'static str {
         MatcherKind::Unknown => "the analysis cannot say what the command does whole",
         MatcherKind::Secret => "the call reads a secret file (by the catalogue of secrets)",
         MatcherKind::Outside => "the call reads outside the project, where secrets may be",
+        MatcherKind::Disposable => "every path the command deletes is a build output or temporary",
         MatcherKind::Host => "the hosts a command names or sends to; a URL's host",
         MatcherKind::Effect => "what the command does, by the effects model",
     }
@@ -317,6 +318,9 @@ pub fn describe_matcher(m: &Matcher, tool: &str, action: Action) -> String {
             .to_string(),
         MatcherKind::Outside => "the call reads a path outside the project that the catalogue \
              of secrets does not know to hold nothing secret"
+            .to_string(),
+        MatcherKind::Disposable => "every path the command deletes is a build output or cache \
+             inside the project, or inside a temporary folder"
             .to_string(),
         MatcherKind::Host if m.arg.is_some() => {
             format!("the host of the URL in {what} matches {v}")

@@ -518,6 +518,13 @@ impl HookRegistry {
                     d.reason
                 ),
             )),
+            _ if d.unknown => Err((
+                DecidedBy::Headless,
+                format!(
+                    "{} (not understood, and no one can answer in a non-interactive run: what the analysis does not understand is never approved unasked)",
+                    d.reason
+                ),
+            )),
             _ => Err((
                 DecidedBy::Headless,
                 format!(

@@ -191,6 +191,7 @@ impl<'a> Compiler<'a> {
             MatcherKind::Unknown => Some(Test::Unknown),
             MatcherKind::Secret => Some(Test::Secret),
             MatcherKind::Outside => Some(Test::Outside),
+            MatcherKind::Disposable => Some(Test::Disposable),
             MatcherKind::Effect => self.effect_test(source, m),
         }?;
         Some(CMatcher { arg, test })

@@ -450,7 +450,7 @@ impl Engine {
             .or_else(|| self.protected_with_values(view, values))
             .or_else(|| self.walked_from_here(view, &so_far.folders))
             .or_else(|| self.protected_through_links(view, &so_far.folders))
-            .or_else(|| self.fed_from_listing(view, so_far.listed.as_deref()))
+            .or_else(|| self.fed_from_listing(view, so_far.listed.as_ref()))
     }
 
     /// The first guarded path the command names, as an argument or inside another argument.
@@ -579,7 +579,7 @@ struct LineSoFar {
     /// Folders a `cd` may have moved to, and links an `ln -s` made.
     folders: Folders,
     /// The folders the previous command listed (`find ~ … | xargs cat`).
-    listed: Option<Vec<PathBuf>>,
+    listed: Option<super::protect::Listed>,
 }
 
 /// The commands to judge on a line and the decision the line can do no better than: an ask

@@ -248,7 +248,7 @@ impl Engine {
         }
     }
 
-    /// Records the symbolic link an `ln -s TARGET [LINK]` makes (static words only).
+    /// Records the link an `ln [-s] TARGET [LINK]` makes (static words only).
     pub(super) fn note_link(&self, c: &CommandView, folders: &mut Folders) {
         if c.cmd.program() != "ln" || c.cmd.argv.iter().any(|w| w.dynamic) {
             return;
@@ -260,20 +260,17 @@ impl Engine {
             .skip(1)
             .map(|w| w.value.as_str())
             .collect();
-        let symbolic = words.iter().any(|w| {
-            *w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
-        });
         let operands: Vec<&str> = words.into_iter().filter(|w| !w.starts_with('-')).collect();
         let (target, link) = match operands.as_slice() {
             [t] => (*t, t.rsplit('/').next().unwrap_or(t)),
             [t, l] => (*t, *l),
             _ => return,
         };
-        if symbolic {
-            folders
-                .links
-                .push((self.ctx.resolve(link), self.ctx.resolve(target)));
-        }
+        // A hard link (`ln ~/.zshrc z`) is the same file under a new name: a write to it
+        // writes the file, as through a symbolic one.
+        folders
+            .links
+            .push((self.ctx.resolve(link), self.ctx.resolve(target)));
     }
 
     /// A protection a path of the command reaches through a link an earlier `ln -s` of the
@@ -325,10 +322,10 @@ impl Engine {
             .find_map(|dir| self.protections.inside(dir, &self.ctx))
     }
 
-    /// The folders a `find` lists whole (no `-name` filter that keeps secret files out): what
-    /// an `xargs` after it in the pipeline runs its command on.
-    pub(super) fn listed_folders(&self, c: &CommandView) -> Option<Vec<PathBuf>> {
-        if c.cmd.program() != "find" || rule::filtered_by_name(c) {
+    /// The folders a `find` lists (a `-name` filter keeps no protected folder out): what an
+    /// `xargs` after it in the pipeline runs its command on.
+    pub(super) fn listed_folders(&self, c: &CommandView) -> Option<Listed> {
+        if c.cmd.program() != "find" {
             return None;
         }
         let starts: Vec<PathBuf> = c
@@ -343,10 +340,13 @@ impl Engine {
                 _ => PathBuf::from("/"),
             })
             .collect();
-        Some(if starts.is_empty() {
-            vec![self.ctx.cwd.clone()]
-        } else {
-            starts
+        Some(Listed {
+            folders: if starts.is_empty() {
+                vec![self.ctx.cwd.clone()]
+            } else {
+                starts
+            },
+            names: rule::find_name_filter(c),
         })
     }
 
@@ -355,12 +355,22 @@ impl Engine {
     pub(super) fn fed_from_listing(
         &self,
         c: &CommandView,
-        listed: Option<&[PathBuf]>,
+        listed: Option<&Listed>,
     ) -> Option<&Protection> {
         if !c.cmd.piped || c.cmd.program() != "xargs" {
             return None;
         }
-        self.protection_inside(listed?)
+        let listed = listed?;
+        match &listed.names {
+            None => self.protection_inside(&listed.folders),
+            // Only where a file of the names it lists is (see `holds_named`).
+            Some(names) => self.protections.iter().find(|p| {
+                listed.folders.iter().any(|d| {
+                    let d = PathBuf::from(fold(&d.to_string_lossy()));
+                    PathBuf::from(fold(&p.base().to_string_lossy())).starts_with(&d)
+                }) && names.reaches(p.base())
+            }),
+        }
     }
 
     /// A protection a path of the command reaches with a value the line gives a variable:
@@ -459,6 +469,12 @@ impl Engine {
             return None;
         }
         let excluded = excluded_names(c);
+        // A find that acts only on files by name reaches a protected path only where a file
+        // of that name is (`find / -name '*.log' -exec wc -l {} +` and a store holding no log).
+        let by_name = (c.cmd.program() == "find")
+            .then(|| rule::find_name_filter(c))
+            .flatten();
+        let named = |base: &Path| by_name.as_ref().is_none_or(|f| f.reaches(base));
         // Each folder as named and where its links lead (`grep -r key docs` with `docs -> ~`:
         // grep follows a link it is given).
         let folders = c.paths.iter().enumerate().flat_map(|(i, p)| {
@@ -483,7 +499,8 @@ impl Engine {
                         })
                     })
                 };
-                below(prot.base()) || prot.canonical(&self.ctx).is_some_and(below)
+                (below(prot.base()) || prot.canonical(&self.ctx).is_some_and(below))
+                    && named(prot.base())
             })
         })
     }
@@ -600,6 +617,49 @@ impl Engine {
 }
 
 /// The rest of `word` after a leading `$name` or `${name}` (empty or from a `/` on).
+/// What a `find` listed: the folders it walked, and the names it kept (see
+/// [`rule::find_name_filter`]).
+pub(super) struct Listed {
+    pub(super) folders: Vec<PathBuf>,
+    pub(super) names: Option<rule::NameFilter>,
+}
+
+/// Whether a file whose name every pattern matches is at `base` or below it (links not
+/// followed), looking at no more than a few thousand entries: past that, or where `base` is a
+/// pattern itself, it may be.
+pub(super) fn holds_named(base: &Path, patterns: &[globset::GlobMatcher]) -> bool {
+    if base.to_str().is_none_or(|b| b.contains(['*', '?', '['])) {
+        return true;
+    }
+    let matches = |name: &std::ffi::OsStr| patterns.iter().all(|p| p.is_match(name));
+    let Ok(meta) = std::fs::symlink_metadata(base) else {
+        return false;
+    };
+    if !meta.is_dir() {
+        return base.file_name().is_some_and(matches);
+    }
+    let mut budget = 4096usize;
+    let mut todo = vec![base.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if budget == 0 {
+                return true;
+            }
+            budget -= 1;
+            if matches(&e.file_name()) {
+                return true;
+            }
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                todo.push(e.path());
+            }
+        }
+    }
+    false
+}
+
 fn variable_prefix<'w>(word: &'w str, name: &str) -> Option<&'w str> {
     let rest = word.strip_prefix('$')?.strip_prefix(name).or_else(|| {
         word.strip_prefix("${")?

@@ -11,7 +11,7 @@ use super::pattern::Pattern;
 pub use super::view::CommandView;
 use crate::diag::Source;
 use crate::knowledge::effects::{self, Found, Kind, Places};
-use crate::knowledge::{self, Effect, Follow, Program, Style};
+use crate::knowledge::{self, Effect, Follow, Program};
 use crate::policy::ast::{Action, Risk, Span};
 use crate::rule_ref::RuleRef;
 use crate::shell::{SimpleCommand, View};
@@ -114,6 +114,7 @@ macro_rules! command_tests {
             | Test::Unknown
             | Test::Secret
             | Test::Outside
+            | Test::Disposable
             | Test::Effect(_)
     };
 }
@@ -142,6 +143,8 @@ pub enum Test {
     Secret,
     /// `outside`: the call reads a path outside the project that may hold secrets.
     Outside,
+    /// `disposable`: every path the command deletes is a build output or temporary.
+    Disposable,
     Host(Vec<Pattern>),
     /// `effect "network-upload"`: what the command does ([`crate::knowledge::effects`]).
     Effect(Vec<Kind>),
@@ -362,6 +365,7 @@ impl Test {
             Test::Unknown => c.unknown().is_some(),
             Test::Secret => c.secret().is_some(),
             Test::Outside => c.outside().is_some(),
+            Test::Disposable => c.disposable(),
             Test::Host(vs) => {
                 // Every host the command names (its URLs, and where its effects go): an
                 // allow rule needs all of them to match, and a command whose doings the
@@ -551,10 +555,10 @@ fn walking(c: &CommandView) -> bool {
         || gives_marked(c, Effect::Walk)
         || r.value_of(&["-d", "--directories"])
             .is_some_and(|v| v.text.starts_with("rec"));
-    // Files found by name are what a `-name` filter lets through: a pattern that cannot name a
-    // key or a credentials file (`find ~ -name '*.log' -exec …`) does not reach into them.
-    let find = r.program.is_some_and(|p| p.style == Style::Find);
-    walks && !(find && filtered_by_name(c))
+    // A `-name` filter does not keep a walk out of a protected folder: everything below a
+    // credential store is protected, whatever its name (`find ~/.config -name '*.json' -exec
+    // cat {} +` reads the cloud CLIs' token files).
+    walks
 }
 
 /// Whether a command that walks folders follows the links it meets there (`grep -R`, `rg -L`,
@@ -605,48 +609,53 @@ fn keys<'c>(c: &CommandView<'c>) -> &'c str {
         .unwrap_or("")
 }
 
-/// Whether a find expression selects files by a name that no secret file has (`-name
-/// '*.log'`), with no `-o` that could select others.
-pub fn filtered_by_name(c: &CommandView) -> bool {
-    const SECRET_NAMES: [&str; 14] = [
-        "id_rsa",
-        "id_dsa",
-        "id_ecdsa",
-        "id_ed25519",
-        "credentials",
-        "config",
-        "known_hosts",
-        "authorized_keys",
-        "key.pem",
-        "x.key",
-        ".netrc",
-        "secring.gpg",
-        "pubring.kbx",
-        "access_tokens.db",
-    ];
+/// The name patterns a find expression selects files by (`-name '*.log'`, `-iname …`), when
+/// every file it acts on must match them all: no `-o`, `,`, `!` or `-not` that could select
+/// others, and nothing computed when it runs. Compared without regard to case.
+pub fn find_name_filter(c: &CommandView) -> Option<NameFilter> {
     let words: Vec<&str> = c.cmd.argv.iter().map(|w| w.value.as_str()).collect();
-    if words.iter().any(|w| matches!(*w, "-o" | "-or" | ","))
+    if words
+        .iter()
+        .any(|w| matches!(*w, "-o" | "-or" | "," | "!" | "-not"))
         || c.cmd.argv.iter().any(|w| w.dynamic)
     {
-        return false;
+        return None;
     }
-    let patterns: Vec<&str> = words
+    let texts: Vec<&str> = words
         .windows(2)
         .filter(|w| matches!(w[0], "-name" | "-iname"))
         .map(|w| w[1])
         .collect();
-    !patterns.is_empty()
-        && patterns.iter().all(|p| {
-            globset::GlobBuilder::new(p)
+    let matchers: Vec<globset::GlobMatcher> = texts
+        .iter()
+        .map(|t| {
+            globset::GlobBuilder::new(t)
                 .case_insensitive(true)
                 .build()
-                .is_ok_and(|g| {
-                    let m = g.compile_matcher();
-                    SECRET_NAMES
-                        .iter()
-                        .all(|n| !m.is_match(n) && !m.is_match(format!("{n}.bak")))
-                })
+                .map(|g| g.compile_matcher())
         })
+        .collect::<Result<_, _>>()
+        .ok()?;
+    (!matchers.is_empty()).then(|| NameFilter {
+        secret: knowledge::secrets::may_name_secret(&texts),
+        matchers,
+    })
+}
+
+/// The names a find expression keeps (see [`find_name_filter`]).
+pub struct NameFilter {
+    /// The `-name` and `-iname` patterns, each to match.
+    pub matchers: Vec<globset::GlobMatcher>,
+    /// Whether a file they select may be a secret by its name (the catalogue's kinds and
+    /// stores): then it is reached wherever it is, found or not.
+    pub secret: bool,
+}
+
+impl NameFilter {
+    /// Whether what the filter keeps may be at `base` or below it (see `holds_named`).
+    pub fn reaches(&self, base: &std::path::Path) -> bool {
+        self.secret || super::protect::holds_named(base, &self.matchers)
+    }
 }
 
 /// Whether the command gives the option `flag`. For a program the knowledge has a table for,

@@ -63,6 +63,9 @@ pub struct CommandView<'a> {
     links: Vec<(PathBuf, PathBuf)>,
     /// The secret the command reads, if any (see [`CommandView::secret`]).
     secret: OnceCell<Option<(String, crate::knowledge::secrets::SecretKind)>>,
+    /// Paths of `paths` that stand for a value computed when the command runs, its unknown
+    /// parts written as wildcards: patterns of the analysis, not globs the shell expands.
+    templates: Vec<PathBuf>,
 }
 
 impl<'a> CommandView<'a> {
@@ -75,6 +78,7 @@ impl<'a> CommandView<'a> {
             resolved: paths,
             computed,
             in_options,
+            templates,
         } = named;
         CommandView {
             cmd,
@@ -109,6 +113,7 @@ impl<'a> CommandView<'a> {
             moved_to: Vec::new(),
             links: Vec::new(),
             secret: OnceCell::new(),
+            templates,
         }
     }
 
@@ -254,7 +259,7 @@ impl<'a> CommandView<'a> {
     pub fn secret(&self) -> Option<&(String, crate::knowledge::secrets::SecretKind)> {
         self.secret
             .get_or_init(|| {
-                use crate::knowledge::secrets::{kind_by_content, kind_by_name};
+                use crate::knowledge::secrets::{self, kind_by_content, kind_by_name};
                 let read = self.read_paths();
                 let shown = |p: &PathBuf| {
                     self.paths
@@ -265,6 +270,17 @@ impl<'a> CommandView<'a> {
                 };
                 if let Some((p, k)) = read.iter().find_map(|p| kind_by_name(p).map(|k| (p, k))) {
                     return Some((shown(p), k));
+                }
+                // A pattern the shell expands reaches the files that match it.
+                if let Some(hit) = read
+                    .iter()
+                    .filter(|p| p.to_str().is_some_and(secrets::is_glob))
+                    .filter(|p| !self.templates.contains(p))
+                    .find_map(|p| secrets::kind_in_glob(p))
+                {
+                    let (p, k) = hit;
+                    let shown = p.strip_prefix(&self.ctx.cwd).unwrap_or(&p).display();
+                    return Some((shown.to_string(), k));
                 }
                 // Opening files costs: the first few are looked into.
                 read.iter()
@@ -285,10 +301,47 @@ impl<'a> CommandView<'a> {
         if let Some(p) = self.read_paths().into_iter().find(|p| away(p)) {
             return Some(p.display().to_string());
         }
+        // `ls ~/.config`: names, not contents, but what the listing shows goes to the model too.
+        let r = self.reading();
+        let lists = r
+            .program
+            .is_some_and(|t| t.grammar && r.unknown.is_empty() && t.traits.names_only);
+        if lists {
+            // A folder whose every entry is public (`/dev`, `/tmp`) lists nothing secret.
+            let folder_away = |p: &Path| away(p) && away(&p.join("-"));
+            if let Some(p) = self.paths.iter().find(|p| folder_away(p)) {
+                return Some(p.display().to_string());
+            }
+        }
         self.moved_paths()
             .into_iter()
             .find(|p| away(p))
             .map(|p| p.display().to_string())
+    }
+
+    /// Whether the command deletes something, and every path it deletes is disposable (see
+    /// [`effects::disposable`]): known, a build output or cache inside the project, or inside a
+    /// temporary folder. After a `cd` of the line, a relative path must be disposable from
+    /// every folder it may be in.
+    pub fn disposable(&self) -> bool {
+        let words = effects::deletes_of(self.cmd);
+        let ctx = self.ctx;
+        let home = ctx.home.as_deref();
+        !words.is_empty()
+            && words.iter().all(|w| {
+                let here = match &w.path {
+                    Some(p) if !w.dynamic => {
+                        effects::disposable(&ctx.resolve(p), &w.value, &ctx.cwd, home)
+                    }
+                    _ => effects::disposable(Path::new("/"), &w.value, &ctx.cwd, home),
+                };
+                let moved = w.path.as_ref().filter(|p| !p.starts_with(['/', '~', '$']));
+                here && moved.is_none_or(|p| {
+                    self.moved_to.iter().all(|d| {
+                        effects::disposable(&normalize(&d.join(p)), &w.value, &ctx.cwd, home)
+                    })
+                })
+            })
     }
 
     /// The command seen after `ln -s` commands of its line that made `links` (where each is,
@@ -423,7 +476,7 @@ impl<'a> CommandView<'a> {
                 if self.cmd.computed_program() {
                     return Some("its program's name is only known when it runs".to_string());
                 }
-                None
+                crate::knowledge::unknown_reason(self.cmd, self.reading(), &self.ctx.cwd)
             })
             .as_deref()
     }
@@ -473,6 +526,8 @@ struct Named {
     computed: bool,
     /// Paths attached to short options (`-o/etc/x`).
     in_options: Vec<PathBuf>,
+    /// Paths of computed words, written with wildcards (see [`CommandView::templates`]).
+    templates: Vec<PathBuf>,
 }
 
 impl Named {
@@ -497,7 +552,12 @@ impl Named {
                 Some(p) => Cow::Borrowed(p.as_str()),
                 None if w.dynamic => {
                     self.computed = true;
-                    Cow::Owned(wildcard_template(&w.value))
+                    let template = wildcard_template(&w.value);
+                    self.templates.push(ctx.resolve(&template));
+                    if let Some((_, v)) = template.split_once('=') {
+                        self.templates.push(ctx.resolve(v));
+                    }
+                    Cow::Owned(template)
                 }
                 None => continue,
             };
@@ -655,6 +715,14 @@ fn inner_paths(cmd: &SimpleCommand) -> Vec<String> {
     ]
     .iter()
     .any(|p| program.starts_with(p));
+    // The files a sed script reads and writes (`1r ~/.ssh/id_rsa`, `w ~/.bashrc`).
+    if program == "sed" {
+        for io in crate::knowledge::sed_io(cmd) {
+            if let crate::knowledge::SedIo::Read(f) | crate::knowledge::SedIo::Write(f) = io {
+                out.push(f);
+            }
+        }
+    }
     for w in cmd.argv.iter().skip(1) {
         let v = w.value.as_str();
         // `file:///home/u/.ssh/id_rsa`
@@ -682,6 +750,48 @@ fn inner_paths(cmd: &SimpleCommand) -> Vec<String> {
         }
         if interpreter {
             out.extend(quoted_paths(v));
+            // `open(os.path.expanduser("~") + "/.ssh/id_rsa")`, `File.read(Dir.home +
+            // "/.ssh/id_rsa")`: a literal added to the home folder is a path in it.
+            if HOME_EXPRESSIONS.iter().any(|h| v.contains(h)) {
+                out.extend(
+                    quoted_literals(v)
+                        .into_iter()
+                        .filter(|l| l.starts_with('/') && l.len() > 1)
+                        .map(|l| format!("~{l}")),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// How interpreters' code names the home folder.
+const HOME_EXPRESSIONS: [&str; 12] = [
+    "expanduser",
+    "Path.home",
+    "environ[\"HOME\"]",
+    "environ['HOME']",
+    "getenv(\"HOME\")",
+    "getenv('HOME')",
+    "Dir.home",
+    "ENV[\"HOME\"]",
+    "ENV['HOME']",
+    "homedir()",
+    "process.env.HOME",
+    "$ENV{HOME}",
+];
+
+/// Every quoted string in code.
+fn quoted_literals(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for quote in ['"', '\''] {
+        let mut parts = code.split(quote);
+        parts.next();
+        while let Some(inside) = parts.next() {
+            if !inside.contains('\n') {
+                out.push(inside.to_string());
+            }
+            parts.next();
         }
     }
     out

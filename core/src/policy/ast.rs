@@ -212,6 +212,9 @@ pub enum MatcherKind {
     /// The call reads a path outside the project (the working folder) that the catalogue does
     /// not know to hold nothing secret (system folders and package caches do not count).
     Outside,
+    /// Every path the command deletes is disposable: a build output or cache inside the
+    /// project (`target/`, `node_modules/`), or something inside a temporary folder.
+    Disposable,
     /// What a command does, by the effects model (`network-upload`, `persist`, …; see
     /// [`crate::knowledge::effects::Kind`]).
     Effect,
@@ -219,7 +222,7 @@ pub enum MatcherKind {
 
 impl MatcherKind {
     /// Keyword, whether it takes a value, and whether it may follow `arg NAME`.
-    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 21] = [
+    pub const TABLE: [(MatcherKind, &'static str, bool, bool); 22] = [
         (MatcherKind::Shorthand, "", true, true),
         (MatcherKind::Prefix, "prefix", true, true),
         (MatcherKind::Glob, "glob", true, true),
@@ -239,6 +242,7 @@ impl MatcherKind {
         (MatcherKind::Unknown, "unknown", false, false),
         (MatcherKind::Secret, "secret", false, false),
         (MatcherKind::Outside, "outside", false, false),
+        (MatcherKind::Disposable, "disposable", false, false),
         (MatcherKind::Host, "host", true, true),
         (MatcherKind::Effect, "effect", true, false),
     ];
