@@ -83,7 +83,7 @@ fn json(o: &Output) -> Value {
 #[test]
 fn check_prints_the_decision_its_reason_and_rule() {
     let d = Dir::new();
-    let o = d.run(&["check", "bash", "rm -rf build"]);
+    let o = d.run(&["check", "bash", "rm -rf src"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
     assert!(

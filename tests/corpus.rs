@@ -10,7 +10,9 @@
 //! {"call": {"name": "read_file", "arguments": {"path": "~/.ssh/config"}}, "decision": "deny", "note": "why"}
 //! ```
 //!
-//! `min_risk` and `max_risk` are optional bounds (low < medium < high). Every case is also
+//! `min_risk` and `max_risk` are optional bounds (low < medium < high); `"unknown": true` says
+//! the analysis cannot know what the call does whole, so the decision must say so and every
+//! mode asks (see [`harness9::Decision::unknown`]). Every case is also
 //! decided in `auto-approve` mode and under a guard policy (`default allow;`), where the
 //! expected decision follows from the case's (see [`expected_in_auto_approve`] and
 //! [`expected_in_guard`]); `in_guard` overrides the latter where it differs. `{HOME}` in a command
@@ -48,6 +50,8 @@ struct Case {
     /// The decision under a guard policy when it is not the one the default policy's implies
     /// (see [`expected_in_guard`]).
     in_guard: Option<Action>,
+    /// The call is one the analysis cannot read whole: answered unknown, asked in every mode.
+    unknown: bool,
 }
 
 impl Case {
@@ -77,12 +81,15 @@ impl Case {
             (None, Some(hi)) => write!(s, ", risk <= {hi}").unwrap(),
             (None, None) => {}
         }
+        if self.unknown {
+            s.push_str(", unknown");
+        }
         s
     }
 
     /// Why the decision does not meet the case, if it does not.
     fn mismatch(&self, got: &Decision) -> Option<String> {
-        let decision_ok = got.action == self.decision;
+        let decision_ok = got.action == self.decision && (!self.unknown || got.unknown);
         let min_ok = self.min_risk.is_none_or(|lo| got.risk >= lo);
         let max_ok = self.max_risk.is_none_or(|hi| got.risk <= hi);
         if decision_ok && min_ok && max_ok {
@@ -148,7 +155,7 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
     };
     if let Some(k) = m.keys().find(|k| {
         ![
-            "command", "call", "decision", "min_risk", "max_risk", "note", "in_guard",
+            "command", "call", "decision", "min_risk", "max_risk", "note", "in_guard", "unknown",
         ]
         .contains(&k.as_str())
     }) {
@@ -186,6 +193,14 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
         ),
         Some(v) => return Err(format!("`in_guard` must be a string, not {v}")),
     };
+    let unknown = match m.get("unknown") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => return Err(format!("`unknown` must be true or false, not {v}")),
+    };
+    if unknown && decision != Action::Ask {
+        return Err("an unknown call is asked: `decision` must be ask".into());
+    }
     Ok(Case {
         file: file.to_string(),
         line,
@@ -195,6 +210,7 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
         max_risk,
         note,
         in_guard,
+        unknown,
     })
 }
 
@@ -413,6 +429,9 @@ fn the_binary_decides_every_corpus_case_like_the_library() {
 /// What a case expects in `auto-approve` mode: asks of low and medium risk are approved, high
 /// risk still asked. `None` when the case's risk bounds do not say which side it is on.
 fn expected_in_auto_approve(c: &Case) -> Option<(Action, Option<Risk>)> {
+    if c.unknown {
+        return Some((Action::Ask, None));
+    }
     match c.decision {
         Action::Ask if c.min_risk == Some(Risk::High) => Some((Action::Ask, Some(Risk::High))),
         Action::Ask if c.max_risk.is_some_and(|r| r <= Risk::Medium) => Some((Action::Allow, None)),
@@ -427,6 +446,9 @@ fn expected_in_auto_approve(c: &Case) -> Option<(Action, Option<Risk>)> {
 fn expected_in_guard(c: &Case) -> Option<(Action, Option<Risk>)> {
     if let Some(a) = c.in_guard {
         return Some((a, None));
+    }
+    if c.unknown {
+        return Some((Action::Ask, None));
     }
     match c.decision {
         Action::Ask if c.max_risk == Some(Risk::Low) => Some((Action::Allow, None)),

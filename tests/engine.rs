@@ -610,7 +610,8 @@ fn a_user_allow_silences_a_builtin_ask() {
     // The allow is about apt-get: `sudo` running something else is still asked (and
     // `reboot` is high risk of its own).
     assert_eq!(act(&bash(&e, "sudo reboot")), (Action::Ask, Risk::High));
-    assert_eq!(act(&bash(&e, "sudo ls")), (Action::Ask, Risk::Medium));
+    // Anything run as root is high risk: what it may touch has no bounds.
+    assert_eq!(act(&bash(&e, "sudo ls")), (Action::Ask, Risk::High));
 }
 
 #[test]
@@ -983,9 +984,16 @@ fn auto_approve_approves_low_and_medium_asks_only() {
         Action::Allow
     );
     assert_eq!(
+        e.decide_in_mode(&ToolCall::primary("bash", "npm install"), m)
+            .action,
+        Action::Allow,
+        "installing the project's packages is medium risk"
+    );
+    assert_eq!(
         e.decide_in_mode(&ToolCall::primary("bash", "sudo ls"), m)
             .action,
-        Action::Allow
+        Action::Ask,
+        "running as root is high risk"
     );
     assert_eq!(
         e.decide_in_mode(&ToolCall::primary("bash", "rm -rf x"), m)

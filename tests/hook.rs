@@ -141,7 +141,7 @@ fn bash_is_decided_as_a_shell_command() {
     ));
     assert_eq!(d, "allow", "{why}");
     assert!(why.contains("readonly.policy"), "{why}");
-    let (d, why) = decision(&p.claude("Bash", json!({"command": "rm -rf build"})));
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "rm -rf src"})));
     assert_eq!(d, "ask", "{why}");
     assert!(why.contains("high risk"), "{why}");
 }

@@ -208,7 +208,7 @@ fn narrow_rules_are_still_proposed_where_they_are_safe() {
         ("mkdir -p build/out", "bash(mkdir *)"),
         ("gh pr list --state open", "bash(gh pr list *)"),
         ("kubectl get pods", "bash(kubectl get *)"),
-        ("docker ps -a", "bash(docker ps *)"),
+        ("docker logs -f web", "bash(docker logs *)"),
         ("uv run pytest -x", "bash(uv run pytest *)"),
     ] {
         assert_eq!(proposal_for(&e, cmd), Some(vec![want.to_string()]), "{cmd}");

@@ -19,7 +19,8 @@ use harness9::call::RuleRef;
 use harness9::engine::links::{glob_targets, reaches, targets_below};
 use harness9::engine::paths::wildcard_may_reach;
 use harness9::engine::rule::{
-    follows_links, walks_folders, CommandView, CompiledRule, Match, Subject, Target,
+    find_name_filter, follows_links, walks_folders, CommandView, CompiledRule, Match, NameFilter,
+    Subject, Target,
 };
 use harness9::engine::{pseudo_commands, Chain, Protection};
 use harness9::knowledge::effects::{Line, Places};
@@ -283,7 +284,7 @@ impl<'e> Reference<'e> {
         // Every folder an earlier `cd` may have moved to.
         let mut cd_folders: Vec<PathBuf> = Vec::new();
         // The folders the previous command (a `find`) listed whole.
-        let mut listed: Vec<PathBuf> = Vec::new();
+        let mut listed: (Vec<PathBuf>, Option<NameFilter>) = (Vec::new(), None);
         // What earlier commands of the line left (files written, remotes added).
         let mut line = Line::default();
         let resolve = |raw: &str| self.ctx().resolve(raw);
@@ -351,11 +352,11 @@ impl<'e> Reference<'e> {
     }
 
     /// The folders a `find` lists (its operands before the expression, or the working
-    /// folder), unless a `-name` filter keeps secret files out; a folder only known when the
+    /// folder; a `-name` filter keeps no protected folder out); a folder only known when the
     /// line runs is `/`.
-    fn listed_by_find(&self, view: &CommandView) -> Vec<PathBuf> {
-        if view.cmd.program() != "find" || harness9::engine::rule::filtered_by_name(view) {
-            return Vec::new();
+    fn listed_by_find(&self, view: &CommandView) -> (Vec<PathBuf>, Option<NameFilter>) {
+        if view.cmd.program() != "find" {
+            return (Vec::new(), None);
         }
         let mut starts = Vec::new();
         for w in view.cmd.argv.iter().skip(1) {
@@ -373,20 +374,28 @@ impl<'e> Reference<'e> {
         if starts.is_empty() {
             starts.push(self.ctx().cwd.clone());
         }
-        starts
+        (starts, find_name_filter(view))
     }
 
     /// `find DIR | xargs CMD`: the command runs on every name the find listed, so it reaches
     /// each protection inside those folders.
-    fn fed_by_find(&self, cmd: &SimpleCommand, listed: &[PathBuf]) -> Option<&Protection> {
+    /// With a `-name` filter, only the protections where a file of those names may be: any,
+    /// when the names may be a secret's; else where one is found on disk.
+    fn fed_by_find(
+        &self,
+        cmd: &SimpleCommand,
+        (listed, names): &(Vec<PathBuf>, Option<NameFilter>),
+    ) -> Option<&Protection> {
         if !cmd.piped || cmd.program() != "xargs" {
             return None;
         }
         listed.iter().find_map(|dir| {
-            self.engine
-                .protections()
-                .iter()
-                .find(|p| p.inside(dir, self.ctx()))
+            self.engine.protections().iter().find(|p| {
+                p.inside(dir, self.ctx())
+                    && names
+                        .as_ref()
+                        .is_none_or(|n| n.secret || holds_file_named(p.base(), &n.matchers))
+            })
         })
     }
 
@@ -870,4 +879,30 @@ pub fn fuzz_one(data: &[u8], layout: &Layout) {
             break;
         }
     }
+}
+
+/// Whether a file every pattern matches is at `base` or below it (links not followed).
+fn holds_file_named(base: &Path, patterns: &[globset::GlobMatcher]) -> bool {
+    let matches = |p: &Path| {
+        p.file_name()
+            .is_some_and(|n| patterns.iter().all(|m| m.is_match(n)))
+    };
+    let Ok(meta) = std::fs::symlink_metadata(base) else {
+        return false;
+    };
+    if !meta.is_dir() {
+        return matches(base);
+    }
+    std::fs::read_dir(base)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| {
+            let p = e.path();
+            match std::fs::symlink_metadata(&p) {
+                Ok(m) if m.is_dir() => holds_file_named(&p, patterns),
+                Ok(_) => matches(&p),
+                Err(_) => false,
+            }
+        })
 }
