@@ -22,7 +22,7 @@ pub mod verbs;
 pub use carried::{config_code, Carried};
 pub use load::{registry, Registry};
 pub use reading::{Operand, Reading, Used, Value};
-pub use sed::{sed_io, SedIo};
+pub use sed::{awk_program, awk_writes, sed_io, SedIo};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{
     Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Style, Takes, Traits,

@@ -332,6 +332,98 @@ pub fn commands_run(script: &str) -> Vec<(Option<String>, bool)> {
     out
 }
 
+/// The files an awk program's `print` and `printf` statements write (`print > "out.txt"`,
+/// `printf … >> f`): the literal name, or `None` for a name computed when it runs
+/// (`print > ENVIRON["HOME"] "/.bashrc"`, `print > $2`). A `>` inside parentheses is a
+/// comparison.
+pub fn awk_writes(program: &str) -> Vec<Option<String>> {
+    let chars: Vec<char> = program.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let word_at = |i: usize, w: &str| {
+        let n = w.chars().count();
+        chars
+            .get(i..i + n)
+            .is_some_and(|s| s.iter().copied().eq(w.chars()))
+            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_'))
+    };
+    while i < chars.len() {
+        // A string or a regular expression: skipped whole.
+        if chars[i] == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            continue;
+        }
+        if !(word_at(i, "print") || word_at(i, "printf")) {
+            i += 1;
+            continue;
+        }
+        // The statement, to its end: `;`, `}` or a new line outside parentheses and strings.
+        let mut depth = 0usize;
+        let mut j = i;
+        let mut target = None;
+        while j < chars.len() {
+            match chars[j] {
+                '"' => {
+                    j += 1;
+                    while j < chars.len() && chars[j] != '"' {
+                        j += if chars[j] == '\\' { 2 } else { 1 };
+                    }
+                }
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                ';' | '}' | '\n' if depth == 0 => break,
+                '>' if depth == 0 && target.is_none() => {
+                    let from = if chars.get(j + 1) == Some(&'>') {
+                        j + 2
+                    } else {
+                        j + 1
+                    };
+                    target = Some(from);
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        if let Some(from) = target {
+            let text: String = chars[from..j.min(chars.len())].iter().collect();
+            let text = text.trim();
+            let literal = text
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .filter(|t| !t.contains(['"', '\\']));
+            out.push(literal.map(str::to_string));
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The awk program of a command (its first operand, when no `-f` or `-e` gives one).
+pub fn awk_program(cmd: &crate::shell::SimpleCommand) -> Option<&str> {
+    let args = cmd.argv.get(1..)?;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let v = w.value.as_str();
+        match v {
+            "-f" | "--file" | "-e" | "--source" | "-i" | "--include" => return None,
+            "-F" | "-v" | "--assign" | "--field-separator" => i += 2,
+            "--" => return args.get(i + 1).map(|w| w.value.as_str()),
+            _ if v.starts_with('-') && v.len() > 1 => {
+                if v.starts_with("-f") || v.starts_with("-e") || v.starts_with("--source=") {
+                    return None;
+                }
+                i += 1;
+            }
+            _ => return Some(v),
+        }
+    }
+    None
+}
+
 /// The commands an awk program runs: `system("…")`, `"…" | getline`, `print … | "…"`; one
 /// whose command is not a literal is only known when it runs (`None`).
 pub fn awk_commands(program: &str) -> Vec<(Option<String>, bool)> {
@@ -405,6 +497,22 @@ mod run_tests {
             [(Some("id".to_string()), false)]
         );
         assert!(awk_commands("{print $1}").is_empty());
+        assert_eq!(
+            awk_writes("{ print > \"out.txt\" }"),
+            [Some("out.txt".into())]
+        );
+        assert_eq!(
+            awk_writes("{ printf \"%s\", $1 >> \"/x/.profile\" }"),
+            [Some("/x/.profile".into())]
+        );
+        assert_eq!(
+            awk_writes("{ print > ENVIRON[\"HOME\"] \"/.bashrc\" }"),
+            [None]
+        );
+        assert_eq!(awk_writes("{ print $1 > $2 }"), [None]);
+        assert!(awk_writes("{ if ($1 > 5) print $2 }").is_empty());
+        assert!(awk_writes("{ print ($1 > 5) }").is_empty());
+        assert!(awk_writes("{ print \"a > b\" }").is_empty());
         assert_eq!(awk_commands("{print $1 | cmd}"), [(None, true)]);
     }
 }

@@ -89,6 +89,8 @@ impl Effects<'_, '_> {
                     .find(|(q, _)| resolved.starts_with(q))
                     .map(|(_, f)| *f);
                 let relative = !p.starts_with('/') && !p.starts_with('~');
+                // After `cd` into a clone's folder, a relative file is one of the clone's.
+                let fetched = fetched.or((relative && line.entered.is_some()).then_some(true));
                 match fetched {
                     Some(true) => self.push(
                         Kind::RunRemoteCode,

@@ -105,7 +105,11 @@ impl Effects<'_, '_> {
                 if program == "curl" && write_out {
                     for file in output_variables(v.text) {
                         let file = file.trim_start_matches('>');
-                        if v.word.dynamic {
+                        // `$HOME/…` is the home folder's; any other computed name is unknown.
+                        let home = ["$HOME/", "${HOME}/", "~/"]
+                            .iter()
+                            .any(|h| file.starts_with(h) && !file[h.len()..].contains('$'));
+                        if v.word.dynamic && !home {
                             self.write_value(*v);
                         } else {
                             self.write_text(file);

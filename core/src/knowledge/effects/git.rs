@@ -18,9 +18,52 @@ struct Git<'a> {
 impl Git<'_> {
     /// Whether one of `names` is given, as the program knowledge reads it or written whole.
     fn flag(&self, names: &[&str]) -> bool {
-        names
+        // The options git's table knows, read as it reads them; the others as spelled.
+        let known = |n: &str| {
+            self.reading.options.iter().any(|u| {
+                let named = |s: &&crate::knowledge::OptSpec| s.names.iter().any(|x| x == n);
+                u.spec.is_some_and(|s| !u.negated && named(&s)) || u.candidates.iter().any(named)
+            })
+        };
+        names.iter().any(|n| {
+            known(n)
+                || if n.starts_with("--") || n.len() != 2 {
+                    self.cmd.gives_flag(n, false)
+                } else {
+                    self.short_flag(n)
+                }
+        })
+    }
+
+    /// A short option given alone or in a cluster (`-fq`), up to one of the subcommand's that
+    /// takes a value, whose rest is that value (`-bfix-typo` is `-b fix-typo`, no `-f`).
+    fn short_flag(&self, name: &str) -> bool {
+        let takes_value: &[char] = match self.sub {
+            "checkout" => &['b', 'B'],
+            "switch" => &['c', 'C'],
+            "commit" => &['m', 'F', 'C', 'c'],
+            "branch" | "tag" => &['m'],
+            _ => &[],
+        };
+        let want = name.chars().nth(1);
+        self.cmd
+            .argv
             .iter()
-            .any(|n| self.reading.has_flag(n, true) || self.cmd.gives_flag(n, false))
+            .skip(1)
+            .map(|w| w.value.as_str())
+            .take_while(|v| *v != "--")
+            .filter(|v| v.starts_with('-') && !v.starts_with("--") && v.len() > 1)
+            .any(|v| {
+                for c in v.chars().skip(1) {
+                    if Some(c) == want {
+                        return true;
+                    }
+                    if takes_value.contains(&c) {
+                        return false;
+                    }
+                }
+                false
+            })
     }
 }
 
@@ -198,7 +241,7 @@ impl Effects<'_, '_> {
                 format!("pushes the repository to {repo}"),
                 Some(h),
             );
-        } else if line.remotes.iter().any(|r| r == repo) {
+        } else if line.remotes.iter().any(|r| r == repo || r == "*") {
             self.push(
                 Kind::NetworkUpload,
                 format!("pushes the repository to `{repo}`, a remote set earlier in the line"),
@@ -259,7 +302,14 @@ impl Effects<'_, '_> {
             .find(|o| !o.starts_with('-'))
             .copied()
             .unwrap_or("");
-        if runs_as_code(key) {
+        let lower = key.to_ascii_lowercase();
+        if lower.starts_with("url.") && lower.ends_with("insteadof") {
+            self.push(
+                Kind::Persist,
+                format!("sets `{key}`: git fetches and pushes go elsewhere from now on"),
+                None,
+            );
+        } else if runs_as_code(key) {
             self.push(
                 Kind::Persist,
                 format!("sets `{key}`, which git runs as code later"),

@@ -103,10 +103,39 @@ impl Line {
                 self.unnamed_download = true;
             }
         }
+        // `pip download -d DIR`: the folder holds what came from the network.
+        if matches!(program, "pip" | "pip3" | "pip2")
+            && positional(cmd).first() == Some(&"download")
+        {
+            let opts = Opts::of(
+                cmd,
+                &["-d", "--dest", "-r", "--requirement", "-i", "--index-url"],
+            );
+            let dir = opts.value(&["-d", "--dest"]).map_or(".", |v| v.text);
+            self.written.push(((places.resolve)(dir), true));
+        }
         if program == "git" {
             let pos = positional(cmd);
             if let ["remote", "add" | "set-url", name, ..] = pos.as_slice() {
                 self.remotes.push(name.to_string());
+            }
+            // `git config [set] remote.NAME.url|pushurl URL` points a remote elsewhere;
+            // `url.BASE.insteadOf|pushInsteadOf` every remote whose URL starts with BASE.
+            let key = match pos.as_slice() {
+                ["config", "set", key, _, ..] | ["config", key, _, ..] => {
+                    Some(key.to_ascii_lowercase())
+                }
+                _ => None,
+            };
+            if let Some(key) = key {
+                if let Some(name) = key.strip_prefix("remote.").and_then(|k| {
+                    k.strip_suffix(".url")
+                        .or_else(|| k.strip_suffix(".pushurl"))
+                }) {
+                    self.remotes.push(name.to_string());
+                } else if key.starts_with("url.") && key.ends_with("insteadof") {
+                    self.remotes.push("*".to_string());
+                }
             }
             // A clone's folder holds what came from the network; so does a submodule's.
             if let ["submodule", "add", url, rest @ ..] = pos.as_slice() {

@@ -46,6 +46,7 @@ use self::fetch::fetcher_values;
 use self::model::model;
 use self::opts::Opts;
 use self::packages::unversioned;
+use self::words::positional;
 use crate::knowledge::Reading;
 use crate::shell::{interpreter_code, SimpleCommand};
 
@@ -87,9 +88,84 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
         out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
     out.verbs(cmd);
+    if let Some(how) = dry_run(cmd) {
+        // A dry run changes nothing: what it would send, change or delete becomes a look.
+        let before = out.found.len();
+        out.found.retain(|f| !DRY_RUN_KINDS.contains(&f.kind));
+        if out.found.len() < before {
+            out.push(
+                Kind::NetworkFetch,
+                format!("a dry run (`{how}`): it only shows what it would do"),
+                None,
+            );
+        }
+    }
     out.found.sort_by_key(|f| f.kind);
     out.found.dedup();
     out.found
+}
+
+/// What a dry run leaves undone.
+const DRY_RUN_KINDS: [Kind; 8] = [
+    Kind::WriteOutside,
+    Kind::NetworkUpload,
+    Kind::RemoteChange,
+    Kind::InfraChange,
+    Kind::Destroy,
+    Kind::Delete,
+    Kind::DeleteOutside,
+    Kind::DeleteHistory,
+];
+
+/// The dry-run option of a program known to honour it, as given (`--dry-run=client`, `-avn`),
+/// before any `--`. `--dry-run=none` (kubectl's default) is none; short `-n` counts only where
+/// it means a dry run (rsync, rclone, git's clean, push, add, rm and mv).
+fn dry_run(cmd: &SimpleCommand) -> Option<String> {
+    let program = unversioned(cmd.program());
+    let long: &[&str] = match program {
+        "kubectl" | "oc" | "helm" | "kustomize" | "flux" | "argocd" | "kubeadm" | "npm"
+        | "pnpm" | "yarn" | "cargo" | "git" | "rsync" | "rclone" | "gem" | "twine" | "poetry"
+        | "uv" | "apt-get" | "apt" | "dnf" | "yum" | "brew" | "restic" | "borg" | "s3cmd"
+        | "mc" => &["--dry-run"],
+        "aws" => &["--dryrun", "--dry-run"],
+        "ansible" | "ansible-playbook" => &["--check", "-C"],
+        "az" => &["--what-if"],
+        "pulumi" => &["--preview-only"],
+        _ => return None,
+    };
+    let sub = positional(cmd).first().copied().unwrap_or("");
+    // The letters a cluster holding `-n` may have beside it: options that take no value (in
+    // `git clean -fen`, `n` is the value of `-e`).
+    let short_n = match (program, sub) {
+        ("rsync", _) => "avnrlptgoDzhPHSAXWcuiqRCxIOJmyE",
+        ("rclone", _) => "nvPiq",
+        ("git", "clean") => "fdxXnq",
+        ("git", "push") => "fnvqu",
+        ("git", "add" | "rm" | "mv") => "nvfrkqAN",
+        _ => "",
+    };
+    let words = cmd
+        .argv
+        .iter()
+        .skip(1)
+        .take_while(|w| w.value != "--")
+        .filter(|w| !w.dynamic)
+        .map(|w| w.value.as_str());
+    for v in words {
+        let (name, value) = v.split_once('=').map_or((v, None), |(n, x)| (n, Some(x)));
+        if long.contains(&name) && !value.is_some_and(|x| matches!(x, "none" | "false" | "0")) {
+            return Some(v.to_string());
+        }
+        let cluster = v.starts_with('-') && !v.starts_with("--") && v.len() > 1;
+        if cluster
+            && short_n.contains('n')
+            && v[1..].chars().all(|c| short_n.contains(c))
+            && v.contains('n')
+        {
+            return Some(v.to_string());
+        }
+    }
+    None
 }
 
 /// Whether deleting `path` (resolved) loses nothing a build or a rerun does not make again: it
@@ -99,10 +175,20 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
 /// word as written: `$TMPDIR/x` is inside the temporary folder whatever its value.
 pub fn disposable(path: &Path, spelled: &str, cwd: &Path, home: Option<&Path>) -> bool {
     let d = &data().disposable;
-    let tmpdir = ["$TMPDIR/", "${TMPDIR}/"].iter().any(|t| {
-        spelled
-            .strip_prefix(t)
-            .is_some_and(|rest| !rest.is_empty() && !rest.split('/').any(|p| p == ".."))
+    // `${TMPDIR:-/tmp}/x` too: its default is a temporary folder. The rest must be known:
+    // `$TMPDIR/$X` may be `$TMPDIR/../home`.
+    let tmpdir = [
+        "$TMPDIR/",
+        "${TMPDIR}/",
+        "${TMPDIR:-/tmp}/",
+        "${TMPDIR-/tmp}/",
+        "${TMPDIR:-/var/tmp}/",
+    ]
+    .iter()
+    .any(|t| {
+        spelled.strip_prefix(t).is_some_and(|rest| {
+            !rest.is_empty() && !rest.contains(['$', '`']) && !rest.split('/').any(|p| p == "..")
+        })
     });
     if tmpdir {
         return true;
@@ -282,6 +368,23 @@ impl Effects<'_, '_> {
     /// What a sed script does beyond printing: `w FILE` writes, `r FILE` reads, `e` runs a
     /// command (also as the `s///w` and `s///e` flags).
     fn sed_script(&mut self, cmd: &SimpleCommand) {
+        if matches!(
+            cmd.program(),
+            "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk"
+        ) {
+            let program = crate::knowledge::sed::awk_program(cmd).unwrap_or_default();
+            for target in crate::knowledge::sed::awk_writes(program) {
+                match target {
+                    Some(f) => self.write_text(&f),
+                    None => self.push(
+                        Kind::WriteOutside,
+                        "its program writes a file named when it runs".into(),
+                        None,
+                    ),
+                }
+            }
+            return;
+        }
         if cmd.program() != "sed" {
             return;
         }
