@@ -232,8 +232,10 @@ impl Engine {
                 .zip(&c.raw_paths)
                 .zip(&c.reals)
                 .find_map(|((p, raw), r)| {
-                    // A command proven to only read may read what a protection lets be read.
-                    let read = c.reads_only();
+                    // A command proven to only read (by its grammar, or by its verb table
+                    // with every option known: `ssh-keygen -lf key.pub`) may read what a
+                    // protection lets be read.
+                    let read = c.reads_only() || crate::knowledge::verbs::reads_by_table(c.cmd);
                     self.protected_as(p, raw, &self.ctx, Followed::Lazy(r), read)
                 })
                 .or_else(|| {

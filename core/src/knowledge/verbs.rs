@@ -319,6 +319,46 @@ fn options(cmd: &SimpleCommand) -> impl Iterator<Item = (usize, &str)> {
         .map(|(at, v)| (at, v.split_once('=').map_or(v, |(n, _)| n)))
 }
 
+/// Whether the command is proven by its program's verb table to only read: the table reads
+/// it as `read`, and every option given is one the table names (each letter of a cluster of
+/// short options too, up to one that takes a value), with nothing computed when it runs.
+pub fn reads_by_table(cmd: &SimpleCommand) -> bool {
+    let Some(t) = table(cmd.program()) else {
+        return false;
+    };
+    if cmd.argv.iter().any(|w| w.dynamic) {
+        return false;
+    }
+    // Known, and not an option that does more than read: a lowering option (`-l`) does not
+    // make `ssh-keygen -l -R host` (which removes the host) a read here.
+    let known = |name: &str| {
+        t.options
+            .iter()
+            .any(|(n, c)| *n == name && *c == Class::Read)
+            || (t.global_values.contains(&name) && t.options.iter().all(|(n, _)| *n != name))
+    };
+    let all_known = options(cmd).all(|(_, o)| {
+        if known(o) {
+            return true;
+        }
+        if o.starts_with("--") {
+            return false;
+        }
+        // `-lf`: `-l`, then `-f` and its value attached (or the next word).
+        for c in o.chars().skip(1) {
+            let one = format!("-{c}");
+            if !known(&one) {
+                return false;
+            }
+            if t.global_values.contains(&one.as_str()) {
+                return true;
+            }
+        }
+        true
+    });
+    all_known && classify(cmd).is_some_and(|r| r.by_table && r.class == Class::Read)
+}
+
 /// Reads a command by its program's verb table or, failing that, the lexicon; `None` when
 /// neither knows what it does.
 pub fn classify(cmd: &SimpleCommand) -> Option<Reading> {
@@ -407,6 +447,28 @@ pub fn classify(cmd: &SimpleCommand) -> Option<Reading> {
             matches!(class, Class::Exec | Class::Code)
                 && placed.get(path.len()).is_some_and(|(first, _)| *first < at)
         };
+        // Options of one verb (`"compose down -v" = "destroy"`): given as themselves or in a
+        // cluster of short options (`rm -fv`).
+        let said = &words[..path.len().min(words.len())];
+        for (name, c) in t.options.iter().filter(|(n, _)| n.contains(' ')) {
+            let Some((verb, flag)) = name.rsplit_once(' ') else {
+                continue;
+            };
+            if !verb.split_whitespace().eq(said.iter().copied()) {
+                continue;
+            }
+            let given = options(cmd).any(|(_, o)| {
+                o == flag
+                    || (flag.len() == 2
+                        && !flag.starts_with("--")
+                        && !o.starts_with("--")
+                        && cluster(o)
+                        && o[1..].contains(&flag[1..]))
+            });
+            if given && *c != Class::Read {
+                raised = Some(raised.map_or(*c, |r| r.max_by_weight(*c)));
+            }
+        }
         let class = if lowered.is_some_and(|at| !wrapped(at)) {
             Class::Read
         } else {
@@ -667,6 +729,32 @@ mod tests {
     fn class_of(line: &str) -> Option<Class> {
         let commands = analyse(line).commands;
         commands.first().and_then(classify).map(|r| r.class)
+    }
+
+    fn reads(line: &str) -> bool {
+        analyse(line).commands.first().is_some_and(reads_by_table)
+    }
+
+    #[test]
+    fn only_a_table_read_with_every_option_known_is_a_proven_read() {
+        assert!(reads("ssh-keygen -lf id.pub"));
+        assert!(reads("ssh-keygen -l -f id.pub -E md5"));
+        assert!(reads("ssh-keygen -F github.com -f known_hosts"));
+        // A mode that writes beside the reading one, an unknown option, a computed word.
+        assert!(!reads("ssh-keygen -l -R host -f known_hosts"));
+        assert!(!reads("ssh-keygen -lX id.pub"));
+        assert!(!reads("ssh-keygen -l --frob id.pub"));
+        assert!(!reads("ssh-keygen -lf $K"));
+        assert!(!reads("ssh-keygen -f id"));
+    }
+
+    #[test]
+    fn an_option_of_one_verb_counts_for_that_verb_only() {
+        assert_eq!(class_of("docker compose down -v"), Some(Class::Destroy));
+        assert_eq!(class_of("docker rm -fv db"), Some(Class::Destroy));
+        assert_eq!(class_of("docker compose down"), Some(Class::Service));
+        assert_ne!(class_of("docker run -v /a:/b img"), Some(Class::Destroy));
+        assert_ne!(class_of("docker system df -v"), Some(Class::Destroy));
     }
 
     #[test]
