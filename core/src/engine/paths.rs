@@ -440,26 +440,34 @@ pub fn wildcard_may_reach(written: &Path, target: &Path) -> bool {
                     .all(|(tc, wc)| tc.as_os_str() == wc.as_os_str())
         });
     }
+    components_may_reach(&w, &t)
+}
+
+/// [`wildcard_may_reach`] part by part: the written parts `w` reach the target's parts `t`
+/// when they match its first parts (or run out below it).
+fn components_may_reach(w: &[Component], t: &[Component]) -> bool {
     for (i, tc) in t.iter().enumerate() {
         let Some(wc) = w.get(i) else {
             return false;
         };
         let ws = wc.as_os_str().to_string_lossy();
-        if ws == "**" {
-            return true;
-        }
         let ts = tc.as_os_str().to_string_lossy();
+        // Like bash without `dotglob`, a wildcard never matches a leading dot; a computed part
+        // (`{.,}*`, see `wildcard_template`) may hold one.
+        let dot_hidden = ts.starts_with('.') && !ws.starts_with('.') && !ws.starts_with("{.,}");
+        if ws == "**" {
+            // Any folders, none of them hidden: or none at all.
+            return !dot_hidden || components_may_reach(&w[i + 1..], &t[i..]);
+        }
         if !has_meta(&ws) {
             if ws != ts {
                 return false;
             }
             continue;
         }
-        // Like bash without `dotglob`: a wildcard never matches a leading dot.
-        if ts.starts_with('.') && !ws.starts_with('.') {
-            return false;
-        }
-        if !component_matches(&ws, &ts) {
+        // `{.,}` marks a computed start, any text: the rest is the pattern.
+        let pattern = ws.strip_prefix("{.,}").unwrap_or(&ws);
+        if dot_hidden || !component_matches(pattern, &ts) {
             return false;
         }
     }
@@ -640,6 +648,12 @@ mod tests {
         assert!(!wildcard_may_reach(Path::new("/**/.sshx/id_rsa"), t));
         assert!(!wildcard_may_reach(Path::new("/home/u/*.txt"), t));
         assert!(!wildcard_may_reach(Path::new("/home/u"), t));
+        // Like bash without `dotglob`, `**` passes no hidden folder; a computed start of a
+        // name (`{.,}`, from `~/${X}sh`) may be one.
+        assert!(!wildcard_may_reach(Path::new("/home/u/**/*.md"), t));
+        assert!(wildcard_may_reach(Path::new("/home/u/{.,}*sh/id_rsa"), t));
+        assert!(wildcard_may_reach(Path::new("/home/u/{.,}*"), t));
+        assert!(!wildcard_may_reach(Path::new("/home/u/{.,}*.txt"), t));
         assert!(
             !wildcard_may_reach(Path::new("/home/u/*"), t),
             "bash globs skip dotfiles"

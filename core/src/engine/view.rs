@@ -267,6 +267,8 @@ impl<'a> CommandView<'a> {
                         .position(|q| q == p)
                         .and_then(|i| self.raw_paths.get(i).cloned())
                         .unwrap_or_else(|| p.display().to_string())
+                        // A computed part is shown as the wildcard it stands for.
+                        .replace("{.,}", "")
                 };
                 if let Some((p, k)) = read.iter().find_map(|p| kind_by_name(p).map(|k| (p, k))) {
                     return Some((shown(p), k));
@@ -476,6 +478,28 @@ impl<'a> CommandView<'a> {
                 if self.cmd.computed_program() {
                     return Some("its program's name is only known when it runs".to_string());
                 }
+                // A file named only when it runs may be any file (`> "$HOME/$F"`): a
+                // start-up file, a setting, the policy.
+                if let Some(r) = self.cmd.redirects.iter().find(|r| {
+                    r.writes()
+                        && !r.op.is_here()
+                        && !r.writes_no_file()
+                        && r.target.dynamic
+                        && !r.target.value.starts_with(">(")
+                }) {
+                    return Some(format!(
+                        "it writes to `{}`, a file named only when it runs",
+                        r.target.value
+                    ));
+                }
+                if matches!(self.cmd.program(), "awk" | "gawk" | "mawk" | "nawk") {
+                    let program = crate::knowledge::awk_program(self.cmd).unwrap_or_default();
+                    if crate::knowledge::awk_writes(program).contains(&None) {
+                        return Some(
+                            "its awk program writes to a file named only when it runs".to_string(),
+                        );
+                    }
+                }
                 crate::knowledge::unknown_reason(self.cmd, self.reading(), &self.ctx.cwd)
             })
             .as_deref()
@@ -664,6 +688,10 @@ fn wildcard_template(value: &str) -> String {
             // `wildcard_may_reach`); elsewhere in a word, a part of one name.
             if out.is_empty() && tail.get(len..).is_some_and(|r| r.starts_with('/')) {
                 out.push_str("/**");
+            } else if out.ends_with('/') {
+                // At the start of a name in a folder: it may start with a dot (`~/${X}sh` is
+                // `~/.ssh`). A word that starts computed is left to the program's own reading.
+                out.push_str("{.,}*");
             } else {
                 out.push('*');
             }
@@ -834,13 +862,17 @@ mod tests {
     fn unknown_parts_of_a_word_become_wildcards_and_home_stays_home() {
         assert_eq!(
             wildcard_template("/home/$USER/.ssh/id_rsa"),
-            "/home/*/.ssh/id_rsa"
+            "/home/{.,}*/.ssh/id_rsa"
         );
         assert_eq!(wildcard_template("${HOME}/.aws/x"), "~/.aws/x");
         assert_eq!(wildcard_template("if=$HOME/.ssh/k"), "if=~/.ssh/k");
         // A word that starts with an unknown folder: any folder.
         assert_eq!(wildcard_template("$HOMEDIR/x"), "/**/x");
-        assert_eq!(wildcard_template("$(pwd)/a/`id`/${X:-y}"), "/**/a/*/*");
+        assert_eq!(
+            wildcard_template("$(pwd)/a/`id`/${X:-y}"),
+            "/**/a/{.,}*/{.,}*"
+        );
+        assert_eq!(wildcard_template("~/${X}sh/id_rsa"), "~/{.,}*sh/id_rsa");
         assert_eq!(wildcard_template("x$Y/z"), "x*/z");
         assert_eq!(wildcard_template("$"), "*");
     }

@@ -32,6 +32,14 @@ mod words;
 /// Analyses a command line. A line of plain words takes a fast path that gives exactly what
 /// the parser would; everything else is parsed.
 pub fn analyse(command: &str) -> Analysis {
+    // A NUL ends the string a shell is given (`bash -c`, `execve`): what follows it would be
+    // read here but never run, and what runs is not what was read.
+    if command.contains('\0') {
+        return Analysis {
+            commands: Vec::new(),
+            failure: Some("the command holds a NUL byte, where a shell stops reading".into()),
+        };
+    }
     fast::plain_command(command).unwrap_or_else(|| driver::analyse(command))
 }
 
