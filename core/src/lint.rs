@@ -39,10 +39,13 @@ pub enum Lint {
     /// A `path` matcher where no path is compared: after `arg NAME`, or for a tool whose calls
     /// have no primary path.
     PathNeverMatches,
+    /// An allow rule that lets a file the catalogue of secrets knows be read (`allow
+    /// read_file(path ".env.test")`): legitimate for a team's test fixtures, worth saying.
+    AllowsSecret,
 }
 
 impl Lint {
-    pub const ALL: [Lint; 9] = [
+    pub const ALL: [Lint; 10] = [
         Lint::DuplicateRule,
         Lint::ShadowedRule,
         Lint::AllowSwallows,
@@ -52,6 +55,7 @@ impl Lint {
         Lint::ManagedDead,
         Lint::SilencesBuiltin,
         Lint::PathNeverMatches,
+        Lint::AllowsSecret,
     ];
 
     /// The code diagnostics carry (`harness9::shadowed-rule`).
@@ -66,6 +70,7 @@ impl Lint {
             Lint::ManagedDead => "managed-dead",
             Lint::SilencesBuiltin => "silences-builtin",
             Lint::PathNeverMatches => "path-never-matches",
+            Lint::AllowsSecret => "allows-secret",
         }
     }
 }
@@ -403,6 +408,7 @@ pub fn rule_lints(rules: &[(Arc<Source>, &Rule)]) -> Vec<Diagnostic> {
             out.push(d);
         }
         out.extend(dead_path_matchers(src, r));
+        out.extend(allows_secret(src, r));
         for (esrc, earlier) in &rules[..i] {
             if let Some(d) = against_earlier(src, r, esrc, earlier) {
                 out.push(d);
@@ -522,6 +528,52 @@ fn broad_allow(src: &Arc<Source>, r: &Rule) -> Option<Diagnostic> {
             .label("overly broad")
             .help("allow what you need, e.g. `allow bash(prefix \"git status\");`, or use the bypass mode for a session"),
     )
+}
+
+/// An allow rule whose path values name a secret file by the catalogue's kinds: the shipped
+/// default denies reading it, and this rule lifts that for the files it names.
+fn allows_secret(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
+    use crate::knowledge::secrets;
+    if r.action.value != Action::Allow {
+        return Vec::new();
+    }
+    let tool = r.tool.value.as_str();
+    let file_tool = crate::call::is_file_tool(tool);
+    let paths = |m: &&Matcher| {
+        m.arg.is_none()
+            && match m.kind {
+                MatcherKind::Path => true,
+                MatcherKind::Shorthand | MatcherKind::Glob | MatcherKind::Exact => file_tool,
+                MatcherKind::Argument | MatcherKind::Operand => tool == "bash",
+                _ => false,
+            }
+    };
+    r.matchers
+        .iter()
+        .flatten()
+        .filter(paths)
+        .flat_map(|m| &m.values)
+        .filter_map(|v| {
+            let text = v.value.as_str();
+            let holds = match secrets::kind_by_name(Path::new(text)) {
+                Some(k) => format!(": `{text}` holds {}", k.holds),
+                None if secrets::is_glob(text) && secrets::may_name_secret(&[text]) => {
+                    " (files it matches may be secrets)".to_string()
+                }
+                None => return None,
+            };
+            Some(
+                Diagnostic::warning(
+                    src,
+                    Lint::AllowsSecret.code(),
+                    v.span,
+                    format!("this rule allows `{text}`, a secret by the catalogue{holds}"),
+                )
+                .label("a secret file")
+                .help("keep it if these are test fixtures the agent may read; otherwise narrow the rule"),
+            )
+        })
+        .collect()
 }
 
 /// `path` compares the path of a file tool and the paths a bash command names; nothing else.
@@ -844,6 +896,20 @@ mod silence_tests {
             .iter()
             .map(|d| (d.code.to_string(), d.message.clone()))
             .collect()
+    }
+
+    #[test]
+    fn an_allow_of_a_secret_file_is_reported() {
+        let c = codes("allow read_file(path \".env.test\");\nallow read_file(path \"docs/**\");\n");
+        assert_eq!(
+            c.iter().filter(|(code, _)| code == "allows-secret").count(),
+            1,
+            "{c:?}"
+        );
+        let c = codes("allow bash(argument \"*.pem\");\n");
+        assert!(c.iter().any(|(code, _)| code == "allows-secret"), "{c:?}");
+        let c = codes("deny read_file(path \".env\");\nallow read_file(path \".env.example\");\n");
+        assert!(!c.iter().any(|(code, _)| code == "allows-secret"), "{c:?}");
     }
 
     #[test]
