@@ -36,7 +36,7 @@ const HOME: &str = "/home/corpus";
 /// The project folder the library engine works in (it need not exist).
 const PROJECT: &str = "/work/proj";
 /// The corpus must not shrink below this.
-const MIN_CASES: usize = 1600;
+const MIN_CASES: usize = 5800;
 
 /// One corpus line.
 struct Case {

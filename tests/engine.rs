@@ -1765,3 +1765,35 @@ fn an_exception_that_holds_in_one_spelling_only_cannot_trade_a_stricter_decision
         (Action::Ask, Risk::Low, "p.policy:1".into())
     );
 }
+
+/// A computed part at the start of a name may be a dot: `~/${X}sh` may be `~/.ssh`, so it
+/// reaches the protections of hidden folders. A word that is computed whole is left to the
+/// program's own reading, and a glob's `*` still never matches a leading dot.
+#[test]
+fn a_computed_start_of_a_name_may_be_a_hidden_folder() {
+    let e = engine("default allow;");
+    for cmd in [
+        "cat ~/${X}sh/id_rsa",
+        "cat ~/.config/$X/hosts.yml",
+        "cat ~/$X/id_rsa",
+    ] {
+        assert_eq!(bash(&e, cmd).action, Action::Deny, "{cmd}");
+    }
+    assert_eq!(bash(&e, "cat ~/*sh/notes.txt").action, Action::Allow);
+}
+
+/// A file named only when the command runs may be a start-up file or the policy: the write
+/// is not understood, and asked in every mode.
+#[test]
+fn a_write_to_a_file_named_when_it_runs_is_asked_in_every_mode() {
+    let e = engine("default allow;");
+    for cmd in ["echo x >> \"$HOME/$F\"", "awk '{ print > $2 }' in.txt"] {
+        let d = e.decide_in_mode(&ToolCall::primary("bash", cmd), Mode::AutoApprove);
+        assert_eq!(d.action, Action::Ask, "{cmd}: {d:?}");
+        assert!(d.unknown, "{cmd}: {d:?}");
+    }
+    assert_eq!(
+        bash(&e, "echo x > out.txt 2>/dev/null").action,
+        Action::Allow
+    );
+}

@@ -67,3 +67,45 @@ fn every_knowledge_seed_reads_as_the_knowledge_promises() {
 fn the_shipped_program_tables_index_every_option_name() {
     knowledge::shipped_tables();
 }
+
+/// The shell target's planting, over every command of the corpus (`tests/corpus/*.jsonl`) and
+/// every place in it where bash expands a substitution: each planted `$(…)` is analysed, or
+/// the line is not understood.
+#[test]
+fn a_substitution_planted_anywhere_bash_expands_one_in_a_corpus_command_is_seen() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut planted = 0usize;
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let Some(cmd) = v["command"].as_str() else {
+                continue;
+            };
+            let mut seen_lines = std::collections::HashSet::new();
+            for pick in 0..64 {
+                let Some(p) = fuzzing::plant(cmd, pick) else {
+                    break;
+                };
+                if !seen_lines.insert(p.clone()) {
+                    break;
+                }
+                planted += 1;
+                let mut data = vec![pick as u8];
+                data.extend_from_slice(cmd.as_bytes());
+                let r = std::panic::catch_unwind(|| fuzzing::shell(&data));
+                if r.is_err() {
+                    failures.push(p);
+                }
+            }
+        }
+    }
+    assert!(planted > 5000, "only {planted} planted lines");
+    assert!(
+        failures.is_empty(),
+        "{} planted substitutions unseen:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -131,6 +131,20 @@ pub fn command_line(line: &str) {
             "read-only mode allows {line:?}, but not every command of it reads only"
         );
     }
+    // A command whose verb destroys (`wrangler d1 delete`, `kubectl delete`) is never
+    // approved without a person, in any mode.
+    let auto = engine.decide_in_mode(&call, Mode::AutoApprove);
+    if let Some(cmd) = analysis.commands.iter().find(|c| {
+        knowledge::verbs::classify(c).is_some_and(|r| r.class == knowledge::verbs::Class::Destroy)
+    }) {
+        assert_ne!(
+            auto.action,
+            Action::Allow,
+            "auto-approve allows {line:?}, whose `{}` destroys: {auto:?}",
+            cmd.program()
+        );
+    }
+
     // `Engine::is_read_only` is `readonly.policy` (`allow bash(read_only) unless (secret) unless
     // (outside)`) over every command: it may refuse a line the knowledge reads as read-only
     // (a read of a secret, or of a place outside the project, such as a glob that may reach

@@ -392,9 +392,12 @@ impl<'e> Reference<'e> {
         listed.iter().find_map(|dir| {
             self.engine.protections().iter().find(|p| {
                 p.inside(dir, self.ctx())
-                    && names
-                        .as_ref()
-                        .is_none_or(|n| n.secret || holds_file_named(p.base(), &n.matchers))
+                    && names.as_ref().is_none_or(|n| {
+                        n.secret
+                            || holds_file_named(p.base(), &|f| {
+                                n.matchers.iter().all(|m| m.is_match(f))
+                            })
+                    })
             })
         })
     }
@@ -882,11 +885,8 @@ pub fn fuzz_one(data: &[u8], layout: &Layout) {
 }
 
 /// Whether a file every pattern matches is at `base` or below it (links not followed).
-fn holds_file_named(base: &Path, patterns: &[globset::GlobMatcher]) -> bool {
-    let matches = |p: &Path| {
-        p.file_name()
-            .is_some_and(|n| patterns.iter().all(|m| m.is_match(n)))
-    };
+fn holds_file_named(base: &Path, named: &dyn Fn(&std::ffi::OsStr) -> bool) -> bool {
+    let matches = |p: &Path| p.file_name().is_some_and(named);
     let Ok(meta) = std::fs::symlink_metadata(base) else {
         return false;
     };
@@ -900,7 +900,7 @@ fn holds_file_named(base: &Path, patterns: &[globset::GlobMatcher]) -> bool {
         .any(|e| {
             let p = e.path();
             match std::fs::symlink_metadata(&p) {
-                Ok(m) if m.is_dir() => holds_file_named(&p, patterns),
+                Ok(m) if m.is_dir() => holds_file_named(&p, named),
                 Ok(_) => matches(&p),
                 Err(_) => false,
             }
