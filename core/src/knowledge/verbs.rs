@@ -497,7 +497,10 @@ pub fn classify(cmd: &SimpleCommand) -> Option<Reading> {
     // The lexicon reads the words of a CLI no table describes, and the subcommands a table
     // does not list (`aws cloudwatch describe-alarms`): never a program other knowledge reads
     // (`touch rm-rf.txt` is no deletion).
-    let lexicon_may = table.is_some() || !crate::knowledge::read_otherwise(program);
+    // Nor git, whose words its own reader reads: a subcommand it does not know may be an alias
+    // (`alias.x = !cmd`), which the lexicon's reading of the words after it cannot see.
+    let lexicon_may =
+        program != "git" && (table.is_some() || !crate::knowledge::read_otherwise(program));
     by_table.or_else(|| lexicon(cmd, program, &words).filter(|_| lexicon_may))
 }
 

@@ -205,7 +205,7 @@ impl Effects<'_, '_> {
                 history("moves or replaces a branch, leaving its commits behind".into())
             }
             "update-ref" => history("moves or deletes a ref".into()),
-            "reflog" if matches!(ops.first(), Some(&"expire" | &"delete")) => {
+            "reflog" if matches!(ops.first(), Some(&"expire" | &"delete" | &"drop")) => {
                 history("deletes reflog entries".into())
             }
             "gc" if git.cmd.argv.iter().any(|w| w.value.starts_with("--prune")) => {
