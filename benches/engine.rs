@@ -103,7 +103,8 @@ fn decide(c: &mut Criterion) {
     g.warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
     let hit = ToolCall::primary("bash", "git status --short");
-    let miss = ToolCall::primary("bash", "zzz-unknown --verbose out.txt");
+    // A command no rule matches (an unknown program would meet the built-in unknown rule).
+    let miss = ToolCall::primary("bash", "touch --no-create out.txt");
     let file = ToolCall::primary("read_file", "secrets/api.key");
     let write = ToolCall::primary("write_file", "src/lib.rs");
     let compound = ToolCall::primary(

@@ -348,7 +348,7 @@ impl Engine {
             } else {
                 starts
             },
-            names: rule::find_name_filter(c),
+            names: c.name_filter().cloned(),
         })
     }
 
@@ -366,12 +366,17 @@ impl Engine {
         match &listed.names {
             None => self.protection_inside(&listed.folders),
             // Only where a file of the names it lists is (see `holds_named`).
-            Some(names) => self.protections.iter().find(|p| {
-                listed.folders.iter().any(|d| {
-                    let d = PathBuf::from(fold(&d.to_string_lossy()));
-                    PathBuf::from(fold(&p.base().to_string_lossy())).starts_with(&d)
-                }) && names.reaches(p.base())
-            }),
+            Some(names) => {
+                let folders: Vec<PathBuf> = listed
+                    .folders
+                    .iter()
+                    .map(|d| PathBuf::from(fold(&d.to_string_lossy())))
+                    .collect();
+                self.protections.iter().find(|p| {
+                    folders.iter().any(|d| p.folded_base().starts_with(d))
+                        && names.reaches(p.base())
+                })
+            }
         }
     }
 
@@ -474,7 +479,7 @@ impl Engine {
         // A find that acts only on files by name reaches a protected path only where a file
         // of that name is (`find / -name '*.log' -exec wc -l {} +` and a store holding no log).
         let by_name = (c.cmd.program() == "find")
-            .then(|| rule::find_name_filter(c))
+            .then(|| c.name_filter())
             .flatten();
         let named = |base: &Path| by_name.as_ref().is_none_or(|f| f.reaches(base));
         // Each folder as named and where its links lead (`grep -r key docs` with `docs -> ~`:
@@ -488,7 +493,6 @@ impl Engine {
             let p = PathBuf::from(fold(&p.to_string_lossy()));
             self.protections.iter().find(|prot| {
                 let below = |q: &Path| -> bool {
-                    let q = PathBuf::from(fold(&q.to_string_lossy()));
                     q.strip_prefix(&p).is_ok_and(|rest| {
                         let parts: Vec<_> = rest.components().collect();
                         !parts.iter().enumerate().any(|(i, part)| {
@@ -501,8 +505,11 @@ impl Engine {
                         })
                     })
                 };
-                (below(prot.base()) || prot.canonical(&self.ctx).is_some_and(below))
-                    && named(prot.base())
+                let canonical = || {
+                    prot.canonical(&self.ctx)
+                        .is_some_and(|c| below(&PathBuf::from(fold(&c.to_string_lossy()))))
+                };
+                (below(prot.folded_base()) || canonical()) && named(prot.base())
             })
         })
     }
@@ -589,22 +596,36 @@ impl Engine {
         // A wildcard names no single file to follow, but bash expands it on disk first: what it
         // matches may lead anywhere (`docs/*/id_rsa` through `docs/keys -> ~/.ssh`).
         if wild {
-            let folded = PathBuf::from(fold(&lexical.to_string_lossy()));
-            if let Some(hit) = self.protections.iter().find(|prot| {
-                let base = PathBuf::from(fold(&prot.base().to_string_lossy()));
-                // One the path is below as written was judged above (a file it lets be read).
-                !prot.covers(lexical, false, &self.ctx) && wildcard_may_reach(&folded, &base)
+            let text = fold(&lexical.to_string_lossy());
+            let folded = Path::new(&text);
+            // The folder written out before the first wildcard: a protection it does not lead
+            // to, nor lie in, is not reached (a quick look before the part-by-part one).
+            let literal = match text.find(['*', '?', '[', '{', '\\']) {
+                Some(i) => &text[..text[..i].rfind('/').map_or(0, |j| j + 1)],
+                None => text.as_str(),
+            };
+            if let Some(hit) = self.protections.wild_candidates(&text).find(|prot| {
+                let base = prot.folded_base().to_str().unwrap_or("");
+                (base.starts_with(literal) || literal.starts_with(base))
+                    && wildcard_may_reach(folded, prot.folded_base())
+                    // One the path is below as written was judged above (a file it lets be
+                    // read).
+                    && !prot.covers(lexical, false, &self.ctx)
             }) {
                 return Some(hit);
             }
             let targets = super::links::glob_targets(lexical);
-            return self.protections.iter().find(|prot| {
-                // A match inside the protection (unless it may be read), or a folder holding it.
-                targets.iter().any(|t| {
-                    prot.covers(t, read, &self.ctx)
-                        || prot.base().starts_with(t)
-                        || prot.canonical(&self.ctx).is_some_and(|c| c.starts_with(t))
-                })
+            // A match inside a protection (unless it may be read), or a folder holding one
+            // (as written, or where it really is).
+            return targets.iter().find_map(|t| {
+                self.protections
+                    .covering(t, read, &self.ctx)
+                    .or_else(|| self.protections.below(t))
+                    .or_else(|| {
+                        self.protections.iter().find(|prot| {
+                            prot.canonical(&self.ctx).is_some_and(|c| c.starts_with(t))
+                        })
+                    })
             });
         }
         if raw.is_empty() {

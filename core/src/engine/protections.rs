@@ -28,6 +28,8 @@ pub struct Protection {
     /// and the folder before the first wildcard (what a walk or a wildcard must reach).
     glob: Option<GlobMatcher>,
     base: PathBuf,
+    /// `base`, folded: what a wildcard is compared with (see `paths::wildcard_may_reach`).
+    folded_base: PathBuf,
     /// File names inside a protected folder that may be read, never written (`*.pub` in
     /// `~/.ssh`).
     readable: Vec<GlobMatcher>,
@@ -45,6 +47,7 @@ impl Clone for Protection {
             folded: self.folded.clone(),
             glob: self.glob.clone(),
             base: self.base.clone(),
+            folded_base: self.folded_base.clone(),
             readable: self.readable.clone(),
             canonical: match self.canonical.get() {
                 Some(c) => OnceLock::from(c.clone()),
@@ -107,6 +110,7 @@ impl Protection {
             written: written.to_string(),
             folded,
             glob,
+            folded_base: PathBuf::from(fold(&base.to_string_lossy())),
             base,
             readable: readable.iter().filter_map(|r| matcher(&fold(r))).collect(),
             canonical: OnceLock::new(),
@@ -142,6 +146,11 @@ impl Protection {
         &self.base
     }
 
+    /// [`Protection::base`], case-folded.
+    pub fn folded_base(&self) -> &Path {
+        &self.folded_base
+    }
+
     /// Whether `p` (folded: see [`fold`]) is the protected path or below it.
     fn covers_folded(&self, p: &str) -> bool {
         match &self.glob {
@@ -153,7 +162,7 @@ impl Protection {
                     if g.is_match(q) {
                         return true;
                     }
-                    if !below_folded(&q.to_string_lossy(), &fold(&self.base.to_string_lossy())) {
+                    if !below_folded(&q.to_string_lossy(), &self.folded_base.to_string_lossy()) {
                         return false;
                     }
                     cur = q.parent();
@@ -166,16 +175,20 @@ impl Protection {
     /// Whether `p` is the protected path or below it, as written or where the protected path
     /// really is; a `read` of a file the protection lets be read (`~/.ssh/id_rsa.pub`) is not.
     pub fn covers(&self, p: &Path, read: bool, ctx: &PathContext) -> bool {
-        let folded = fold(&p.to_string_lossy());
-        let hit = self.covers_folded(&folded)
+        self.covers_as_folded(&fold(&p.to_string_lossy()), read, ctx)
+    }
+
+    /// [`Protection::covers`] for a path already folded.
+    fn covers_as_folded(&self, folded: &str, read: bool, ctx: &PathContext) -> bool {
+        let hit = self.covers_folded(folded)
             || self.canonical(ctx).is_some_and(|c| {
                 let rest = self
                     .resolved
                     .strip_prefix(&self.base)
                     .unwrap_or(Path::new(""));
-                below_folded(&folded, &fold(&c.join(rest).to_string_lossy()))
+                below_folded(folded, &fold(&c.join(rest).to_string_lossy()))
             });
-        hit && !(read && self.lets_read(&folded))
+        hit && !(read && self.lets_read(folded))
     }
 
     /// Whether the folded path `p` is a file inside the protected folder that may be read.
@@ -195,7 +208,7 @@ impl Protection {
     /// folder is denied wherever the catalogue's stores are, on every machine alike.)
     pub fn inside(&self, dir: &Path, ctx: &PathContext) -> bool {
         let d = fold(&dir.to_string_lossy());
-        below_folded(&fold(&self.base.to_string_lossy()), &d)
+        below_folded(&self.folded_base.to_string_lossy(), &d)
             || self
                 .canonical(ctx)
                 .is_some_and(|c| below_folded(&fold(&c.to_string_lossy()), &d))
@@ -263,18 +276,53 @@ impl Protections {
         keyed.chain(&self.others).map(|&i| &self.list[i])
     }
 
+    /// The protections a wildcard path (folded) may reach: those of its first part below home
+    /// when that part is written out, and the others; every one when it is not (`~/.*`,
+    /// `/**/x`, `/h*/u/…`).
+    pub fn wild_candidates<'p>(
+        &'p self,
+        folded: &str,
+    ) -> Box<dyn Iterator<Item = &'p Protection> + 'p> {
+        match self.first_below_home(folded) {
+            Some(first) if !has_meta(&first) => Box::new(self.candidates(folded)),
+            _ => Box::new(self.list.iter()),
+        }
+    }
+
     /// The protection `p` falls under, if any (see [`Protection::covers`]).
     pub fn covering(&self, p: &Path, read: bool, ctx: &PathContext) -> Option<&Protection> {
         let folded = fold(&p.to_string_lossy());
         self.candidates(&folded)
-            .find(|prot| prot.covers(p, read, ctx))
+            .find(|prot| prot.covers_as_folded(&folded, read, ctx))
             .or_else(|| {
                 // Where a protected path really is may be anywhere (`~/.aws -> /data/aws`).
                 self.list
                     .iter()
                     .filter(|prot| prot.canonical(ctx).is_some())
-                    .find(|prot| prot.covers(p, read, ctx))
+                    .find(|prot| prot.covers_as_folded(&folded, read, ctx))
             })
+    }
+
+    /// The first protection at `dir` or below it (as written; see [`Protection::inside`] for
+    /// where it really is), looked up by the index: only home and the folders above it hold
+    /// every protection of home.
+    pub fn below(&self, dir: &Path) -> Option<&Protection> {
+        let folded = fold(&dir.to_string_lossy());
+        let under = |p: &&Protection| below_folded(&p.folded_base.to_string_lossy(), &folded);
+        match self.first_below_home(&folded) {
+            Some(first) if !has_meta(&first) => self.candidates(&folded).find(under),
+            _ => {
+                let holds_home = self
+                    .home
+                    .as_deref()
+                    .is_some_and(|h| below_folded(h, &folded));
+                if holds_home {
+                    self.list.iter().find(under)
+                } else {
+                    self.others.iter().map(|&i| &self.list[i]).find(under)
+                }
+            }
+        }
     }
 
     /// The first protection inside `dir` (a folder a command walks).

@@ -626,6 +626,32 @@ pub fn find_name_filter(c: &CommandView) -> Option<NameFilter> {
         .filter(|w| matches!(w[0], "-name" | "-iname"))
         .map(|w| w[1])
         .collect();
+    if texts.is_empty() {
+        return None;
+    }
+    // The same filter is met again and again (each layer's view of the command, each call of a
+    // session): made once per thread, a few hundred kept.
+    thread_local! {
+        static MADE: std::cell::RefCell<std::collections::HashMap<Vec<String>, NameFilter>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+    if let Some(f) = MADE.with(|m| m.borrow().get(&key).cloned()) {
+        return Some(f);
+    }
+    let made = name_filter_of(&texts)?;
+    MADE.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() > 256 {
+            m.clear();
+        }
+        m.insert(key, made.clone());
+    });
+    Some(made)
+}
+
+/// [`find_name_filter`] made from its patterns.
+fn name_filter_of(texts: &[&str]) -> Option<NameFilter> {
     let matchers: Vec<globset::GlobMatcher> = texts
         .iter()
         .map(|t| {
@@ -637,12 +663,13 @@ pub fn find_name_filter(c: &CommandView) -> Option<NameFilter> {
         .collect::<Result<_, _>>()
         .ok()?;
     (!matchers.is_empty()).then(|| NameFilter {
-        secret: knowledge::secrets::may_name_secret(&texts),
+        secret: knowledge::secrets::may_name_secret_with(texts, &matchers),
         matchers,
     })
 }
 
 /// The names a find expression keeps (see [`find_name_filter`]).
+#[derive(Clone)]
 pub struct NameFilter {
     /// The `-name` and `-iname` patterns, each to match.
     pub matchers: Vec<globset::GlobMatcher>,

@@ -66,6 +66,8 @@ pub struct CommandView<'a> {
     /// Paths of `paths` that stand for a value computed when the command runs, its unknown
     /// parts written as wildcards: patterns of the analysis, not globs the shell expands.
     templates: Vec<PathBuf>,
+    /// A find's name filter (see [`super::rule::find_name_filter`]), made once.
+    name_filter: OnceCell<Option<super::rule::NameFilter>>,
 }
 
 impl<'a> CommandView<'a> {
@@ -114,7 +116,15 @@ impl<'a> CommandView<'a> {
             links: Vec::new(),
             secret: OnceCell::new(),
             templates,
+            name_filter: OnceCell::new(),
         }
+    }
+
+    /// The names a find keeps (see [`super::rule::find_name_filter`]); made once.
+    pub fn name_filter(&self) -> Option<&super::rule::NameFilter> {
+        self.name_filter
+            .get_or_init(|| super::rule::find_name_filter(self))
+            .as_ref()
     }
 
     /// Where the `i`th of [`CommandView::paths`] really leads, links followed, spelled from the

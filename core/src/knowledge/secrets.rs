@@ -102,6 +102,8 @@ struct Catalogue {
     name_patterns: Vec<&'static str>,
     /// Patterns with a `/` (`config/master.key`), matched against the path's last parts.
     tails: Vec<(Vec<&'static str>, GlobMatcher, usize)>,
+    /// The last part of each of `tails`, in order: the tails a name may end.
+    tail_names: GlobSet,
     /// Per kind, the names that are not secret (`*.example`).
     except: Vec<GlobSet>,
     kinds: Vec<SecretKind>,
@@ -156,7 +158,7 @@ fn catalogue() -> &'static Catalogue {
             for f in &k.files {
                 if f.contains('/') {
                     if let Some(m) = glob(f) {
-                        tails.push((f.split('/').collect(), m, i));
+                        tails.push((f.split('/').collect::<Vec<_>>(), m, i));
                     }
                 } else if let Ok(g) = GlobBuilder::new(f)
                     .case_insensitive(true)
@@ -169,6 +171,21 @@ fn catalogue() -> &'static Catalogue {
                 }
             }
         }
+        // One pattern per tail, in order (a last part that does not build stands as `*`, so
+        // that the indices still line up).
+        let mut tail_names = GlobSetBuilder::new();
+        for (parts, _, _) in &tails {
+            let last = parts.last().copied().unwrap_or("*");
+            let g = GlobBuilder::new(last)
+                .case_insensitive(true)
+                .literal_separator(true)
+                .build()
+                .or_else(|_| globset::Glob::new("*"));
+            if let Ok(g) = g {
+                tail_names.add(g);
+            }
+        }
+        let tail_names = tail_names.build().unwrap_or_else(|_| GlobSet::empty());
         let except = d
             .kind
             .iter()
@@ -207,6 +224,7 @@ fn catalogue() -> &'static Catalogue {
             name_kinds,
             name_patterns,
             tails,
+            tail_names,
             except,
             kinds,
             contents: d.content,
@@ -236,7 +254,10 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
         .components()
         .filter_map(|p| p.as_os_str().to_str())
         .collect();
-    let by_tail = c.tails.iter().filter_map(|(pattern, m, kind)| {
+    let mut ending = c.tail_names.matches(name);
+    ending.sort_unstable();
+    let by_tail = ending.into_iter().filter_map(|i| {
+        let (pattern, m, kind) = &c.tails[i];
         let n = pattern.len();
         let tail = parts.get(parts.len().checked_sub(n)?..)?.join("/");
         m.is_match(&tail).then_some(*kind)
@@ -365,29 +386,85 @@ fn expand(
 /// by its name: it may be named as a kind of secret file is, or as a credential store's file
 /// (`config` of `~/.kube/config`).
 pub fn may_name_secret(patterns: &[&str]) -> bool {
-    let c = catalogue();
-    // Against the names as they are written, with a `*` as one letter (`*.key` is `x.key`):
-    // a pattern that only meets a kind's wildcard with its own (`*.log` and `krb5cc_*` both
-    // match `krb5cc_1.log`) names no secret anyone keeps. The files that exist are looked at
-    // on their own (see `holds_named` in the engine).
     let globs: Vec<globset::GlobMatcher> = patterns.iter().filter_map(|p| glob(p)).collect();
     if globs.len() != patterns.len() {
         return true;
     }
-    let meets = |k: &str| {
-        let sample = k.replace(['*', '?'], "x");
-        !sample.contains(['[', '{']) && globs.iter().all(|g| g.is_match(&sample))
-            || sample.contains(['[', '{']) && patterns.iter().all(|p| name_may_match(p, k))
-    };
-    c.name_patterns.iter().any(|k| meets(k))
-        || c.tails
+    may_name_secret_with(patterns, &globs)
+}
+
+/// [`may_name_secret`] with the patterns compiled already (case-insensitive, one each).
+pub fn may_name_secret_with(patterns: &[&str], globs: &[globset::GlobMatcher]) -> bool {
+    let c = catalogue();
+    if globs.len() != patterns.len() {
+        return true;
+    }
+    // Against the names as they are written, with a `*` as one letter (`*.key` is `x.key`):
+    // a pattern that only meets a kind's wildcard with its own (`*.log` and `krb5cc_*` both
+    // match `krb5cc_1.log`) names no secret anyone keeps. The files that exist are looked at
+    // on their own (see `holds_named` in the engine).
+    // What every pattern's text starts and ends with: a sample without them cannot match, and
+    // most are ruled out so, before any glob is run.
+    let ends: Vec<(String, String)> = patterns.iter().map(|p| literal_ends(p)).collect();
+    name_samples(c)
+        .iter()
+        .any(|(sample, k, (khead, ktail))| match sample {
+            Some(sample) => {
+                ends.iter().all(|(head, tail)| {
+                    sample.starts_with(head.as_str()) && sample.ends_with(tail.as_str())
+                }) && globs.iter().all(|g| g.is_match(sample))
+            }
+            // Two patterns meet only where their written-out starts and ends agree.
+            None => {
+                ends.iter().all(|(head, tail)| {
+                    (head.starts_with(khead.as_str()) || khead.starts_with(head.as_str()))
+                        && (tail.ends_with(ktail.as_str()) || ktail.ends_with(tail.as_str()))
+                }) && patterns.iter().all(|p| name_may_match(p, k))
+            }
+        })
+}
+
+/// What a pattern starts and ends with before its first and after its last wildcard, folded.
+fn literal_ends(pattern: &str) -> (String, String) {
+    let p = fold(pattern);
+    let meta = |c: char| matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\');
+    let head: String = p.chars().take_while(|&c| !meta(c)).collect();
+    let tail: String = p.rsplit(meta).next().unwrap_or("").to_string();
+    (head, tail)
+}
+
+/// The catalogue's file names (kinds, tails' last parts, stores' last parts), each with a
+/// sample name it matches (a `*` or `?` as the letter `x`, folded), or `None` when it has a
+/// class or alternatives, which are compared as globs.
+#[allow(clippy::type_complexity)]
+fn name_samples(
+    c: &'static Catalogue,
+) -> &'static [(Option<String>, &'static str, (String, String))] {
+    static SAMPLES: OnceLock<Vec<(Option<String>, &'static str, (String, String))>> =
+        OnceLock::new();
+    SAMPLES.get_or_init(|| {
+        let names = c
+            .name_patterns
             .iter()
-            .filter_map(|(parts, _, _)| parts.last())
-            .any(|k| meets(k))
-        || c.stores
-            .iter()
-            .flat_map(|s| &s.paths)
-            .any(|p| p.rsplit('/').next().is_some_and(&meets))
+            .copied()
+            .chain(
+                c.tails
+                    .iter()
+                    .filter_map(|(parts, _, _)| parts.last().copied()),
+            )
+            .chain(
+                c.stores
+                    .iter()
+                    .flat_map(|s| &s.paths)
+                    .filter_map(|p| p.rsplit('/').next()),
+            );
+        names
+            .map(|k| {
+                let sample = (!k.contains(['[', '{'])).then(|| fold(&k.replace(['*', '?'], "x")));
+                (sample, k, literal_ends(k))
+            })
+            .collect()
+    })
 }
 
 /// Whether some file name matches both globs (`*`, `?`, `[…]`, `{a,b}`), compared without

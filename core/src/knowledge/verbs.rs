@@ -666,9 +666,28 @@ fn parts(word: &str) -> Vec<String> {
 
 /// Whether an entry of the lexicon (one word, or a run of words joined by `-`) is among a
 /// word's parts, in order.
-fn has(parts: &[String], entry: &str) -> bool {
-    let want: Vec<String> = entry.split('-').map(str::to_lowercase).collect();
-    parts.windows(want.len()).any(|w| w == want.as_slice())
+fn has(parts: &[String], want: &[String]) -> bool {
+    parts.windows(want.len()).any(|w| w == want)
+}
+
+/// The lexicon's entries split into their lower-case parts once, strongest class first:
+/// secret, destroy, publish, read.
+fn lexicon_entries() -> &'static [(Class, Vec<Vec<String>>)] {
+    static ENTRIES: OnceLock<Vec<(Class, Vec<Vec<String>>)>> = OnceLock::new();
+    ENTRIES.get_or_init(|| {
+        let lex = &knowledge().lexicon;
+        let split = |list: &[&str]| -> Vec<Vec<String>> {
+            list.iter()
+                .map(|e| e.split('-').map(str::to_lowercase).collect())
+                .collect()
+        };
+        vec![
+            (Class::Secret, split(&lex.secret)),
+            (Class::Destroy, split(&lex.destroy)),
+            (Class::Publish, split(&lex.publish)),
+            (Class::Fetch, split(&lex.read)),
+        ]
+    })
 }
 
 /// A command of a program without a table that knows its words, read by the lexicon: the
@@ -686,17 +705,10 @@ fn lexicon(cmd: &SimpleCommand, program: &str, words: &[&str]) -> Option<Reading
             break;
         }
         let p = parts(w);
-        let class = if lex.secret.iter().any(|e| has(&p, e)) {
-            Some(Class::Secret)
-        } else if lex.destroy.iter().any(|e| has(&p, e)) {
-            Some(Class::Destroy)
-        } else if lex.publish.iter().any(|e| has(&p, e)) {
-            Some(Class::Publish)
-        } else if lex.read.iter().any(|e| has(&p, e)) {
-            Some(Class::Fetch)
-        } else {
-            None
-        };
+        let class = lexicon_entries()
+            .iter()
+            .find(|(_, entries)| entries.iter().any(|e| has(&p, e)))
+            .map(|(c, _)| *c);
         match class {
             Some(Class::Fetch) if found.is_none() && unknown_before => return None,
             Some(c) => {
