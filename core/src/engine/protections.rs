@@ -4,7 +4,7 @@
 //! (macOS, Windows) compare names: `~/.SSH/id_rsa` is the key there, and on a file system that
 //! tells them apart, denying a look-alike costs nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -26,13 +26,13 @@ pub struct Protection {
     folded: String,
     /// For a path with wildcards (`~/.azure/msal_token_cache.*`): the glob over folded paths,
     /// and the folder before the first wildcard (what a walk or a wildcard must reach).
-    glob: Option<GlobMatcher>,
+    glob: Option<LazyGlob>,
     base: PathBuf,
     /// `base`, folded: what a wildcard is compared with (see `paths::wildcard_may_reach`).
     folded_base: PathBuf,
     /// File names inside a protected folder that may be read, never written (`*.pub` in
     /// `~/.ssh`).
-    readable: Vec<GlobMatcher>,
+    readable: Vec<LazyGlob>,
     /// Where `resolved` really is, when a symlink on the way leads elsewhere (looked up once,
     /// when first needed).
     canonical: OnceLock<Option<PathBuf>>,
@@ -50,6 +50,41 @@ impl Clone for Protection {
             folded_base: self.folded_base.clone(),
             readable: self.readable.clone(),
             canonical: match self.canonical.get() {
+                Some(c) => OnceLock::from(c.clone()),
+                None => OnceLock::new(),
+            },
+        }
+    }
+}
+
+/// A glob compiled when first used: a hook process builds some 300 protections and asks one
+/// or two of them.
+#[derive(Debug)]
+struct LazyGlob {
+    pattern: String,
+    compiled: OnceLock<Option<GlobMatcher>>,
+}
+
+impl LazyGlob {
+    fn new(pattern: String) -> LazyGlob {
+        LazyGlob {
+            pattern,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    fn get(&self) -> Option<&GlobMatcher> {
+        self.compiled
+            .get_or_init(|| matcher(&self.pattern))
+            .as_ref()
+    }
+}
+
+impl Clone for LazyGlob {
+    fn clone(&self) -> Self {
+        LazyGlob {
+            pattern: self.pattern.clone(),
+            compiled: match self.compiled.get() {
                 Some(c) => OnceLock::from(c.clone()),
                 None => OnceLock::new(),
             },
@@ -100,7 +135,7 @@ impl Protection {
                 .collect::<Vec<_>>()
                 .join("/");
             (
-                matcher(&pattern),
+                Some(LazyGlob::new(pattern)),
                 super::paths::normalize(&root.join(literal.trim_start_matches('/'))),
             )
         } else {
@@ -112,7 +147,7 @@ impl Protection {
             glob,
             folded_base: PathBuf::from(fold(&base.to_string_lossy())),
             base,
-            readable: readable.iter().filter_map(|r| matcher(&fold(r))).collect(),
+            readable: readable.iter().map(|r| LazyGlob::new(fold(r))).collect(),
             canonical: OnceLock::new(),
             resolved,
             reason,
@@ -153,7 +188,8 @@ impl Protection {
 
     /// Whether `p` (folded: see [`fold`]) is the protected path or below it.
     fn covers_folded(&self, p: &str) -> bool {
-        match &self.glob {
+        // A pattern that does not build is read as the path it spells.
+        match self.glob.as_ref().and_then(LazyGlob::get) {
             None => below_folded(p, &self.folded),
             Some(g) => {
                 // The glob names the protected files or folders; what is below them counts.
@@ -200,7 +236,12 @@ impl Protection {
             .strip_prefix(self.folded.trim_end_matches('/'))
             .is_some_and(|rest| rest.len() > 1 && rest.starts_with('/'));
         let name = Path::new(p).file_name().map(|n| n.to_string_lossy());
-        inside && name.is_some_and(|n| self.readable.iter().any(|g| g.is_match(n.as_ref())))
+        inside
+            && name.is_some_and(|n| {
+                self.readable
+                    .iter()
+                    .any(|g| g.get().is_some_and(|g| g.is_match(n.as_ref())))
+            })
     }
 
     /// Whether the protected path (or where it really is) is `dir` or below it: a command that
@@ -224,6 +265,11 @@ pub struct Protections {
     /// with a wildcard in that part) are always looked at.
     by_first: HashMap<String, Vec<usize>>,
     others: Vec<usize>,
+    /// The names in the home folder (folded), read once: a protection below a name that is not
+    /// there does not exist, and has no real path elsewhere to look up.
+    home_names: OnceLock<Option<HashSet<String>>>,
+    /// The folded paths protected, for the check that one is not added twice.
+    seen: HashSet<String>,
 }
 
 impl std::ops::Deref for Protections {
@@ -244,7 +290,7 @@ impl Protections {
 
     /// Adds a protection, unless the same path is protected already.
     pub fn push(&mut self, p: Protection) {
-        if self.list.iter().any(|q| q.folded == p.folded) {
+        if !self.seen.insert(p.folded.clone()) {
             return;
         }
         let i = self.list.len();
@@ -298,9 +344,31 @@ impl Protections {
                 // Where a protected path really is may be anywhere (`~/.aws -> /data/aws`).
                 self.list
                     .iter()
-                    .filter(|prot| prot.canonical(ctx).is_some())
+                    .filter(|prot| self.may_exist(prot) && prot.canonical(ctx).is_some())
                     .find(|prot| prot.covers_as_folded(&folded, read, ctx))
             })
+    }
+
+    /// Whether the protected path may exist: always, but below home, where its first part
+    /// must be one of home's names.
+    fn may_exist(&self, prot: &Protection) -> bool {
+        let Some(first) = self.first_below_home(&prot.folded) else {
+            return true;
+        };
+        if has_meta(&first) {
+            return true;
+        }
+        let names = self.home_names.get_or_init(|| {
+            let home = self.home.as_deref()?;
+            let entries = std::fs::read_dir(home).ok()?;
+            Some(
+                entries
+                    .flatten()
+                    .map(|e| fold(&e.file_name().to_string_lossy()))
+                    .collect(),
+            )
+        });
+        names.as_ref().is_none_or(|n| n.contains(&first))
     }
 
     /// The first protection at `dir` or below it (as written; see [`Protection::inside`] for

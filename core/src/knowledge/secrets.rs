@@ -91,21 +91,25 @@ pub struct SecretKind {
     pub holds: &'static str,
 }
 
-/// The catalogue, compiled.
+/// The catalogue, compiled: its glob sets only when first asked (a hook process deciding
+/// `git status` needs none of them).
 struct Catalogue {
     stores: Vec<Store>,
     /// Every kind's file-name patterns (those without a `/`), one set; `names[i]` is the kind
     /// of pattern `i`.
-    names: GlobSet,
+    names: OnceLock<GlobSet>,
     name_kinds: Vec<usize>,
     /// The same patterns as written, for [`name_may_match`].
     name_patterns: Vec<&'static str>,
-    /// Patterns with a `/` (`config/master.key`), matched against the path's last parts.
-    tails: Vec<(Vec<&'static str>, GlobMatcher, usize)>,
+    /// Patterns with a `/` (`config/master.key`), matched against the path's last parts: the
+    /// parts, the pattern, the kind.
+    tails: Vec<(Vec<&'static str>, &'static str, usize)>,
+    tail_matchers: OnceLock<Vec<Option<GlobMatcher>>>,
     /// The last part of each of `tails`, in order: the tails a name may end.
-    tail_names: GlobSet,
-    /// Per kind, the names that are not secret (`*.example`).
-    except: Vec<GlobSet>,
+    tail_names: OnceLock<GlobSet>,
+    /// Per kind, the names that are not secret (`*.example`), and their set.
+    except_patterns: Vec<Vec<&'static str>>,
+    except: Vec<OnceLock<GlobSet>>,
     kinds: Vec<SecretKind>,
     contents: Vec<Content>,
     /// Reveal entries by program name (a program glob is under `*`).
@@ -113,8 +117,81 @@ struct Catalogue {
     reveal: Vec<Reveal>,
     reveal_globs: Vec<(GlobMatcher, usize)>,
     /// Public places: absolute globs, and those from home (`~/` stripped).
-    public_abs: GlobSet,
-    public_home: GlobSet,
+    public_paths: Vec<&'static str>,
+    public_abs: OnceLock<GlobSet>,
+    public_home: OnceLock<GlobSet>,
+}
+
+impl Catalogue {
+    fn names(&self) -> &GlobSet {
+        self.names.get_or_init(|| {
+            let mut b = GlobSetBuilder::new();
+            for f in &self.name_patterns {
+                // Every pattern here built once already (see `catalogue`): the indices line up.
+                if let Ok(g) = GlobBuilder::new(f)
+                    .case_insensitive(true)
+                    .literal_separator(true)
+                    .build()
+                {
+                    b.add(g);
+                }
+            }
+            b.build().unwrap_or_else(|_| GlobSet::empty())
+        })
+    }
+
+    fn tail_matcher(&self, i: usize) -> Option<&GlobMatcher> {
+        self.tail_matchers
+            .get_or_init(|| self.tails.iter().map(|(_, f, _)| glob(f)).collect())
+            .get(i)?
+            .as_ref()
+    }
+
+    fn tail_names(&self) -> &GlobSet {
+        self.tail_names.get_or_init(|| {
+            // One pattern per tail, in order (a last part that does not build stands as `*`,
+            // so that the indices still line up).
+            let mut b = GlobSetBuilder::new();
+            for (parts, _, _) in &self.tails {
+                let last = parts.last().copied().unwrap_or("*");
+                let g = GlobBuilder::new(last)
+                    .case_insensitive(true)
+                    .literal_separator(true)
+                    .build()
+                    .or_else(|_| globset::Glob::new("*"));
+                if let Ok(g) = g {
+                    b.add(g);
+                }
+            }
+            b.build().unwrap_or_else(|_| GlobSet::empty())
+        })
+    }
+
+    fn except(&self, kind: usize) -> Option<&GlobSet> {
+        let set = self.except.get(kind)?;
+        Some(set.get_or_init(|| glob_set(self.except_patterns[kind].iter().copied())))
+    }
+
+    fn public_abs(&self) -> &GlobSet {
+        self.public_abs.get_or_init(|| {
+            glob_set(
+                self.public_paths
+                    .iter()
+                    .copied()
+                    .filter(|p| p.starts_with('/')),
+            )
+        })
+    }
+
+    fn public_home(&self) -> &GlobSet {
+        self.public_home.get_or_init(|| {
+            glob_set(
+                self.public_paths
+                    .iter()
+                    .filter_map(|p| p.strip_prefix("~/")),
+            )
+        })
+    }
 }
 
 fn glob(pattern: &str) -> Option<GlobMatcher> {
@@ -150,47 +227,21 @@ fn catalogue() -> &'static Catalogue {
         // The data is checked by the tests (`the_catalogue_loads`); a broken build leaves an
         // empty catalogue rather than a panic, and the tests fail.
         let d = data().unwrap_or_default();
-        let mut names = GlobSetBuilder::new();
         let mut name_kinds = Vec::new();
         let mut name_patterns = Vec::new();
         let mut tails = Vec::new();
         for (i, k) in d.kind.iter().enumerate() {
             for f in &k.files {
                 if f.contains('/') {
-                    if let Some(m) = glob(f) {
-                        tails.push((f.split('/').collect::<Vec<_>>(), m, i));
-                    }
-                } else if let Ok(g) = GlobBuilder::new(f)
-                    .case_insensitive(true)
-                    .literal_separator(true)
-                    .build()
-                {
-                    names.add(g);
+                    tails.push((f.split('/').collect::<Vec<_>>(), *f, i));
+                } else if GlobBuilder::new(f).build().is_ok() {
                     name_kinds.push(i);
                     name_patterns.push(*f);
                 }
             }
         }
-        // One pattern per tail, in order (a last part that does not build stands as `*`, so
-        // that the indices still line up).
-        let mut tail_names = GlobSetBuilder::new();
-        for (parts, _, _) in &tails {
-            let last = parts.last().copied().unwrap_or("*");
-            let g = GlobBuilder::new(last)
-                .case_insensitive(true)
-                .literal_separator(true)
-                .build()
-                .or_else(|_| globset::Glob::new("*"));
-            if let Ok(g) = g {
-                tail_names.add(g);
-            }
-        }
-        let tail_names = tail_names.build().unwrap_or_else(|_| GlobSet::empty());
-        let except = d
-            .kind
-            .iter()
-            .map(|k| glob_set(k.except.iter().copied()))
-            .collect();
+        let except_patterns: Vec<Vec<&'static str>> =
+            d.kind.iter().map(|k| k.except.clone()).collect();
         let kinds = d
             .kind
             .iter()
@@ -210,29 +261,24 @@ fn catalogue() -> &'static Catalogue {
                 reveals.entry(r.program).or_default().push(i);
             }
         }
-        let public_abs = glob_set(
-            d.public
-                .paths
-                .iter()
-                .copied()
-                .filter(|p| p.starts_with('/')),
-        );
-        let public_home = glob_set(d.public.paths.iter().filter_map(|p| p.strip_prefix("~/")));
         Catalogue {
             stores: d.store,
-            names: names.build().unwrap_or_else(|_| GlobSet::empty()),
+            names: OnceLock::new(),
             name_kinds,
             name_patterns,
             tails,
-            tail_names,
-            except,
+            tail_matchers: OnceLock::new(),
+            tail_names: OnceLock::new(),
+            except: except_patterns.iter().map(|_| OnceLock::new()).collect(),
+            except_patterns,
             kinds,
             contents: d.content,
             reveals,
             reveal: d.reveal,
             reveal_globs,
-            public_abs,
-            public_home,
+            public_paths: d.public.paths,
+            public_abs: OnceLock::new(),
+            public_home: OnceLock::new(),
         }
     })
 }
@@ -247,24 +293,25 @@ pub fn stores() -> &'static [Store] {
 pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     let c = catalogue();
     let name = path.file_name()?.to_str()?;
-    let mut matches = c.names.matches(name);
+    let mut matches = c.names().matches(name);
     matches.sort_unstable();
     let by_name = matches.into_iter().map(|i| c.name_kinds[i]);
     let parts: Vec<&str> = path
         .components()
         .filter_map(|p| p.as_os_str().to_str())
         .collect();
-    let mut ending = c.tail_names.matches(name);
+    let mut ending = c.tail_names().matches(name);
     ending.sort_unstable();
     let by_tail = ending.into_iter().filter_map(|i| {
-        let (pattern, m, kind) = &c.tails[i];
+        let (pattern, _, kind) = &c.tails[i];
+        let m = c.tail_matcher(i)?;
         let n = pattern.len();
         let tail = parts.get(parts.len().checked_sub(n)?..)?.join("/");
         m.is_match(&tail).then_some(*kind)
     });
     by_name
         .chain(by_tail)
-        .find(|k| !c.except[*k].is_match(name))
+        .find(|k| !c.except(*k).is_some_and(|e| e.is_match(name)))
         .map(|k| c.kinds[k])
 }
 
@@ -610,9 +657,9 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
 pub fn public(path: &Path, home: Option<&Path>) -> bool {
     let c = catalogue();
     if let Some(rest) = home.and_then(|h| path.strip_prefix(h).ok()) {
-        return c.public_home.is_match(rest);
+        return c.public_home().is_match(rest);
     }
-    c.public_abs.is_match(path)
+    c.public_abs().is_match(path)
 }
 
 /// Folds a path's case as case-insensitive file systems (macOS, Windows) compare names: the
