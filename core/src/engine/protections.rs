@@ -344,7 +344,13 @@ impl Protections {
                 // Where a protected path really is may be anywhere (`~/.aws -> /data/aws`).
                 self.list
                     .iter()
-                    .filter(|prot| self.may_exist(prot) && prot.canonical(ctx).is_some())
+                    .filter(|prot| {
+                        // One that does not exist leads nowhere: known so once, kept.
+                        if prot.canonical.get().is_none() && !self.may_exist(prot) {
+                            let _ = prot.canonical.set(None);
+                        }
+                        prot.canonical(ctx).is_some()
+                    })
                     .find(|prot| prot.covers_as_folded(&folded, read, ctx))
             })
     }

@@ -104,7 +104,7 @@ struct Catalogue {
     /// Patterns with a `/` (`config/master.key`), matched against the path's last parts: the
     /// parts, the pattern, the kind.
     tails: Vec<(Vec<&'static str>, &'static str, usize)>,
-    tail_matchers: OnceLock<Vec<Option<GlobMatcher>>>,
+    tail_matchers: Vec<OnceLock<Option<GlobMatcher>>>,
     /// The last part of each of `tails`, in order: the tails a name may end.
     tail_names: OnceLock<GlobSet>,
     /// Per kind, the names that are not secret (`*.example`), and their set.
@@ -128,11 +128,7 @@ impl Catalogue {
             let mut b = GlobSetBuilder::new();
             for f in &self.name_patterns {
                 // Every pattern here built once already (see `catalogue`): the indices line up.
-                if let Ok(g) = GlobBuilder::new(f)
-                    .case_insensitive(true)
-                    .literal_separator(true)
-                    .build()
-                {
+                if let Ok(g) = folded_glob(f) {
                     b.add(g);
                 }
             }
@@ -140,10 +136,14 @@ impl Catalogue {
         })
     }
 
+    /// The matcher of tail `i` (folded: see [`fold`]), compiled when first asked.
     fn tail_matcher(&self, i: usize) -> Option<&GlobMatcher> {
         self.tail_matchers
-            .get_or_init(|| self.tails.iter().map(|(_, f, _)| glob(f)).collect())
             .get(i)?
+            .get_or_init(|| {
+                let (_, f, _) = self.tails.get(i)?;
+                folded_glob(f).ok().map(|g| g.compile_matcher())
+            })
             .as_ref()
     }
 
@@ -154,11 +154,7 @@ impl Catalogue {
             let mut b = GlobSetBuilder::new();
             for (parts, _, _) in &self.tails {
                 let last = parts.last().copied().unwrap_or("*");
-                let g = GlobBuilder::new(last)
-                    .case_insensitive(true)
-                    .literal_separator(true)
-                    .build()
-                    .or_else(|_| globset::Glob::new("*"));
+                let g = folded_glob(last).or_else(|_| globset::Glob::new("*"));
                 if let Ok(g) = g {
                     b.add(g);
                 }
@@ -203,18 +199,23 @@ fn glob(pattern: &str) -> Option<GlobMatcher> {
         .map(|g| g.compile_matcher())
 }
 
+/// The patterns folded (see [`fold`]), as one set matched against folded text: a
+/// case-insensitive glob is always a regular expression, while a folded one may be a literal,
+/// an extension or a prefix, which globset matches without one (and builds far faster).
 fn glob_set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> GlobSet {
     let mut b = GlobSetBuilder::new();
     for p in patterns {
-        if let Ok(g) = GlobBuilder::new(p)
-            .case_insensitive(true)
-            .literal_separator(true)
-            .build()
-        {
+        if let Ok(g) = folded_glob(p) {
             b.add(g);
         }
     }
     b.build().unwrap_or_else(|_| GlobSet::empty())
+}
+
+fn folded_glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
+    GlobBuilder::new(&fold(pattern))
+        .literal_separator(true)
+        .build()
 }
 
 fn data() -> Result<Data, PackedError> {
@@ -234,7 +235,7 @@ fn catalogue() -> &'static Catalogue {
             for f in &k.files {
                 if f.contains('/') {
                     tails.push((f.split('/').collect::<Vec<_>>(), *f, i));
-                } else if GlobBuilder::new(f).build().is_ok() {
+                } else if folded_glob(f).is_ok() {
                     name_kinds.push(i);
                     name_patterns.push(*f);
                 }
@@ -261,13 +262,14 @@ fn catalogue() -> &'static Catalogue {
                 reveals.entry(r.program).or_default().push(i);
             }
         }
+        let tail_count = tails.len();
         Catalogue {
             stores: d.store,
             names: OnceLock::new(),
             name_kinds,
             name_patterns,
             tails,
-            tail_matchers: OnceLock::new(),
+            tail_matchers: (0..tail_count).map(|_| OnceLock::new()).collect(),
             tail_names: OnceLock::new(),
             except: except_patterns.iter().map(|_| OnceLock::new()).collect(),
             except_patterns,
@@ -293,25 +295,26 @@ pub fn stores() -> &'static [Store] {
 pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     let c = catalogue();
     let name = path.file_name()?.to_str()?;
-    let mut matches = c.names().matches(name);
+    let folded = fold(name);
+    let mut matches = c.names().matches(&folded);
     matches.sort_unstable();
     let by_name = matches.into_iter().map(|i| c.name_kinds[i]);
     let parts: Vec<&str> = path
         .components()
         .filter_map(|p| p.as_os_str().to_str())
         .collect();
-    let mut ending = c.tail_names().matches(name);
+    let mut ending = c.tail_names().matches(&folded);
     ending.sort_unstable();
     let by_tail = ending.into_iter().filter_map(|i| {
         let (pattern, _, kind) = &c.tails[i];
         let m = c.tail_matcher(i)?;
         let n = pattern.len();
-        let tail = parts.get(parts.len().checked_sub(n)?..)?.join("/");
+        let tail = fold(&parts.get(parts.len().checked_sub(n)?..)?.join("/"));
         m.is_match(&tail).then_some(*kind)
     });
     by_name
         .chain(by_tail)
-        .find(|k| !c.except(*k).is_some_and(|e| e.is_match(name)))
+        .find(|k| !c.except(*k).is_some_and(|e| e.is_match(&folded)))
         .map(|k| c.kinds[k])
 }
 
@@ -657,9 +660,9 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
 pub fn public(path: &Path, home: Option<&Path>) -> bool {
     let c = catalogue();
     if let Some(rest) = home.and_then(|h| path.strip_prefix(h).ok()) {
-        return c.public_home().is_match(rest);
+        return c.public_home().is_match(fold(&rest.to_string_lossy()));
     }
-    c.public_abs().is_match(path)
+    c.public_abs().is_match(fold(&path.to_string_lossy()))
 }
 
 /// Folds a path's case as case-insensitive file systems (macOS, Windows) compare names: the
