@@ -98,6 +98,17 @@ fn build(text: &str) -> Engine {
         .expect("the generated policy loads")
 }
 
+/// The shipped default policy in the project folder, guarded as the hook guards a project
+/// (writes pay for the check).
+fn default_engine() -> Engine {
+    Engine::builder()
+        .default_policy()
+        .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
+        .guard(project().join(".harness9"))
+        .build()
+        .expect("the default policy loads")
+}
+
 fn decide(c: &mut Criterion) {
     let mut g = c.benchmark_group("decide");
     g.warm_up_time(Duration::from_secs(1))
@@ -207,13 +218,7 @@ fn commands(c: &mut Criterion) {
     let mut g = c.benchmark_group("command");
     g.warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    let engine = Engine::builder()
-        .default_policy()
-        .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
-        // Guarded as the hook guards a project: writes pay for the check.
-        .guard(project().join(".harness9"))
-        .build()
-        .expect("the default policy loads");
+    let engine = default_engine();
     for (name, line) in LINES {
         assert!(
             (60..=120).contains(&line.len()),
@@ -410,12 +415,7 @@ fn mixed_batch(c: &mut Criterion) {
     let mut g = c.benchmark_group("mixed");
     g.warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
-    let engine = Engine::builder()
-        .default_policy()
-        .context(PathContext::new(project(), Some(PathBuf::from("/home/u"))))
-        .guard(project().join(".harness9"))
-        .build()
-        .expect("the default policy loads");
+    let engine = default_engine();
     let calls: Vec<ToolCall> = MIXED
         .iter()
         .map(|(tool, arg)| ToolCall::primary(*tool, *arg))

@@ -117,6 +117,26 @@ const DRY_RUN_KINDS: [Kind; 8] = [
     Kind::DeleteHistory,
 ];
 
+/// Options that take no value, which a dry-run option may follow.
+const NO_VALUE: [&str; 16] = [
+    "--delete",
+    "--delete-after",
+    "--delete-before",
+    "--delete-excluded",
+    "--recursive",
+    "--force",
+    "--all",
+    "--verbose",
+    "--yes",
+    "--quiet",
+    "--diff",
+    "--install",
+    "--wait",
+    "--archive",
+    "-v",
+    "-q",
+];
+
 /// The dry-run option of a program known to honour it, as given (`--dry-run=client`, `-avn`),
 /// before any `--`. `--dry-run=none` (kubectl's default) is none; short `-n` counts only where
 /// it means a dry run (rsync, rclone, git's clean, push, add, rm and mv).
@@ -129,7 +149,6 @@ fn dry_run(cmd: &SimpleCommand) -> Option<String> {
         | "mc" => &["--dry-run"],
         "aws" => &["--dryrun", "--dry-run"],
         "ansible" | "ansible-playbook" => &["--check", "-C"],
-        "az" => &["--what-if"],
         "pulumi" => &["--preview-only"],
         _ => return None,
     };
@@ -144,24 +163,40 @@ fn dry_run(cmd: &SimpleCommand) -> Option<String> {
         ("git", "add" | "rm" | "mv") => "nvfrkqAN",
         _ => "",
     };
-    let words = cmd
+    let words: Vec<&crate::shell::Word> = cmd
         .argv
         .iter()
         .skip(1)
         .take_while(|w| w.value != "--")
-        .filter(|w| !w.dynamic)
-        .map(|w| w.value.as_str());
-    for v in words {
+        .collect();
+    // A cluster of options that take no value (`-av` of rsync).
+    let flags_only = |v: &str| {
+        v.starts_with('-')
+            && !v.starts_with("--")
+            && v.len() > 1
+            && !short_n.is_empty()
+            && v[1..].chars().all(|c| short_n.contains(c))
+    };
+    // The word before may not be an option that takes it as its value (`kubectl delete … -l
+    // --dry-run`, `git clean -e -n`): an operand, an option with its value after `=`, one of
+    // the flags below, or a cluster of flags only.
+    let free = |i: usize| {
+        let Some(prev) = i.checked_sub(1).and_then(|j| words.get(j)) else {
+            return true;
+        };
+        let p = prev.value.as_str();
+        !p.starts_with('-') || p.contains('=') || flags_only(p) || NO_VALUE.contains(&p)
+    };
+    for (i, w) in words.iter().enumerate() {
+        if w.dynamic || !free(i) {
+            continue;
+        }
+        let v = w.value.as_str();
         let (name, value) = v.split_once('=').map_or((v, None), |(n, x)| (n, Some(x)));
         if long.contains(&name) && !value.is_some_and(|x| matches!(x, "none" | "false" | "0")) {
             return Some(v.to_string());
         }
-        let cluster = v.starts_with('-') && !v.starts_with("--") && v.len() > 1;
-        if cluster
-            && short_n.contains('n')
-            && v[1..].chars().all(|c| short_n.contains(c))
-            && v.contains('n')
-        {
+        if flags_only(v) && short_n.contains('n') && v.contains('n') {
             return Some(v.to_string());
         }
     }

@@ -548,3 +548,21 @@ fn interpreter_calls_that_change_files_have_the_effects_of_the_commands_they_equ
         assert!(names(line).is_empty(), "{line}: {:?}", effects(line));
     }
 }
+
+#[test]
+fn a_dry_run_option_taken_as_another_options_value_is_no_dry_run() {
+    let harms = |line: &str| {
+        names(line)
+            .iter()
+            .any(|n| matches!(n.as_str(), "destroy" | "infra-change" | "delete-outside"))
+    };
+    assert!(!harms("kubectl delete ns prod --dry-run=client"));
+    assert!(!harms("rsync -av --dry-run --delete src/ /srv/www/"));
+    for line in [
+        "kubectl delete ns prod -l --dry-run",
+        "rsync -a -e --dry-run --delete src/ /srv/www/",
+        "kubectl delete ns prod --dry-run=none",
+    ] {
+        assert!(harms(line), "{line}: {:?}", names(line));
+    }
+}
