@@ -372,9 +372,11 @@ impl Engine {
                     .iter()
                     .map(|d| PathBuf::from(fold(&d.to_string_lossy())))
                     .collect();
-                self.protections.iter().find(|p| {
-                    folders.iter().any(|d| p.folded_base().starts_with(d))
-                        && names.reaches(p.base())
+                listed.folders.iter().find_map(|dir| {
+                    self.protections.within(dir, &self.ctx).find(|p| {
+                        folders.iter().any(|d| p.folded_base().starts_with(d))
+                            && names.reaches(p.base())
+                    })
                 })
             }
         }
@@ -490,8 +492,9 @@ impl Engine {
         });
         folders.into_iter().find_map(|p| {
             // Compared case-folded, as the protections are.
+            let candidates = self.protections.within(&p, &self.ctx);
             let p = PathBuf::from(fold(&p.to_string_lossy()));
-            self.protections.iter().find(|prot| {
+            candidates.into_iter().find(|prot| {
                 let below = |q: &Path| -> bool {
                     q.strip_prefix(&p).is_ok_and(|rest| {
                         let parts: Vec<_> = rest.components().collect();
@@ -622,7 +625,7 @@ impl Engine {
                     .covering(t, read, &self.ctx)
                     .or_else(|| self.protections.below(t))
                     .or_else(|| {
-                        self.protections.iter().find(|prot| {
+                        self.protections.linked(&self.ctx).find(|prot| {
                             prot.canonical(&self.ctx).is_some_and(|c| c.starts_with(t))
                         })
                     })

@@ -270,6 +270,9 @@ pub struct Protections {
     home_names: OnceLock<Option<HashSet<String>>>,
     /// The folded paths protected, for the check that one is not added twice.
     seen: HashSet<String>,
+    /// The protections whose path really is elsewhere, a symlink on its way leading there
+    /// (found once, when first needed; see [`Protection::canonical`]).
+    linked: OnceLock<Vec<usize>>,
 }
 
 impl std::ops::Deref for Protections {
@@ -294,6 +297,7 @@ impl Protections {
             return;
         }
         let i = self.list.len();
+        self.linked = OnceLock::new();
         match self.first_below_home(&p.folded) {
             Some(first) if !has_meta(&first) => self.by_first.entry(first).or_default().push(i),
             _ => self.others.push(i),
@@ -340,19 +344,28 @@ impl Protections {
         let folded = fold(&p.to_string_lossy());
         self.candidates(&folded)
             .find(|prot| prot.covers_as_folded(&folded, read, ctx))
+            // Where a protected path really is may be anywhere (`~/.aws -> /data/aws`).
             .or_else(|| {
-                // Where a protected path really is may be anywhere (`~/.aws -> /data/aws`).
-                self.list
-                    .iter()
-                    .filter(|prot| {
-                        // One that does not exist leads nowhere: known so once, kept.
-                        if prot.canonical.get().is_none() && !self.may_exist(prot) {
-                            let _ = prot.canonical.set(None);
-                        }
-                        prot.canonical(ctx).is_some()
-                    })
+                self.linked(ctx)
                     .find(|prot| prot.covers_as_folded(&folded, read, ctx))
             })
+    }
+
+    /// The protections whose path really is elsewhere (see [`Protection::canonical`]), found
+    /// once: one below a name home does not hold leads nowhere and is not looked up.
+    pub fn linked<'p>(&'p self, ctx: &PathContext) -> impl Iterator<Item = &'p Protection> + 'p {
+        let linked = self.linked.get_or_init(|| {
+            (0..self.list.len())
+                .filter(|&i| {
+                    let prot = &self.list[i];
+                    if prot.canonical.get().is_none() && !self.may_exist(prot) {
+                        let _ = prot.canonical.set(None);
+                    }
+                    prot.canonical(ctx).is_some()
+                })
+                .collect()
+        });
+        linked.iter().map(|&i| &self.list[i])
     }
 
     /// Whether the protected path may exist: always, but below home, where its first part
@@ -377,31 +390,51 @@ impl Protections {
         names.as_ref().is_none_or(|n| n.contains(&first))
     }
 
-    /// The first protection at `dir` or below it (as written; see [`Protection::inside`] for
-    /// where it really is), looked up by the index: only home and the folders above it hold
-    /// every protection of home.
-    pub fn below(&self, dir: &Path) -> Option<&Protection> {
-        let folded = fold(&dir.to_string_lossy());
-        let under = |p: &&Protection| below_folded(&p.folded_base.to_string_lossy(), &folded);
-        match self.first_below_home(&folded) {
-            Some(first) if !has_meta(&first) => self.candidates(&folded).find(under),
+    /// The protections that may lie at `dir` or below it as written: those of its first part
+    /// below home, and the others; every one when `dir` holds home (`/`, `/home`, `~`).
+    fn at_or_below<'p>(
+        &'p self,
+        folded_dir: &str,
+    ) -> Box<dyn Iterator<Item = &'p Protection> + 'p> {
+        match self.first_below_home(folded_dir) {
+            Some(first) if !has_meta(&first) => Box::new(self.candidates(folded_dir)),
             _ => {
                 let holds_home = self
                     .home
                     .as_deref()
-                    .is_some_and(|h| below_folded(h, &folded));
+                    .is_some_and(|h| below_folded(h, folded_dir));
                 if holds_home {
-                    self.list.iter().find(under)
+                    Box::new(self.list.iter())
                 } else {
-                    self.others.iter().map(|&i| &self.list[i]).find(under)
+                    Box::new(self.others.iter().map(|&i| &self.list[i]))
                 }
             }
         }
     }
 
+    /// The first protection at `dir` or below it (as written; see [`Protection::inside`] for
+    /// where it really is), looked up by the index: only home and the folders above it hold
+    /// every protection of home.
+    pub fn below(&self, dir: &Path) -> Option<&Protection> {
+        let folded = fold(&dir.to_string_lossy());
+        self.at_or_below(&folded)
+            .find(|p| below_folded(&p.folded_base.to_string_lossy(), &folded))
+    }
+
+    /// The protections that may be inside `dir`, as written or where they really are: a
+    /// superset of those [`Protection::inside`] holds for, found by the index.
+    pub fn within<'p>(
+        &'p self,
+        dir: &Path,
+        ctx: &PathContext,
+    ) -> impl Iterator<Item = &'p Protection> + 'p {
+        let folded = fold(&dir.to_string_lossy());
+        self.at_or_below(&folded).chain(self.linked(ctx))
+    }
+
     /// The first protection inside `dir` (a folder a command walks).
     pub fn inside(&self, dir: &Path, ctx: &PathContext) -> Option<&Protection> {
-        self.list.iter().find(|p| p.inside(dir, ctx))
+        self.within(dir, ctx).find(|p| p.inside(dir, ctx))
     }
 }
 
