@@ -364,6 +364,16 @@ pub fn reads_by_table(cmd: &SimpleCommand) -> bool {
 pub fn classify(cmd: &SimpleCommand) -> Option<Reading> {
     let program = cmd.program();
     let table = table(program);
+    // The lexicon reads the words of a CLI no table describes, and the subcommands a table
+    // does not list (`aws cloudwatch describe-alarms`): never a program other knowledge reads
+    // (`touch rm-rf.txt` is no deletion).
+    // Nor git, whose words its own reader reads: a subcommand it does not know may be an alias
+    // (`alias.x = !cmd`), which the lexicon's reading of the words after it cannot see.
+    let lexicon_may =
+        program != "git" && (table.is_some() || !crate::knowledge::read_otherwise(program));
+    if table.is_none() && !lexicon_may {
+        return None;
+    }
     let values = table.map_or(&[][..], |t| t.global_values.as_slice());
     let placed = operands(cmd, values);
     let words: Vec<&str> = placed.iter().map(|(_, w)| *w).collect();
@@ -494,14 +504,7 @@ pub fn classify(cmd: &SimpleCommand) -> Option<Reading> {
         },
         _ => r,
     });
-    // The lexicon reads the words of a CLI no table describes, and the subcommands a table
-    // does not list (`aws cloudwatch describe-alarms`): never a program other knowledge reads
-    // (`touch rm-rf.txt` is no deletion).
-    // Nor git, whose words its own reader reads: a subcommand it does not know may be an alias
-    // (`alias.x = !cmd`), which the lexicon's reading of the words after it cannot see.
-    let lexicon_may =
-        program != "git" && (table.is_some() || !crate::knowledge::read_otherwise(program));
-    by_table.or_else(|| lexicon(cmd, program, &words).filter(|_| lexicon_may))
+    by_table.or_else(|| lexicon_may.then(|| lexicon(cmd, program, &words)).flatten())
 }
 
 /// What `gh api` and `glab api` do, by the request's method: a DELETE destroys, a request with
