@@ -18,6 +18,7 @@ mod state;
 mod table;
 mod values;
 pub mod verbs;
+pub mod wild;
 
 pub use carried::{config_code, Carried};
 pub use load::{registry, Registry};

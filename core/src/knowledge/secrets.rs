@@ -11,11 +11,12 @@ use std::io::Read as _;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobMatcher};
 use serde::Deserialize;
 
 use crate::knowledge::load::SECRETS;
 use crate::knowledge::packed::{from_packed, PackedError};
+use crate::knowledge::wild::{self, Wild, WildSet};
 use crate::shell::SimpleCommand;
 
 #[derive(Debug, Default, Deserialize)]
@@ -97,7 +98,7 @@ struct Catalogue {
     stores: Vec<Store>,
     /// Every kind's file-name patterns (those without a `/`), one set; `names[i]` is the kind
     /// of pattern `i`.
-    names: OnceLock<GlobSet>,
+    names: OnceLock<WildSet>,
     name_kinds: Vec<usize>,
     /// The same patterns as written, for [`name_may_match`].
     name_patterns: Vec<&'static str>,
@@ -105,11 +106,13 @@ struct Catalogue {
     /// parts, the pattern, the kind.
     tails: Vec<(Vec<&'static str>, &'static str, usize)>,
     tail_matchers: Vec<OnceLock<Option<GlobMatcher>>>,
+    /// The same, folded, for those [`wild`] matches without a regular expression.
+    tail_wilds: Vec<Option<Wild>>,
     /// The last part of each of `tails`, in order: the tails a name may end.
-    tail_names: OnceLock<GlobSet>,
+    tail_names: OnceLock<WildSet>,
     /// Per kind, the names that are not secret (`*.example`), and their set.
     except_patterns: Vec<Vec<&'static str>>,
-    except: Vec<OnceLock<GlobSet>>,
+    except: Vec<OnceLock<WildSet>>,
     kinds: Vec<SecretKind>,
     contents: Vec<Content>,
     /// Reveal entries by program name (a program glob is under `*`).
@@ -118,22 +121,14 @@ struct Catalogue {
     reveal_globs: Vec<(GlobMatcher, usize)>,
     /// Public places: absolute globs, and those from home (`~/` stripped).
     public_paths: Vec<&'static str>,
-    public_abs: OnceLock<GlobSet>,
-    public_home: OnceLock<GlobSet>,
+    public_abs: OnceLock<WildSet>,
+    public_home: OnceLock<WildSet>,
 }
 
 impl Catalogue {
-    fn names(&self) -> &GlobSet {
-        self.names.get_or_init(|| {
-            let mut b = GlobSetBuilder::new();
-            for f in &self.name_patterns {
-                // Every pattern here built once already (see `catalogue`): the indices line up.
-                if let Ok(g) = folded_glob(f) {
-                    b.add(g);
-                }
-            }
-            b.build().unwrap_or_else(|_| GlobSet::empty())
-        })
+    fn names(&self) -> &WildSet {
+        self.names
+            .get_or_init(|| wild_set(self.name_patterns.iter().copied()))
     }
 
     /// The matcher of tail `i` (folded: see [`fold`]), compiled when first asked.
@@ -147,30 +142,25 @@ impl Catalogue {
             .as_ref()
     }
 
-    fn tail_names(&self) -> &GlobSet {
+    /// The last part of each of `tails`, in order: the tails a name may end.
+    fn tail_names(&self) -> &WildSet {
         self.tail_names.get_or_init(|| {
-            // One pattern per tail, in order (a last part that does not build stands as `*`,
-            // so that the indices still line up).
-            let mut b = GlobSetBuilder::new();
-            for (parts, _, _) in &self.tails {
-                let last = parts.last().copied().unwrap_or("*");
-                let g = folded_glob(last).or_else(|_| globset::Glob::new("*"));
-                if let Ok(g) = g {
-                    b.add(g);
-                }
-            }
-            b.build().unwrap_or_else(|_| GlobSet::empty())
+            wild_set(
+                self.tails
+                    .iter()
+                    .map(|(parts, _, _)| parts.last().copied().unwrap_or("*")),
+            )
         })
     }
 
-    fn except(&self, kind: usize) -> Option<&GlobSet> {
+    fn except(&self, kind: usize) -> Option<&WildSet> {
         let set = self.except.get(kind)?;
-        Some(set.get_or_init(|| glob_set(self.except_patterns[kind].iter().copied())))
+        Some(set.get_or_init(|| wild_set(self.except_patterns[kind].iter().copied())))
     }
 
-    fn public_abs(&self) -> &GlobSet {
+    fn public_abs(&self) -> &WildSet {
         self.public_abs.get_or_init(|| {
-            glob_set(
+            wild_set(
                 self.public_paths
                     .iter()
                     .copied()
@@ -179,15 +169,22 @@ impl Catalogue {
         })
     }
 
-    fn public_home(&self) -> &GlobSet {
+    fn public_home(&self) -> &WildSet {
         self.public_home.get_or_init(|| {
-            glob_set(
+            wild_set(
                 self.public_paths
                     .iter()
                     .filter_map(|p| p.strip_prefix("~/")),
             )
         })
     }
+}
+
+/// The patterns folded (see [`fold`]), as one set matched against folded text, without a
+/// regular expression (see [`wild`](super::wild)).
+fn wild_set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> WildSet {
+    let folded: Vec<String> = patterns.into_iter().map(fold).collect();
+    WildSet::new(folded.iter().map(String::as_str))
 }
 
 fn glob(pattern: &str) -> Option<GlobMatcher> {
@@ -197,19 +194,6 @@ fn glob(pattern: &str) -> Option<GlobMatcher> {
         .build()
         .ok()
         .map(|g| g.compile_matcher())
-}
-
-/// The patterns folded (see [`fold`]), as one set matched against folded text: a
-/// case-insensitive glob is always a regular expression, while a folded one may be a literal,
-/// an extension or a prefix, which globset matches without one (and builds far faster).
-fn glob_set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> GlobSet {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        if let Ok(g) = folded_glob(p) {
-            b.add(g);
-        }
-    }
-    b.build().unwrap_or_else(|_| GlobSet::empty())
 }
 
 fn folded_glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
@@ -263,6 +247,10 @@ fn catalogue() -> &'static Catalogue {
             }
         }
         let tail_count = tails.len();
+        let tail_wilds = tails
+            .iter()
+            .map(|(_, f, _)| wild::simple(f).then(|| Wild::new(&fold(f))))
+            .collect();
         Catalogue {
             stores: d.store,
             names: OnceLock::new(),
@@ -270,6 +258,7 @@ fn catalogue() -> &'static Catalogue {
             name_patterns,
             tails,
             tail_matchers: (0..tail_count).map(|_| OnceLock::new()).collect(),
+            tail_wilds,
             tail_names: OnceLock::new(),
             except: except_patterns.iter().map(|_| OnceLock::new()).collect(),
             except_patterns,
@@ -296,21 +285,22 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     let c = catalogue();
     let name = path.file_name()?.to_str()?;
     let folded = fold(name);
-    let mut matches = c.names().matches(&folded);
-    matches.sort_unstable();
+    let matches = c.names().matches(&folded);
     let by_name = matches.into_iter().map(|i| c.name_kinds[i]);
     let parts: Vec<&str> = path
         .components()
         .filter_map(|p| p.as_os_str().to_str())
         .collect();
-    let mut ending = c.tail_names().matches(&folded);
-    ending.sort_unstable();
+    let ending = c.tail_names().matches(&folded);
     let by_tail = ending.into_iter().filter_map(|i| {
         let (pattern, _, kind) = &c.tails[i];
-        let m = c.tail_matcher(i)?;
         let n = pattern.len();
         let tail = fold(&parts.get(parts.len().checked_sub(n)?..)?.join("/"));
-        m.is_match(&tail).then_some(*kind)
+        let hit = match c.tail_wilds.get(i) {
+            Some(Some(w)) => w.is_match(&tail),
+            _ => c.tail_matcher(i)?.is_match(&tail),
+        };
+        hit.then_some(*kind)
     });
     by_name
         .chain(by_tail)
@@ -660,9 +650,9 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
 pub fn public(path: &Path, home: Option<&Path>) -> bool {
     let c = catalogue();
     if let Some(rest) = home.and_then(|h| path.strip_prefix(h).ok()) {
-        return c.public_home().is_match(fold(&rest.to_string_lossy()));
+        return c.public_home().is_match(&fold(&rest.to_string_lossy()));
     }
-    c.public_abs().is_match(fold(&path.to_string_lossy()))
+    c.public_abs().is_match(&fold(&path.to_string_lossy()))
 }
 
 /// Folds a path's case as case-insensitive file systems (macOS, Windows) compare names: the

@@ -1,0 +1,310 @@
+//! Globs of `*` and `**` alone, matched without a regular expression: the catalogue of secrets
+//! is written in them (`*.pem`, `client_secret*.json`, `/usr/**`), and a hook process that asks
+//! about one file must not compile a few hundred patterns first. The meaning is globset's with
+//! `literal_separator`: `*` matches within one part of a path, a part that is `**` matches any
+//! number of parts (the property test below holds the two to it).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// Whether `pattern` is a glob [`matches`] reads as globset would: no wildcard but `*`, a
+/// `**` only as a whole part, and no empty part (`a//b`, a trailing `/`).
+pub fn simple(pattern: &str) -> bool {
+    !pattern.contains(['?', '[', ']', '{', '}', '\\'])
+        && !pattern.contains("//")
+        && !pattern.ends_with('/')
+        && pattern
+            .split('/')
+            .all(|part| part == "**" || !part.contains("**"))
+}
+
+/// Whether `text` matches `pattern`, a glob of `*` and `**` (see [`simple`]).
+pub fn matches(pattern: &str, text: &str) -> bool {
+    Wild::new(pattern).is_match(text)
+}
+
+/// A glob of `*` and `**` (see [`simple`]), split once into what matching compares.
+#[derive(Debug, Clone)]
+pub struct Wild {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    /// `**`: any number of parts.
+    Any,
+    /// A name with `*` in it: what it starts with, the pieces between stars in order, what it
+    /// ends with.
+    Stars {
+        first: String,
+        middle: Vec<String>,
+        last: String,
+    },
+    /// A name written out.
+    Name(String),
+}
+
+impl Part {
+    fn new(part: &str) -> Part {
+        if part == "**" {
+            return Part::Any;
+        }
+        let Some((first, rest)) = part.split_once('*') else {
+            return Part::Name(part.to_string());
+        };
+        let (middle, last) = rest.rsplit_once('*').unwrap_or(("", rest));
+        Part::Stars {
+            first: first.to_string(),
+            middle: middle
+                .split('*')
+                .filter(|m| !m.is_empty())
+                .map(str::to_string)
+                .collect(),
+            last: last.to_string(),
+        }
+    }
+
+    /// Whether one part of a path (never `**` here) matches.
+    fn matches(&self, name: &str) -> bool {
+        match self {
+            Part::Any => true,
+            Part::Name(n) => n == name,
+            Part::Stars {
+                first,
+                middle,
+                last,
+            } => {
+                // Compared as bytes: `str::strip_prefix` and `find` set up a substring
+                // searcher per call, which costs more than these short names take.
+                let name = name.as_bytes();
+                // (An empty piece is not compared: a comparison with an empty string still
+                // calls `memcmp`, at a cost out of all proportion here.)
+                if !first.is_empty() && !name.starts_with(first.as_bytes()) {
+                    return false;
+                }
+                let mut rest = &name[first.len()..];
+                for piece in middle {
+                    let piece = piece.as_bytes();
+                    match rest.windows(piece.len()).position(|w| w == piece) {
+                        Some(i) => rest = &rest[i + piece.len()..],
+                        None => return false,
+                    }
+                }
+                last.is_empty() || rest.ends_with(last.as_bytes())
+            }
+        }
+    }
+}
+
+impl Wild {
+    pub fn new(pattern: &str) -> Wild {
+        Wild {
+            parts: pattern.split('/').map(Part::new).collect(),
+        }
+    }
+
+    pub fn is_match(&self, text: &str) -> bool {
+        match self.parts.as_slice() {
+            // `**` alone matches every path.
+            [Part::Any] => return true,
+            [one] => return !text.contains('/') && one.matches(text),
+            _ => {}
+        }
+        let parts: Vec<&str> = text.split('/').collect();
+        parts_match(&self.parts, &parts)
+    }
+}
+
+/// Matching part by part: a `**` part takes any number of parts (as globset reads it: a
+/// leading `**/` may take none, a trailing `/**` at least one, even an empty one).
+fn parts_match(pat: &[Part], parts: &[&str]) -> bool {
+    match pat.split_first() {
+        None => parts.is_empty(),
+        Some((Part::Any, rest)) => {
+            if rest.is_empty() {
+                // `a/**` matches what is below `a` (`a/` and `a/b/c`), not `a` itself.
+                return !parts.is_empty();
+            }
+            (0..=parts.len()).any(|skip| parts_match(rest, &parts[skip..]))
+        }
+        Some((first, rest)) => parts
+            .split_first()
+            .is_some_and(|(p, more)| first.matches(p) && parts_match(rest, more)),
+    }
+}
+
+/// A set of globs, indexed: written-out names by a hash, folders ending in `/**` by the
+/// folders above a path, the other globs of `*` and `**` tried one by one, and any other glob
+/// by a globset compiled when first needed. `matches` gives the indices of every pattern that
+/// matches, in order.
+#[derive(Debug, Default)]
+pub struct WildSet {
+    literal: HashMap<String, Vec<usize>>,
+    below: HashMap<String, Vec<usize>>,
+    rest: Vec<(Wild, usize)>,
+    /// Globs [`simple`] does not take.
+    complex: Vec<(String, usize)>,
+    complex_set: OnceLock<(GlobSet, Vec<usize>)>,
+}
+
+impl WildSet {
+    /// The set of `patterns` (globs, with `*` within a part of a path).
+    pub fn new<'a>(patterns: impl IntoIterator<Item = &'a str>) -> WildSet {
+        let mut set = WildSet::default();
+        for (i, p) in patterns.into_iter().enumerate() {
+            if !simple(p) {
+                set.complex.push((p.to_string(), i));
+                continue;
+            }
+            match p.strip_suffix("/**") {
+                _ if !p.contains('*') => set.literal.entry(p.to_string()).or_default().push(i),
+                Some(folder) if !folder.contains('*') => {
+                    set.below.entry(folder.to_string()).or_default().push(i)
+                }
+                _ => set.rest.push((Wild::new(p), i)),
+            }
+        }
+        set
+    }
+
+    /// Whether any pattern matches `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.literal.contains_key(text)
+            || self.is_below(text)
+            || self.rest.iter().any(|(p, _)| p.is_match(text))
+            || (!self.complex.is_empty() && self.complex_set().0.is_match(text))
+    }
+
+    /// The set of the complex globs that build, and each one's index (one that does not
+    /// build matches nothing, as globset has it).
+    fn complex_set(&self) -> &(GlobSet, Vec<usize>) {
+        self.complex_set.get_or_init(|| {
+            let mut b = GlobSetBuilder::new();
+            let mut indices = Vec::new();
+            for (p, i) in &self.complex {
+                if let Ok(g) = GlobBuilder::new(p).literal_separator(true).build() {
+                    b.add(g);
+                    indices.push(*i);
+                }
+            }
+            (b.build().unwrap_or_else(|_| GlobSet::empty()), indices)
+        })
+    }
+
+    fn folders_above(text: &str) -> impl Iterator<Item = &str> {
+        text.match_indices('/').map(move |(i, _)| &text[..i])
+    }
+
+    fn is_below(&self, text: &str) -> bool {
+        !self.below.is_empty() && Self::folders_above(text).any(|f| self.below.contains_key(f))
+    }
+
+    /// The indices of the patterns that match `text`, in order.
+    pub fn matches(&self, text: &str) -> Vec<usize> {
+        let mut out: Vec<usize> = self.literal.get(text).cloned().unwrap_or_default();
+        if !self.below.is_empty() {
+            for f in Self::folders_above(text) {
+                out.extend(self.below.get(f).into_iter().flatten());
+            }
+        }
+        out.extend(
+            self.rest
+                .iter()
+                .filter(|(p, _)| p.is_match(text))
+                .map(|&(_, i)| i),
+        );
+        if !self.complex.is_empty() {
+            let (set, indices) = self.complex_set();
+            out.extend(
+                set.matches(text)
+                    .into_iter()
+                    .filter_map(|j| indices.get(j).copied()),
+            );
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn globset_matches(pattern: &str, text: &str) -> bool {
+        globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .map(|g| g.compile_matcher().is_match(text))
+            .unwrap_or(false)
+    }
+
+    #[test]
+    fn stars_match_within_a_name_and_double_stars_across_folders() {
+        assert!(matches("*.pem", "server.pem"));
+        assert!(matches("*.pem", ".pem"));
+        assert!(!matches("*.pem", "server.pem.pub"));
+        assert!(matches("client_secret*.json", "client_secret_12.apps.json"));
+        assert!(!matches("client_secret*.json", "client_secret.js"));
+        assert!(matches(
+            "*service-account*.json",
+            "my-service-account-1.json"
+        ));
+        assert!(matches("a*b*b", "abbb"));
+        assert!(!matches("a*bb*b", "abb"));
+        assert!(matches("/usr/**", "/usr/include/stdio.h"));
+        assert!(!matches("/usr/**", "/usr"));
+        assert!(!matches("/usr/**", "/usrx/a"));
+        assert!(matches("sdk/go*/**", "sdk/go1.22/bin/go"));
+        assert!(!matches("proc/*/environ", "proc/1/2/environ"));
+        assert!(matches("**/.git/hooks/**", "a/b/.git/hooks/pre-commit"));
+        assert!(matches("**/.envrc", ".envrc"));
+    }
+
+    #[test]
+    fn a_set_finds_every_pattern_that_matches_in_order() {
+        let set = WildSet::new(["*.key", "/usr/**", "server.key", "/usr/lib/**", "x[ab]"]);
+        assert_eq!(set.matches("server.key"), vec![0, 2]);
+        assert_eq!(set.matches("/usr/lib/x.so"), vec![1, 3]);
+        assert!(set.is_match("/usr/share/doc"));
+        assert!(!set.is_match("/usrlocal"));
+        // A pattern of other wildcards is matched by globset.
+        assert_eq!(set.matches("xa"), vec![4]);
+        assert!(set.matches("xc").is_empty());
+    }
+
+    fn pattern() -> impl Strategy<Value = String> {
+        let part = prop::sample::select(vec![
+            "**", "*", "a", "b", "ab", "*.", ".*", "a*b", "*b*", "x.y", "-", "*a*a", ".",
+        ]);
+        (any::<bool>(), prop::collection::vec(part, 1..5))
+            .prop_map(|(root, parts)| format!("{}{}", if root { "/" } else { "" }, parts.join("/")))
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        let part =
+            prop::sample::select(vec!["", "a", "b", "ab", ".", "x.y", "-", "ba", "aba", ".b"]);
+        (any::<bool>(), prop::collection::vec(part, 0..6))
+            .prop_map(|(root, parts)| format!("{}{}", if root { "/" } else { "" }, parts.join("/")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// The hand matcher and globset agree on every glob of `*` and `**`.
+        #[test]
+        fn matching_agrees_with_globset(
+            pattern in pattern(),
+            text in text(),
+        ) {
+            prop_assume!(simple(&pattern));
+            prop_assert_eq!(
+                matches(&pattern, &text),
+                globset_matches(&pattern, &text),
+                "pattern {:?} text {:?}", pattern, text
+            );
+        }
+    }
+}
