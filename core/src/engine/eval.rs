@@ -159,7 +159,7 @@ impl Engine {
                 let subject = Subject {
                     tool,
                     args: &call.arguments,
-                    target: Target::File(resolved),
+                    target: Target::File(super::rule::FileView::new(resolved)),
                     ctx: Some(&self.ctx),
                 };
                 self.decide_subject(&subject, o, &mut scratch, trace, raw)

@@ -1,5 +1,6 @@
 //! Rules compiled for matching, and the subjects they are matched against.
 
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -164,9 +165,52 @@ pub struct Subject<'a> {
 #[allow(clippy::large_enum_variant)]
 pub enum Target<'a> {
     Command(CommandView<'a>),
-    File(PathBuf),
+    File(FileView),
     /// A tool without a known primary argument: its top-level string arguments.
     Other,
+}
+
+/// The path a file tool's call names, and what the rules ask of it, found once per call
+/// (every rule about secrets or effects asks the same of it).
+pub struct FileView {
+    pub path: PathBuf,
+    secret: OnceCell<Option<crate::knowledge::secrets::SecretKind>>,
+    effects: OnceCell<Vec<Found>>,
+    outside: OnceCell<bool>,
+}
+
+impl FileView {
+    pub fn new(path: PathBuf) -> FileView {
+        FileView {
+            path,
+            secret: OnceCell::new(),
+            effects: OnceCell::new(),
+            outside: OnceCell::new(),
+        }
+    }
+
+    /// See [`file_secret`]; `s` is the subject this path is the target of.
+    pub fn secret(&self, s: &Subject) -> Option<crate::knowledge::secrets::SecretKind> {
+        *self.secret.get_or_init(|| file_secret(s.tool, &self.path))
+    }
+
+    /// See [`file_effects`].
+    pub fn effects(&self, s: &Subject) -> &[Found] {
+        self.effects.get_or_init(|| file_effects(s, &self.path))
+    }
+
+    /// See [`file_outside`].
+    pub fn outside(&self, s: &Subject) -> bool {
+        *self.outside.get_or_init(|| file_outside(s, &self.path))
+    }
+}
+
+impl std::ops::Deref for FileView {
+    type Target = PathBuf;
+
+    fn deref(&self) -> &PathBuf {
+        &self.path
+    }
 }
 
 /// Allow rules read commands literally, deny and ask rules canonically (see [`View`]).
@@ -299,9 +343,9 @@ impl CMatcher {
             None => match &s.target {
                 Target::Command(c) => self.test.matches_command(c, view),
                 Target::File(p) => match &self.test {
-                    Test::Effect(kinds) => effects_match(kinds, &file_effects(s, p), true, view),
-                    Test::Secret => file_secret(s.tool, p).is_some(),
-                    Test::Outside => file_outside(s, p),
+                    Test::Effect(kinds) => effects_match(kinds, p.effects(s), true, view),
+                    Test::Secret => p.secret(s).is_some(),
+                    Test::Outside => p.outside(s),
                     test => test.matches_path(p),
                 },
                 Target::Other => string_args(s.args).any(|v| self.test.matches_str(v)),
@@ -491,7 +535,7 @@ pub fn effect_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
     };
     match &s.target {
         Target::Command(c) => pick(c.effects()),
-        Target::File(p) => pick(&file_effects(s, p)),
+        Target::File(p) => pick(p.effects(s)),
         Target::Other => None,
     }
 }
@@ -530,7 +574,7 @@ pub fn secret_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
             let raw = crate::call::file_path_arg(s.args)
                 .unwrap_or_default()
                 .to_string();
-            (raw, file_secret(s.tool, p)?)
+            (raw, p.secret(s)?)
         }
         Target::Other => return None,
     };
