@@ -428,10 +428,48 @@ fn mixed_batch(c: &mut Criterion) {
         })
     });
     g.finish();
+    // Each call of the batch alone, to find the one that costs.
+    let mut g = c.benchmark_group("mixed_each");
+    g.warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for (i, call) in calls.iter().enumerate() {
+        let name = format!("{i:02} {}", MIXED[i].1);
+        g.bench_with_input(BenchmarkId::from_parameter(name), call, |b, call| {
+            b.iter(|| engine.decide(black_box(call)))
+        });
+    }
+    g.finish();
+}
+
+/// The catalogue of secrets asked about one path: by its name, as every file a call reads is.
+fn catalogue(c: &mut Criterion) {
+    use harness9::knowledge::secrets;
+    let mut g = c.benchmark_group("catalogue");
+    g.warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for path in [
+        "/work/p/src/lib.rs",
+        "/usr/include/stdio.h",
+        "/work/p/secrets/api.key",
+    ] {
+        g.bench_with_input(BenchmarkId::new("kind_by_name", path), &path, |b, p| {
+            b.iter(|| secrets::kind_by_name(black_box(std::path::Path::new(p))))
+        });
+    }
+    g.bench_function("public /usr/include/stdio.h", |b| {
+        b.iter(|| {
+            secrets::public(
+                black_box(std::path::Path::new("/usr/include/stdio.h")),
+                Some(std::path::Path::new("/home/u")),
+            )
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(
     benches,
+    catalogue,
     decide,
     mixed_batch,
     commands,
