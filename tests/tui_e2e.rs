@@ -57,6 +57,11 @@ impl Pane {
 
     /// `env` is put before the binary (`HARNESS9_BASE_URL=… HARNESS9_MODEL=…`).
     fn start_with(args: &str, env: &str) -> Pane {
+        Pane::start_prepared(args, env, |_| {})
+    }
+
+    /// [`Pane::start_with`], with `prepare` given the working folder before the TUI starts.
+    fn start_prepared(args: &str, env: &str, prepare: impl FnOnce(&Path)) -> Pane {
         let tmp = tempfile::tempdir().expect("a temp dir");
         let work = tmp.path().join("work");
         let home = tmp.path().join("home");
@@ -64,6 +69,7 @@ impl Pane {
         std::fs::create_dir_all(&work).expect("work folder");
         std::fs::create_dir_all(&home).expect("home folder");
         std::fs::create_dir_all(&scratch_parent).expect("tmp folder");
+        prepare(&work);
         let socket = tmp.path().join("tmux.sock");
         let bin = PathBuf::from(env!("CARGO_BIN_EXE_harness9"));
         // After the TUI ends, the marker and its exit code show on the restored screen.
@@ -273,14 +279,14 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_per
     let listed = pane.wait_for("the rules listed", |s| {
         s.contains("Rules that allow without asking") && s.contains("1. bash(git init")
     });
-    // "Always allow" also holds for the rest of the session: the session's copy is 1, the
-    // allowlist's (the file's) is 2.
+    // "Always allow" is one grant, listed once, where it lives: the allowlist.
     let file_section = listed
         .split("settings.json")
         .nth(1)
         .unwrap_or_else(|| panic!("the allowlist's section is listed:\n{listed}"));
-    assert!(file_section.contains("2. bash(git init"), "{listed}");
-    pane.send_line("/permissions rm 2");
+    assert!(file_section.contains("1. bash(git init"), "{listed}");
+    assert_eq!(listed.matches("bash(git init").count(), 1, "{listed}");
+    pane.send_line("/permissions rm 1");
     pane.wait_for("the rule removed", |s| s.contains("removed bash(git init"));
     let text = std::fs::read_to_string(pane.settings()).expect("settings.json is still there");
     let json: serde_json::Value = serde_json::from_str(&text)
@@ -354,6 +360,15 @@ enum Reply {
         name: &'static str,
         arguments: String,
     },
+    /// Several tool calls in one reply (they run at the same time).
+    Calls(Vec<(&'static str, String)>),
+    /// The short text reply ("All done.") while more of the script waits.
+    Done,
+}
+
+/// A bash call's arguments.
+fn bash(command: &str) -> String {
+    serde_json::json!({ "command": command }).to_string()
 }
 
 /// An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script.
@@ -431,7 +446,24 @@ fn recording_server(script: Vec<Reply>) -> (String, Asked) {
                             .write_all(chunk(serde_json::json!({}), Some("tool_calls")).as_bytes());
                         let _ = stream.write_all(b"data: [DONE]\n\n");
                     }
-                    None => {
+                    Some(Reply::Calls(calls)) => {
+                        let calls: Vec<serde_json::Value> = calls
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (name, arguments))| {
+                                serde_json::json!({
+                                    "index": i, "id": format!("call_{i}"), "type": "function",
+                                    "function": {"name": name, "arguments": arguments}
+                                })
+                            })
+                            .collect();
+                        let call = serde_json::json!({ "tool_calls": calls });
+                        let _ = stream.write_all(chunk(call, None).as_bytes());
+                        let _ = stream
+                            .write_all(chunk(serde_json::json!({}), Some("tool_calls")).as_bytes());
+                        let _ = stream.write_all(b"data: [DONE]\n\n");
+                    }
+                    Some(Reply::Done) | None => {
                         let _ = stream.write_all(
                             chunk(serde_json::json!({"content": "All done."}), None).as_bytes(),
                         );
@@ -556,4 +588,53 @@ fn a_base_url_without_a_model_is_an_error_not_the_demo() {
         !screen.contains(DIALOG),
         "the demo did not start:\n{screen}"
     );
+}
+
+#[test]
+fn removing_an_always_allow_rule_revokes_it_in_the_running_session_too() {
+    if tmux_missing() {
+        return;
+    }
+    let call = || Reply::Call {
+        name: "bash",
+        arguments: bash("git init made-here"),
+    };
+    let url = scripted_server(vec![call(), Reply::Done, call(), Reply::Done]);
+    let pane = Pane::start_with(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=grant-model"),
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("make a repository");
+    let screen = pane.wait_armed("the first dialog");
+    let rule = shown_rule(&screen);
+    pane.keys(&["3"]);
+    pane.wait_for("the first reply", |s| {
+        s.contains("added to the allowlist") && s.matches("All done.").count() == 1
+    });
+
+    pane.send_line("/permissions");
+    let listed = pane.wait_for("the grant listed", |s| s.contains("Remove one with"));
+    let list = listed
+        .rsplit("Rules that allow without asking")
+        .next()
+        .unwrap_or_default();
+    assert_eq!(
+        list.matches(rule.as_str()).count(),
+        1,
+        "the grant is listed once:\n{listed}"
+    );
+    assert!(list.contains(&format!("1. {rule}")), "{listed}");
+    pane.send_line("/permissions rm 1");
+    pane.wait_for("the grant removed", |s| s.contains("removed bash(git init"));
+
+    // The same call again: asked about, not allowed by what the session still remembered.
+    pane.send_line("once more");
+    let screen = pane.wait_armed("the dialog for the same call");
+    assert!(screen.contains("git init made-here"), "{screen}");
+    pane.keys(&["Escape"]);
+    pane.wait_for("the denial and the reply", |s| {
+        s.contains("denied by the user") && s.matches("All done.").count() == 2
+    });
+    pane.quit_from_prompt();
 }

@@ -274,25 +274,33 @@ struct Runner {
 /// Where a rule listed by `/permissions` lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleSource {
-    /// The session's memory: this rule of it.
+    /// The session's memory only: this rule of it.
     Session(ProposedRule),
+    /// The allowlist file (and, for an "always allow" of this session, the session's memory
+    /// as well: removing it removes both).
     Settings(PathBuf),
 }
 
 /// The rules `/permissions` lists, numbered from 1 in this order: the session's, then the
-/// allowlist's.
+/// allowlist's. Each grant is listed once: a rule of the session that the allowlist holds too
+/// (what "always allow" grants) is listed where it lives on, in the allowlist.
 pub fn listed_rules(
     session: &[ProposedRule],
     settings: Option<(&Path, Vec<String>)>,
 ) -> Vec<(String, RuleSource)> {
+    let in_file: &[String] = settings.as_ref().map_or(&[], |(_, rules)| rules);
     let mut out: Vec<(String, RuleSource)> = session
         .iter()
-        .map(|r| (r.to_string(), RuleSource::Session(r.clone())))
+        .map(|r| (r.to_string(), r))
+        .filter(|(text, _)| !in_file.contains(text))
+        .map(|(text, r)| (text, RuleSource::Session(r.clone())))
         .collect();
     if let Some((path, rules)) = settings {
+        let mut seen = std::collections::HashSet::new();
         out.extend(
             rules
                 .into_iter()
+                .filter(|r| seen.insert(r.clone()))
                 .map(|r| (r, RuleSource::Settings(path.to_path_buf()))),
         );
     }
@@ -452,11 +460,11 @@ impl Runner {
                         .push(Entry::Error(t.perms_no_such.replace("{n}", &n.to_string())));
                     return;
                 };
+                // A grant is removed everywhere it was granted: the session forgets it (and
+                // the calls it approved exactly) whichever list it was picked from.
+                self.registry.session().revoke(rule);
                 let done = match src {
-                    RuleSource::Session(r) => {
-                        self.registry.session().forget(r);
-                        Ok(t.perms_session.to_string())
-                    }
+                    RuleSource::Session(_) => Ok(t.perms_session.to_string()),
                     RuleSource::Settings(path) => {
                         crate::runtime::allowlist::remove_allow_rule(path, Some(&self.cwd), rule)
                             .map(|_| self.shown_path(path).display().to_string())
@@ -680,6 +688,37 @@ mod tests {
         );
         let none = permissions_text(Lang::En, &[], Some(path));
         assert!(none.contains("(none)") && !none.contains("rm N"), "{none}");
+    }
+
+    #[test]
+    fn a_grant_in_the_session_and_the_allowlist_is_listed_once_where_it_lives() {
+        let path = Path::new(".harness9/settings.json");
+        let rules = listed_rules(
+            &[
+                ProposedRule::prefix(&["git", "init"]),
+                ProposedRule::prefix(&["cargo", "build"]),
+            ],
+            Some((
+                path,
+                vec![
+                    "bash(git init *)".to_string(),
+                    "bash(git init *)".to_string(),
+                ],
+            )),
+        );
+        assert_eq!(
+            rules,
+            [
+                (
+                    "bash(cargo build *)".to_string(),
+                    RuleSource::Session(ProposedRule::prefix(&["cargo", "build"]))
+                ),
+                (
+                    "bash(git init *)".to_string(),
+                    RuleSource::Settings(path.into())
+                ),
+            ]
+        );
     }
 
     #[test]
