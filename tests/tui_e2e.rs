@@ -638,3 +638,67 @@ fn removing_an_always_allow_rule_revokes_it_in_the_running_session_too() {
     });
     pane.quit_from_prompt();
 }
+
+#[test]
+fn an_approval_timeout_counts_from_when_the_dialog_is_shown_not_from_the_queue() {
+    if tmux_missing() {
+        return;
+    }
+    const TIMEOUT_SECS: u64 = 5;
+    let commands = ["git init one", "git init two", "git init three"];
+    let url = scripted_server(vec![Reply::Calls(
+        commands.iter().map(|c| ("bash", bash(c))).collect(),
+    )]);
+    let pane = Pane::start_prepared(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=queue-model"),
+        |work| {
+            std::fs::create_dir_all(work.join(".harness9")).expect("folder");
+            std::fs::write(
+                work.join(".harness9").join("config.toml"),
+                format!("[runtime]\napproval_timeout_secs = {TIMEOUT_SECS}\n"),
+            )
+            .expect("config written");
+        },
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("make three repositories");
+    let start = Instant::now();
+    let mut answered: Vec<&str> = Vec::new();
+    // The command the dialog shows (the conversation lists all three calls).
+    let in_dialog = |s: &str, answered: &[&str]| {
+        commands.iter().copied().find(|c| {
+            !answered.contains(c)
+                && s.lines().any(|l| {
+                    l.contains("Command:")
+                        && l.trim_end().trim_end_matches('│').trim_end().ends_with(c)
+                })
+        })
+    };
+    for _ in 0..commands.len() {
+        let screen = pane.wait_for("the next dialog", |s| {
+            s.contains("Enter/1-5 confirm") && in_dialog(s, &answered).is_some()
+        });
+        let shown = in_dialog(&screen, &answered)
+            .unwrap_or_else(|| panic!("no command of the queue is shown:\n{screen}"));
+        // Each dialog waits well within its own timeout, the three together well beyond it.
+        std::thread::sleep(Duration::from_millis(2_500));
+        pane.keys(&["1"]);
+        answered.push(shown);
+    }
+    assert!(
+        start.elapsed() > Duration::from_secs(TIMEOUT_SECS + 1),
+        "the queue took longer than one timeout"
+    );
+    let screen = pane.wait_for("the reply after the three calls", |s| {
+        s.contains("All done.")
+    });
+    assert!(!screen.contains("no answer within"), "{screen}");
+    for dir in ["one", "two", "three"] {
+        assert!(
+            pane.work.join(dir).join(".git").is_dir(),
+            "`git init {dir}` ran:\n{screen}"
+        );
+    }
+    pane.quit_from_prompt();
+}

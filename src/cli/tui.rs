@@ -228,7 +228,10 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
     } = s;
     let mode = ModeHandle::new(mode);
     let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let approver = Approver::new(events_tx).with_timeout(config.runtime.approval_timeout);
+    // The TUI shows one request at a time: a request's timeout counts from its dialog.
+    let approver = Approver::new(events_tx)
+        .with_timeout(config.runtime.approval_timeout)
+        .timing_from_shown();
     let options = Options {
         offload_bytes: config.runtime.offload_bytes,
     };

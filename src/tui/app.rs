@@ -407,6 +407,17 @@ impl Runner {
         true
     }
 
+    /// Tells the runtime that the request in the dialog is on the screen (its approval
+    /// timeout starts then; the requests queued behind it wait without a clock).
+    fn shown(&mut self, state: &State) {
+        if let Some(req) = state
+            .current_approval()
+            .and_then(|v| self.pending.get_mut(&v.id))
+        {
+            req.shown();
+        }
+    }
+
     /// `/model NAME`: the agent talks to that model from its next turn on.
     fn switch_model(&self, state: &mut State, name: &str) {
         let t = texts(state.lang);
@@ -616,6 +627,7 @@ async fn run_until_quit(
         for a in update(state, event) {
             go_on &= runner.act(state, a);
         }
+        runner.shown(state);
         if !go_on || state.quit {
             break;
         }

@@ -123,16 +123,13 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             Vec::new()
         }
         Event::Tick(now) => tick(state, now),
-        Event::Approval(mut view) => {
+        Event::Approval(view) => {
             if !state.turn_running || state.cancelling {
                 // The turn it belongs to is over or being interrupted: denied at once.
                 return vec![Action::Respond {
                     id: view.id,
                     answer: Answer::Deny,
                 }];
-            }
-            if view.deadline.is_none() {
-                view.deadline = state.approval_timeout.map(|t| state.now + t);
             }
             let at = state
                 .approvals
@@ -145,6 +142,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
                 state.dialog = Dialog::opened(state.now);
             }
             state.approvals.insert(at, view);
+            show_front(state);
             Vec::new()
         }
         Event::Agent(ev) => agent_event(state, ev),
@@ -734,7 +732,21 @@ fn answer(state: &mut State, answer: Answer) -> Vec<Action> {
     };
     // The time a person took does not count as the model's silence.
     state.last_activity = Some(state.now);
+    show_front(state);
     vec![Action::Respond { id: req.id, answer }]
+}
+
+/// The request at the front of the queue is on the screen from now: its approval timeout
+/// starts (the app loop tells the runtime, whose clock starts then too). One waiting behind
+/// others has no deadline yet.
+fn show_front(state: &mut State) {
+    let timeout = state.approval_timeout;
+    let now = state.now;
+    if let Some(front) = state.approvals.front_mut() {
+        if front.deadline.is_none() {
+            front.deadline = timeout.map(|t| now + t);
+        }
+    }
 }
 
 /// Denies every request in the queue.

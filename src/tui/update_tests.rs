@@ -1034,6 +1034,33 @@ fn an_approval_gets_a_deadline_from_the_approval_timeout() {
 }
 
 #[test]
+fn a_queued_approvals_deadline_counts_from_when_it_comes_to_the_dialog() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    s.turn_running = true;
+    s.approval_timeout = Some(Duration::from_secs(60));
+    update(&mut s, Event::Approval(view(1, true)));
+    update(&mut s, Event::Approval(view(2, true)));
+    assert_eq!(
+        s.approvals.get(1).and_then(|a| a.deadline),
+        None,
+        "waiting behind the first: no clock yet"
+    );
+    let t0 = s.now;
+    // The first is answered after 50 s; the second comes up with a full minute.
+    update(&mut s, Event::Tick(t0 + Duration::from_secs(50)));
+    assert_eq!(update(&mut s, chr('1')), respond(1, Answer::AllowOnce));
+    assert_eq!(
+        s.current_approval().and_then(|a| a.deadline),
+        Some(t0 + Duration::from_secs(110))
+    );
+    assert_eq!(
+        update(&mut s, Event::Tick(t0 + Duration::from_secs(70))),
+        vec![],
+        "not denied at the first one's deadline"
+    );
+}
+
+#[test]
 fn ctrl_o_expands_and_collapses_long_outputs() {
     let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
     assert!(!s.expand_results);
