@@ -565,7 +565,7 @@ fn option_lines(
     let marker = if selected { "▶ " } else { "  " };
     let number = format!("[{}] ", choice.index() + 1);
     let prefix_w = width(marker) + width(&number);
-    let disabled = choice == Choice::AlwaysAllow && !view.can_always_allow();
+    let disabled = !view.offers(choice);
     let style = if disabled {
         Style::default().fg(Color::DarkGray)
     } else if selected {
@@ -578,6 +578,7 @@ fn option_lines(
             format!("{label} → {prop}")
         }
         (Choice::AlwaysAllow, _) => format!("{label} — {}", t.no_proposal),
+        (Choice::AllowSession, _) if disabled => format!("{label} — {}", t.no_proposal),
         _ => label.to_string(),
     };
     let rows = wrap(&text, inner.saturating_sub(prefix_w).max(1));

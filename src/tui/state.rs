@@ -121,6 +121,15 @@ impl ApprovalView {
     pub fn can_always_allow(&self) -> bool {
         self.proposal.as_ref().is_some_and(|p| !p.rules.is_empty())
     }
+
+    /// Whether `choice` can be chosen: "allow for this session" and "always allow" only when
+    /// a rule can be proposed (without one, either would allow this call once and no more).
+    pub fn offers(&self, choice: Choice) -> bool {
+        match choice {
+            Choice::AllowSession | Choice::AlwaysAllow => self.can_always_allow(),
+            _ => true,
+        }
+    }
 }
 
 /// The dialog's options, in the order shown and numbered (keys `1`–`5`).

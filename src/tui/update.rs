@@ -659,33 +659,28 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
     }
 }
 
-/// Moves the cursor by `by` round the options, over option 3 when it cannot be chosen.
+/// Moves the cursor by `by` round the options, over those that cannot be chosen.
 fn step(state: &State, from: Choice, by: isize) -> Choice {
-    let enabled = state
-        .current_approval()
-        .is_some_and(ApprovalView::can_always_allow);
-    let next = from.step(by);
-    if next == Choice::AlwaysAllow && !enabled {
-        return next.step(by);
+    let offered = |c: Choice| state.current_approval().is_none_or(|v| v.offers(c));
+    let mut next = from.step(by);
+    for _ in 0..Choice::ALL.len() {
+        if offered(next) {
+            break;
+        }
+        next = next.step(by);
     }
     next
 }
 
 fn choose(state: &mut State, choice: Choice) -> Vec<Action> {
+    if !state.current_approval().is_some_and(|v| v.offers(choice)) {
+        // Disabled: the dialog says why; nothing is answered.
+        return Vec::new();
+    }
     match choice {
         Choice::AllowOnce => answer(state, Answer::AllowOnce),
         Choice::AllowSession => answer(state, Answer::AllowSession),
-        Choice::AlwaysAllow => {
-            if state
-                .current_approval()
-                .is_some_and(ApprovalView::can_always_allow)
-            {
-                answer(state, Answer::AlwaysAllow)
-            } else {
-                // Disabled: the dialog says why; nothing is answered.
-                Vec::new()
-            }
-        }
+        Choice::AlwaysAllow => answer(state, Answer::AlwaysAllow),
         Choice::Deny => answer(state, Answer::Deny),
         Choice::DenyWithFeedback => {
             state.dialog.feedback = Some(String::new());

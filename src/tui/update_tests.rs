@@ -125,15 +125,25 @@ fn down_and_up_move_the_cursor_and_wrap_around() {
 }
 
 #[test]
-fn the_cursor_skips_a_disabled_always_allow() {
+fn the_cursor_skips_the_options_that_need_a_proposal_when_there_is_none() {
     let mut s = waiting(0);
     update(&mut s, Event::Approval(view(1, false)));
     arm(&mut s);
     update(&mut s, key(KeyCode::Down));
-    update(&mut s, key(KeyCode::Down));
     assert_eq!(s.dialog.selected, Choice::Deny);
     update(&mut s, key(KeyCode::Up));
-    assert_eq!(s.dialog.selected, Choice::AllowSession);
+    assert_eq!(s.dialog.selected, Choice::AllowOnce);
+}
+
+#[test]
+fn key_2_does_nothing_without_a_proposal() {
+    let mut s = waiting(0);
+    update(&mut s, Event::Approval(view(7, false)));
+    arm(&mut s);
+    assert_eq!(update(&mut s, chr('2')), vec![]);
+    assert_eq!(s.approvals.len(), 1, "the request still waits");
+    assert_eq!(update(&mut s, key(KeyCode::Enter)), vec![]);
+    assert_eq!(s.approvals.len(), 1);
 }
 
 #[test]
