@@ -434,21 +434,17 @@ fn request_key(
 mod tests {
     use super::*;
 
-    fn asked(
-        approver: &Approver,
-    ) -> impl std::future::Future<Output = Result<(Answer, bool), NoAnswer>> + '_ {
-        async move {
-            approver
-                .ask(
-                    &ToolCall::primary("bash", "ls"),
-                    "asked",
-                    Risk::Low,
-                    None,
-                    None,
-                    &CancelToken::new(),
-                )
-                .await
-        }
+    async fn asked(approver: &Approver) -> Result<(Answer, bool), NoAnswer> {
+        approver
+            .ask(
+                &ToolCall::primary("bash", "ls"),
+                "asked",
+                Risk::Low,
+                None,
+                None,
+                &CancelToken::new(),
+            )
+            .await
     }
 
     #[tokio::test]
