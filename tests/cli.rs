@@ -604,12 +604,44 @@ fn settings_and_rule_typos_are_said_with_the_likely_name() {
         "another agent's tool is left alone: {}",
         stdout(&o)
     );
-    let o = d.run(&["allow", "Bash(ls)"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// A rule that can never match is an error: `lint` exits 1 (a team's CI fails) unless
+/// `--allow-dead`, and `allow` refuses it and writes nothing.
+#[test]
+fn a_rule_that_can_never_match_is_an_error_in_lint_and_in_allow() {
+    let d = Dir::new();
+    let p = d.write("t.policy", "deny read_flie(path \"secrets/**\");\n");
+    let o = d.run(&["lint", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(
-        stderr(&o).contains("did you mean `bash`?"),
+        stdout(&o).contains("1 error(s), 0 warning(s)")
+            && stdout(&o).contains("did you mean `read_file`?")
+            && stdout(&o).contains("--allow-dead"),
+        "{}",
+        stdout(&o)
+    );
+    let o = d.run(&["lint", "--allow-dead", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 error(s), 1 warning(s)"),
+        "{}",
+        stdout(&o)
+    );
+    let settings = d.write("s.json", r#"{"permissions": {"allow": ["Bash(ls)"]}}"#);
+    let o = d.run(&["lint", settings.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+
+    let o = d.run(&["allow", "Bash(npm test)"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean `bash(npm test)`?"),
         "{}",
         stderr(&o)
+    );
+    assert!(
+        !d.path().join(".harness9").join("settings.json").exists(),
+        "nothing was written"
     );
 }
 

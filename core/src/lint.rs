@@ -85,6 +85,31 @@ pub struct Options {
     /// The managed tier's policy files: a rule whose every call they deny or ask about more
     /// strictly is dead (see [`dead_by_managed`]).
     pub managed: Vec<std::path::PathBuf>,
+    /// A rule that can never match ([`DEAD_CODES`]) is a warning, not an error
+    /// (`lint --allow-dead`).
+    pub allow_dead: bool,
+}
+
+/// The codes of diagnostics that say a rule can never match: a tool name no call has
+/// (`read_flie`, `Bash`), a `path` matcher where no path is compared. `lint` reports them as
+/// errors, so that a team's CI does not pass a rule that does nothing, unless `--allow-dead`.
+pub const DEAD_CODES: [&str; 2] = ["unknown-tool", "path-never-matches"];
+
+/// Dead rules as errors, unless the options allow them.
+fn judge_dead(diagnostics: &mut [Diagnostic], opts: &Options) {
+    if opts.allow_dead {
+        return;
+    }
+    for d in diagnostics {
+        if DEAD_CODES.contains(&d.code) {
+            d.severity = crate::diag::Severity::Error;
+            let escape = "`lint --allow-dead` reports such a rule as a warning";
+            d.help = Some(match d.help.take() {
+                Some(h) => format!("{h} ({escape})"),
+                None => escape.to_string(),
+            });
+        }
+    }
 }
 
 /// The result of linting one file.
@@ -168,6 +193,7 @@ fn lint_at(path: &Path, text: Option<&str>, opts: &Options) -> Report {
             diagnostics.extend(uncovered(engine));
         }
     }
+    judge_dead(&mut diagnostics, opts);
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
     Report {
         diagnostics,
@@ -184,6 +210,7 @@ fn lint_settings(path: &Path, text: Option<&str>, opts: &Options) -> Report {
         Some(t) => builder.settings_text(path.to_string_lossy(), t).guard(path),
     };
     let (engine, mut diagnostics) = build_for_lint(builder, path);
+    judge_dead(&mut diagnostics, opts);
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
     Report {
         diagnostics,
@@ -630,7 +657,8 @@ fn allows_secret(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
 
 /// `path` compares the path of a file tool and the paths a bash command names; nothing else.
 fn dead_path_matchers(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
-    let tool = r.tool.value.as_str();
+    // A misspelt tool (`read_flie`) is said once, as the tool it was meant to be.
+    let tool = crate::call::likely_tool(&r.tool.value).unwrap_or(r.tool.value.as_str());
     let has_paths = tool.contains(['*', '?']) || tool == "bash" || crate::call::is_file_tool(tool);
     let groups = r.matchers.iter().chain(r.unless.iter());
     groups
@@ -942,6 +970,7 @@ mod silence_tests {
             ctx: PathContext::new(dir.path(), Some("/home/u".into())),
             strict: false,
             managed: Vec::new(),
+            allow_dead: false,
         };
         lint_file(&path, &opts)
             .diagnostics

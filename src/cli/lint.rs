@@ -23,6 +23,10 @@ pub struct LintArgs {
     /// Every rule must be exercised by an `expect` (an error for each one that is not).
     #[arg(long)]
     strict: bool,
+    /// Report a rule that can never match (a tool name no call has, like `read_flie` or
+    /// `Bash`; `path` where no path is compared) as a warning instead of an error.
+    #[arg(long)]
+    allow_dead: bool,
 }
 
 #[derive(Args, Debug)]
@@ -47,6 +51,7 @@ pub fn lint(a: LintArgs) -> i32 {
         ctx: PathContext::from_env(),
         strict: a.strict,
         managed: harness9::hooks::managed_policies().unwrap_or_default(),
+        allow_dead: a.allow_dead,
     };
     let (mut errors, mut warnings) = (0, 0);
     for f in &a.files {
