@@ -692,3 +692,48 @@ fn coverage_names_the_rules_no_expect_exercises() {
         stdout(&o)
     );
 }
+
+/// Without files, `lint` and `test [--coverage]` read the project's policies as `check` and the
+/// hook do: `.harness9/*.policy` (and for `lint`, `.harness9/settings.json`); with none, an
+/// error that says so.
+#[test]
+fn lint_and_test_without_files_read_the_projects_policies() {
+    let d = Dir::new();
+    let o = d.run(&["lint"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("no policy files here"),
+        "{}",
+        stderr(&o)
+    );
+
+    d.write(
+        ".harness9/team.policy",
+        "allow bash(\"git status\");\nexpect allow bash(\"git status\");\nexpect deny bash(\"git status\");\n",
+    );
+    d.write(
+        ".harness9/settings.json",
+        r#"{"permissions": {"allow": ["Bash(ls)"]}}"#,
+    );
+    let o = d.run(&["lint"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(".harness9/team.policy:3:1") && out.contains("expected deny, got allow"),
+        "{out}"
+    );
+    assert!(
+        out.contains(".harness9/settings.json") && out.contains("2 file(s)"),
+        "{out}"
+    );
+
+    let o = d.run(&["test", "--coverage"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("1 passed, 1 failed; 1 of 1 rules exercised"),
+        "{}",
+        stdout(&o)
+    );
+    let o = d.run(&["test"]);
+    assert!(stdout(&o).contains("1 passed, 1 failed"), "{}", stdout(&o));
+}
