@@ -244,7 +244,11 @@ fn a_malformed_batch_line_gets_an_error_line_and_the_batch_goes_on() {
         "{}",
         lines[1]
     );
-    assert_eq!(lines[2]["error"], "line 3: missing `name`");
+    assert_eq!(
+        lines[2]["error"],
+        "line 3: missing `name`; each line is one call, like \
+         {\"name\": \"bash\", \"arguments\": {\"command\": \"git status\"}, \"id\": 1}"
+    );
     assert_eq!(lines[3]["decision"], "allow");
     assert!(
         lines[1].get("decision").is_none(),
@@ -736,4 +740,63 @@ fn lint_and_test_without_files_read_the_projects_policies() {
     );
     let o = d.run(&["test"]);
     assert!(stdout(&o).contains("1 passed, 1 failed"), "{}", stdout(&o));
+}
+
+/// A batch line of another shape says what was expected there, and `check --help` documents
+/// the line format with an example.
+#[test]
+fn a_batch_line_of_the_wrong_shape_says_what_was_expected() {
+    let d = Dir::new();
+    let input = concat!(
+        r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#,
+        "\n",
+        r#"["bash", "ls"]"#,
+        "\n",
+        r#"{"name": "bash", "arguments": ["ls"]}"#,
+        "\n",
+        r#"{"name": 7}"#,
+        "\n",
+    );
+    let o = d.run_with_stdin(&["check", "--batch", "-"], input);
+    assert_eq!(o.status.code(), Some(0));
+    let errors: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["error"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        errors[0].starts_with(
+            "line 1: missing `name` (found `tool_name`: the tool's name goes in `name`"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with(
+            "line 2: expected a JSON object, found an array; each line is one call, like {"
+        ),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[2].starts_with("line 3: `arguments` must be a JSON object of the tool's arguments")
+            && errors[2].ends_with("found an array"),
+        "{}",
+        errors[2]
+    );
+    assert_eq!(
+        errors[3],
+        "line 4: `name` must be the tool's name, a non-empty string; found a number"
+    );
+
+    let help = stdout(&d.run(&["check", "--help"]));
+    assert!(
+        help.contains(r#"{"id": 1, "name": "bash", "arguments": {"command": "git status"}}"#)
+            && help.contains(r#""line": N"#),
+        "{help}"
+    );
 }
