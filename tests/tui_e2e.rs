@@ -745,3 +745,80 @@ fn allow_for_this_session_is_not_offered_when_no_rule_can_be_proposed() {
     pane.wait_for("the denial", |s| s.contains("denied by the user"));
     pane.quit_from_prompt();
 }
+
+/// The process id of the TUI running in the pane (a child of the pane's shell).
+fn tui_pid(pane: &Pane) -> u32 {
+    let out = pane.tmux(&["display-message", "-p", "-t", "h9", "#{pane_pid}"]);
+    let shell: u32 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("the pane's pid ({e})"));
+    let found = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
+        .find(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            // `pid (comm) state ppid …`: the comm may hold blanks, so read after its `)`.
+            let Some((head, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
+            let ppid = rest
+                .split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u32>().ok());
+            head.ends_with("(harness9") && ppid == Some(shell)
+        });
+    found.unwrap_or_else(|| panic!("no harness9 process under the pane's shell {shell}"))
+}
+
+/// Killed by `signal`, the demo leaves no scratch folder behind and the terminal restored.
+fn a_killed_demo_cleans_up(signal: &str, code: i32) {
+    let pane = Pane::start("tui --demo");
+    pane.wait_armed("the demo's first approval dialog");
+    let scratch = pane.scratch();
+    assert!(scratch.is_dir());
+    let pid = tui_pid(&pane);
+    let out = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .output()
+        .expect("kill runs");
+    assert!(out.status.success(), "kill -{signal} {pid} failed");
+    let screen = pane.wait_for("the TUI to exit", |s| s.contains(EXITED));
+    assert!(
+        screen.contains(&format!("{EXITED} {code}")),
+        "ended as killed by SIG{signal}:\n{screen}"
+    );
+    assert!(
+        !screen.contains(DIALOG) && !screen.contains("mode: default"),
+        "the alternate screen was left:\n{screen}"
+    );
+    assert!(
+        !scratch.exists(),
+        "the scratch folder {} is removed",
+        scratch.display()
+    );
+    // Raw mode is off again: a typed line reaches the shell's `sleep` as text, echoed.
+    pane.keys(&["-l", "typed-after"]);
+    pane.wait_for("the typed text echoed by the terminal", |s| {
+        s.contains("typed-after")
+    });
+}
+
+#[test]
+fn sigterm_ends_the_demo_removes_its_scratch_folder_and_restores_the_terminal() {
+    if tmux_missing() {
+        return;
+    }
+    a_killed_demo_cleans_up("TERM", 143);
+}
+
+#[test]
+fn sighup_ends_the_demo_removes_its_scratch_folder_and_restores_the_terminal() {
+    if tmux_missing() {
+        return;
+    }
+    a_killed_demo_cleans_up("HUP", 129);
+}

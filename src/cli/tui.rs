@@ -146,7 +146,9 @@ pub fn tui(args: TuiArgs) -> i32 {
     let result = app::run(app);
     drop(scratch);
     match result {
-        Ok(()) => 0,
+        Ok(None) => 0,
+        // Ended by a signal: the shell's exit status for it, after the clean-up.
+        Ok(Some(signal)) => 128 + signal,
         Err(e) => {
             eprintln!("error: the terminal failed: {e}");
             1

@@ -225,18 +225,56 @@ fn spawn_input_thread() -> UnboundedReceiver<ct::Event> {
     rx
 }
 
-/// Runs the TUI until the person quits. The terminal is restored however it ends.
-pub fn run(app: App) -> io::Result<()> {
+/// The signals that end the TUI the way quitting does (SIGTERM, and SIGHUP from a closed
+/// terminal): the number of the first one that came, 0 before any. A second one of them ends
+/// the process at once, as it would without the TUI.
+#[derive(Clone, Default)]
+struct Signals(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Signals {
+    fn register() -> io::Result<Signals> {
+        let signals = Signals::default();
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGTERM};
+            use signal_hook::flag;
+            let seen = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for sig in [SIGTERM, SIGHUP] {
+                flag::register_conditional_default(sig, seen.clone())?;
+                flag::register(sig, seen.clone())?;
+                let number = usize::try_from(sig).unwrap_or(0);
+                flag::register_usize(sig, signals.0.clone(), number)?;
+            }
+        }
+        Ok(signals)
+    }
+
+    /// The signal that came, if one did.
+    fn received(&self) -> Option<i32> {
+        let n = self.0.load(std::sync::atomic::Ordering::SeqCst);
+        i32::try_from(n).ok().filter(|&n| n != 0)
+    }
+}
+
+/// Runs the TUI until the person quits, or a signal (SIGTERM, SIGHUP) ends it: then its number
+/// comes back. The terminal is restored however it ends, and the caller's clean-up (the demo's
+/// scratch folder) runs after either.
+pub fn run(app: App) -> io::Result<Option<i32>> {
+    let signals = Signals::register()?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let (mut terminal, guard) = setup_terminal()?;
     let keys = spawn_input_thread();
-    let result = rt.block_on(event_loop(&mut terminal, app, keys));
+    let result = rt.block_on(event_loop(&mut terminal, app, keys, signals.clone()));
     drop(guard);
     // Tool tasks still running (a command being killed) must not hold the exit up.
     rt.shutdown_background();
-    result
+    match signals.received() {
+        // The terminal may be gone (SIGHUP): a failure to draw on it is no error then.
+        Some(sig) => Ok(Some(sig)),
+        None => result.map(|()| None),
+    }
 }
 
 /// A terminal event as the UI's event; `None` for what the UI ignores.
@@ -521,6 +559,7 @@ async fn event_loop(
     terminal: &mut Term,
     app: App,
     keys: UnboundedReceiver<ct::Event>,
+    signals: Signals,
 ) -> io::Result<()> {
     let App {
         mut state,
@@ -548,6 +587,7 @@ async fn event_loop(
         keys,
         runtime_events,
         agent: agent_rx,
+        signals,
     };
     if let Some(path) = &history_file {
         state.input.set_history(read_history(path));
@@ -599,6 +639,8 @@ struct Inputs {
     /// Approval requests and runtime notices.
     runtime_events: UnboundedReceiver<RuntimeEvent>,
     agent: UnboundedReceiver<AgentEvent>,
+    /// A signal that ends the TUI (checked at least every tick).
+    signals: Signals,
 }
 
 /// Draws, waits for the next event, updates the state and carries out the actions, until the
@@ -628,7 +670,7 @@ async fn run_until_quit(
             go_on &= runner.act(state, a);
         }
         runner.shown(state);
-        if !go_on || state.quit {
+        if !go_on || state.quit || inputs.signals.received().is_some() {
             break;
         }
     }
