@@ -562,6 +562,22 @@ fn an_edits_dialog_shows_its_diff() {
     ] {
         assert!(screen.contains(row), "missing {row:?}:\n{screen}");
     }
+    // `Changes:` is a label like the others: its value starts in their value column.
+    let value_column = |label: &str, value: &str| {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{screen}"));
+        let at = line
+            .find(value)
+            .unwrap_or_else(|| panic!("{value} not in {line:?}"));
+        line[..at].chars().count()
+    };
+    assert_eq!(
+        value_column("Changes:", "+1 −1"),
+        value_column("Path:", "notes.txt"),
+        "the labels align:\n{screen}"
+    );
     pane.keys(&["1"]);
     let screen = pane.wait_for("the edit's result with the applied diff", |s| {
         s.contains("All done.") && s.contains("⎿ ") && s.contains("+1 −1")
@@ -821,4 +837,32 @@ fn sighup_ends_the_demo_removes_its_scratch_folder_and_restores_the_terminal() {
         return;
     }
     a_killed_demo_cleans_up("HUP", 129);
+}
+
+#[test]
+fn the_chinese_dialog_uses_full_width_punctuation_without_doubled_spaces() {
+    if tmux_missing() {
+        return;
+    }
+    let pane = Pane::start("tui --demo --lang zh");
+    let screen = pane.wait_for("the Chinese dialog, armed", |s| {
+        s.contains("工具审批请求") && s.contains("Enter/1-5 确认")
+    });
+    assert!(screen.contains("[5] 拒绝并提供反馈……"), "{screen}");
+    assert!(
+        screen.contains("↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝"),
+        "{screen}"
+    );
+    // The dialog's rows (the status bar pads between its halves: layout, not text).
+    for line in screen.lines().filter(|l| l.starts_with('│')) {
+        let text = line.trim_matches(|c: char| c == '│' || c.is_whitespace());
+        let chars: Vec<char> = text.chars().collect();
+        for w in chars.windows(3) {
+            let cjk = ('\u{4e00}'..='\u{9fff}').contains(&w[0]) || "：，（）。".contains(w[0]);
+            assert!(
+                !(cjk && w[1] == ' ' && w[2] == ' '),
+                "doubled blanks after Chinese in {line:?}"
+            );
+        }
+    }
 }

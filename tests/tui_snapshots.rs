@@ -240,8 +240,8 @@ fn tui_dialog_high_risk_chinese() {
         "允许（仅本次）",
         "允许（本会话不再提示）",
         "总是允许（写入白名单）",
-        "拒绝并提供反馈...",
-        "↑↓ 移动  Enter/1-5 确认  Esc 拒绝",
+        "拒绝并提供反馈……",
+        "↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝",
     ] {
         assert!(t.contains(seed), "missing {seed:?}:\n{t}");
     }

@@ -214,8 +214,11 @@ impl<'a> Ctx<'a> {
             SubjectKind::Path => t.path,
             SubjectKind::Arguments => t.arguments,
         };
+        // The diff's label (`Changes:`) sits in the same column as the others.
+        let diff_label = view.diff.as_ref().map(|_| t.diff_label);
         let lw = [t.tool, t.reason, subject_label, t.rule]
             .iter()
+            .chain(diff_label.iter())
             .map(|l| self::width(l))
             .max()
             .unwrap_or(0)
@@ -294,7 +297,7 @@ fn detail_rows(c: &Ctx<'_>) -> (Vec<DetailRow>, usize) {
         .collect();
     let subject_rows = details.len();
     if let Some(d) = &c.view.diff {
-        let mut head = format!("{} {}", c.t.diff_label, d.summary());
+        let mut head = format!("{}{}", pad(c.t.diff_label, c.lw), d.summary());
         if d.new_file {
             head.push_str(&format!(" ({})", c.t.new_file));
         }

@@ -230,22 +230,22 @@ static ZH: Texts = Texts {
         "允许（本会话不再提示）",
         "总是允许（写入白名单）",
         "拒绝",
-        "拒绝并提供反馈...",
+        "拒绝并提供反馈……",
     ],
     writes: "写入",
     no_proposal: "不可用：无法为此调用安全地生成规则",
     exact_only: "仅此完整命令",
-    hint: "↑↓ 移动  Enter/1-5 确认  Esc 拒绝",
+    hint: "↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝",
     more_lines: "PgUp/PgDn 滚动",
     queue_of: "第 {i} 个，共 {n} 个",
     feedback_prompt: "给模型的反馈：",
-    feedback_hint: "Enter 发送  Esc 返回",
+    feedback_hint: "Enter 发送 · Esc 返回",
     input_placeholder: "输入消息，Enter 发送",
     working: "处理中… Esc 中断；现在输入的消息会排队",
     status_mode: "模式",
     status_model: "模型",
     status_pending: "待审批",
-    status_keys: "Shift+Tab 切换模式  /help 帮助",
+    status_keys: "Shift+Tab 切换模式 · /help 帮助",
     you: "你",
     denied: "已拒绝",
     error: "错误",
@@ -314,6 +314,38 @@ mod tests {
             "Always allow (add to allowlist)"
         );
         assert_eq!(texts(Lang::Zh).options[1], "允许（本会话不再提示）");
-        assert_eq!(texts(Lang::Zh).hint, "↑↓ 移动  Enter/1-5 确认  Esc 拒绝");
+        assert_eq!(texts(Lang::Zh).hint, "↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝");
+    }
+
+    /// Chinese text takes full-width punctuation (`：`, `，`, `（）`, `……`), and no doubled
+    /// blanks beside a Chinese character (key groups are set apart with ` · `); the command
+    /// column of the help is layout, not text.
+    #[test]
+    fn chinese_texts_use_full_width_punctuation_without_doubled_spaces() {
+        let all = format!("{:?}", texts(Lang::Zh));
+        let is_cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        let full = |c: char| "：，（）。；！？".contains(c);
+        for text in all
+            .split("\\n")
+            .filter(|l| !l.trim_start().starts_with('/'))
+        {
+            let chars: Vec<char> = text.chars().collect();
+            for w in chars.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let half = |c: char| ",;:!?()".contains(c);
+                assert!(
+                    !((is_cjk(a) || full(a)) && half(b) || half(a) && is_cjk(b)),
+                    "half-width punctuation beside Chinese in {text:?}"
+                );
+            }
+            assert!(!text.contains("..."), "`...` rather than `……` in {text:?}");
+            for (i, w) in chars.windows(3).enumerate() {
+                let doubled = w[1] == ' ' && w[2] == ' ';
+                assert!(
+                    !(doubled && (is_cjk(w[0]) || full(w[0]))),
+                    "doubled blanks after Chinese at {i} in {text:?}"
+                );
+            }
+        }
     }
 }
