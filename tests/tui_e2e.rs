@@ -397,10 +397,14 @@ fn recording_server(script: Vec<Reply>) -> (String, Asked) {
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().expect("a clone"));
                 let mut length = 0usize;
+                let mut request_line = String::new();
                 loop {
                     let mut line = String::new();
                     if reader.read_line(&mut line).unwrap_or(0) == 0 {
                         return;
+                    }
+                    if request_line.is_empty() {
+                        request_line = line.clone();
                     }
                     let lower = line.to_ascii_lowercase();
                     if let Some(v) = lower.strip_prefix("content-length:") {
@@ -412,6 +416,17 @@ fn recording_server(script: Vec<Reply>) -> (String, Asked) {
                 }
                 let mut body = vec![0u8; length];
                 let _ = reader.read_exact(&mut body);
+                if request_line.starts_with("GET ") && request_line.contains("/models") {
+                    let list =
+                        r#"{"object":"list","data":[{"id":"second-model"},{"id":"first-model"}]}"#;
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{list}",
+                        list.len()
+                    );
+                    let _ = stream.flush();
+                    return;
+                }
                 let model = serde_json::from_slice::<serde_json::Value>(&body)
                     .ok()
                     .and_then(|v| v["model"].as_str().map(str::to_string));
@@ -492,6 +507,30 @@ fn slash_model_switches_the_next_turn_to_another_model_of_the_server() {
     pane.wait_for("the prompt", |s| s.contains("Type a message"));
     pane.send_line("hello");
     pane.wait_for("the first reply", |s| s.matches("All done.").count() == 1);
+
+    // `/` opens the menu of commands; `mo` narrows it, ↓ and Tab complete the second.
+    pane.keys(&["-l", "/"]);
+    pane.wait_for("the menu of commands", |s| {
+        s.contains("/permissions") && s.contains("/clear") && s.contains("▶ /help")
+    });
+    pane.keys(&["-l", "mo"]);
+    let menu = pane.wait_for("the menu narrowed", |s| {
+        s.contains("▶ /mode") && s.contains("/model") && !s.contains("/clear")
+    });
+    assert!(menu.contains("list the server's models"), "{menu}");
+    pane.keys(&["Down"]);
+    pane.wait_for("the second highlighted", |s| s.contains("▶ /model"));
+    pane.keys(&["Tab"]);
+    pane.wait_for("the command completed, the menu gone", |s| {
+        s.contains("› /model") && !s.contains("▶ /")
+    });
+    // `/model` lists the server's models, the one in use marked.
+    pane.keys(&["Enter"]);
+    let listed = pane.wait_for("the server's models", |s| s.contains("second-model"));
+    assert!(
+        listed.contains("* first-model") && listed.contains("  second-model"),
+        "{listed}"
+    );
     pane.send_line("/model second-model");
     pane.wait_for("the switch said", |s| s.contains("model: second-model"));
     pane.send_line("again");

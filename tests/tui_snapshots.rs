@@ -776,3 +776,19 @@ fn tui_chinese_input_hints_use_full_width_punctuation() {
         }
     }
 }
+
+#[test]
+fn tui_slash_menu_lists_the_commands_that_start_with_what_is_typed() {
+    for lang in [Lang::En, Lang::Zh] {
+        let mut s = base(lang);
+        s.turn_running = false;
+        key(&mut s, KeyCode::Char('/'));
+        key(&mut s, KeyCode::Char('m'));
+        key(&mut s, KeyCode::Down);
+        let name = match lang {
+            Lang::En => "tui_slash_menu_en_80x24",
+            Lang::Zh => "tui_slash_menu_zh_80x24",
+        };
+        check(name, &s, 80, 24, None);
+    }
+}

@@ -276,6 +276,9 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
             OpenAiModel::from_config(&m).map(|m| Arc::new(m) as Arc<dyn Model>)
         }) as app::ModelSwitch
     });
+    let list_models: Option<app::ModelLister> = OpenAiModel::from_config(&config.model)
+        .filter(|_| !demo)
+        .map(|m| Arc::new(move || m.list_models()) as app::ModelLister);
     Ok(App {
         state,
         model,
@@ -291,6 +294,7 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
         settings_file: Some(project_dir.join("settings.json")),
         cwd,
         switch_model,
+        list_models,
     })
 }
 

@@ -57,10 +57,15 @@ pub struct App {
     /// Makes the client of another model of the same server (`/model NAME`); `None` for the
     /// demo, which has no other.
     pub switch_model: Option<ModelSwitch>,
+    /// Lists the server's models (`/model`); `None` for the demo.
+    pub list_models: Option<ModelLister>,
 }
 
 /// Makes the client of the named model, or says why it cannot.
 pub type ModelSwitch = Box<dyn Fn(&str) -> Option<Arc<dyn Model>> + Send>;
+
+/// Lists the models of the server (it blocks: the app loop calls it on a thread of its own).
+pub type ModelLister = Arc<dyn Fn() -> Result<Vec<String>, String> + Send + Sync>;
 
 /// The history file under a project's `.harness9/` (git-ignored with the rest of it).
 pub const HISTORY_FILE: &str = "history.jsonl";
@@ -307,6 +312,9 @@ struct Runner {
     history_file: Option<PathBuf>,
     settings_file: Option<PathBuf>,
     switch_model: Option<ModelSwitch>,
+    list_models: Option<ModelLister>,
+    /// Events the loop's own work sends back later (the list of models).
+    later: UnboundedSender<Event>,
 }
 
 /// Where a rule listed by `/permissions` lives.
@@ -343,6 +351,16 @@ pub fn listed_rules(
         );
     }
     out
+}
+
+/// `/model`'s listing: the server's models, the one in use marked with `*`.
+pub fn models_text(t: &super::i18n::Texts, current: &str, models: &[String]) -> String {
+    let mut s = t.models_listed.replace("{model}", current);
+    for m in models {
+        let mark = if m == current { "*" } else { " " };
+        s.push_str(&format!("\n  {mark} {m}"));
+    }
+    s
 }
 
 /// `/permissions`'s listing.
@@ -435,6 +453,7 @@ impl Runner {
             }
             Action::Permissions(cmd) => self.permissions(state, cmd),
             Action::SwitchModel(name) => self.switch_model(state, &name),
+            Action::ListModels => self.list_models(state),
             Action::Quit => {
                 self.turn.cancel();
                 // Dropping the requests denies them.
@@ -453,6 +472,39 @@ impl Runner {
             .and_then(|v| self.pending.get_mut(&v.id))
         {
             req.shown();
+        }
+    }
+
+    /// `/model`: the server's models, the one in use marked, listed when the server answers
+    /// (on a thread of its own: the screen goes on meanwhile).
+    fn list_models(&self, state: &mut State) {
+        let t = texts(state.lang);
+        let Some(list) = self.list_models.clone() else {
+            state
+                .entries
+                .push(Entry::Notice(t.model_is.replace("{model}", &state.model)));
+            return;
+        };
+        let current = state
+            .model
+            .split(" @ ")
+            .next()
+            .unwrap_or(&state.model)
+            .to_string();
+        let later = self.later.clone();
+        let spawned = std::thread::Builder::new()
+            .name("harness9-models".into())
+            .spawn(move || {
+                let event = match list() {
+                    Ok(models) => Event::Notice(models_text(t, &current, &models)),
+                    Err(e) => Event::Error(t.models_failed.replace("{error}", &e)),
+                };
+                let _ = later.send(event);
+            });
+        if let Err(e) = spawned {
+            state.entries.push(Entry::Error(
+                t.models_failed.replace("{error}", &e.to_string()),
+            ));
         }
     }
 
@@ -575,7 +627,9 @@ async fn event_loop(
         history_file,
         settings_file,
         switch_model,
+        list_models,
     } = app;
+    let (later_tx, later_rx) = mpsc::unbounded_channel::<Event>();
     let (agent_tx, agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel::<AgentCommand>();
     let mut agent = Agent::new(model, registry.clone(), tools, specs, agent_tx).with_cwd(&cwd);
@@ -587,6 +641,7 @@ async fn event_loop(
         keys,
         runtime_events,
         agent: agent_rx,
+        later: later_rx,
         signals,
     };
     if let Some(path) = &history_file {
@@ -603,6 +658,8 @@ async fn event_loop(
         history_file,
         settings_file,
         switch_model,
+        list_models,
+        later: later_tx,
     };
     state.mode = runner.mode.get();
     if let Ok(size) = terminal.size() {
@@ -639,6 +696,8 @@ struct Inputs {
     /// Approval requests and runtime notices.
     runtime_events: UnboundedReceiver<RuntimeEvent>,
     agent: UnboundedReceiver<AgentEvent>,
+    /// What the loop's own work sends back.
+    later: UnboundedReceiver<Event>,
     /// A signal that ends the TUI (checked at least every tick).
     signals: Signals,
 }
@@ -662,6 +721,7 @@ async fn run_until_quit(
             },
             Some(ev) = inputs.runtime_events.recv() => runner.runtime_event(state.lang, ev),
             Some(ev) = inputs.agent.recv() => Event::Agent(ev),
+            Some(ev) = inputs.later.recv() => ev,
             _ = ticks.tick() => Event::Tick(Instant::now()),
         };
         state.now = Instant::now();

@@ -258,6 +258,8 @@ pub struct State {
     pub approval_timeout: Option<Duration>,
     /// Long tool outputs shown whole (Ctrl+O) instead of their first lines.
     pub expand_results: bool,
+    /// The highlighted row of the slash-command menu (see [`State::slash_menu`]).
+    pub slash_pick: usize,
 }
 
 impl State {
@@ -290,7 +292,33 @@ impl State {
             inactivity_timeout: Some(DEFAULT_INACTIVITY),
             approval_timeout: None,
             expand_results: false,
+            slash_pick: 0,
         }
+    }
+
+    /// The slash commands the menu offers for what is typed: the input is `/` and the start of
+    /// a command's name, with nothing after it (`//` sends text, so it has none).
+    pub fn slash_menu(&self) -> Vec<(&'static str, &'static str)> {
+        let text = self.input.text();
+        let Some(typed) = text.strip_prefix('/') else {
+            return Vec::new();
+        };
+        if typed.starts_with('/') || typed.contains(char::is_whitespace) {
+            return Vec::new();
+        }
+        super::i18n::texts(self.lang)
+            .menu
+            .iter()
+            .copied()
+            .filter(|(name, _)| name.starts_with(typed))
+            .collect()
+    }
+
+    /// The command the menu highlights, if the menu is shown.
+    pub fn slash_picked(&self) -> Option<&'static str> {
+        let menu = self.slash_menu();
+        menu.get(self.slash_pick % menu.len().max(1))
+            .map(|(n, _)| *n)
     }
 
     /// The request the dialog shows, if any.

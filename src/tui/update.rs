@@ -40,6 +40,8 @@ pub enum Event {
     Notice(String),
     /// A policy or settings file no longer loads (the last good one stays in force).
     PolicyError(String),
+    /// Something the app loop tried failed (listing the server's models).
+    Error(String),
     /// Starts a turn without a key press (the demo's first turn). `shown` puts the text in the
     /// conversation as the person's message.
     StartTurn {
@@ -79,6 +81,8 @@ pub enum Action {
     ClearConversation,
     /// `/model NAME`: talk to this model of the same server from the next turn on.
     SwitchModel(String),
+    /// `/model`: list the server's models (the one in use marked).
+    ListModels,
     Quit,
 }
 
@@ -150,7 +154,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             push(state, Entry::Notice(text));
             Vec::new()
         }
-        Event::PolicyError(text) => {
+        Event::PolicyError(text) | Event::Error(text) => {
             push(state, Entry::Error(text));
             Vec::new()
         }
@@ -403,6 +407,11 @@ fn input_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
     if let Some(actions) = common_key(state, &key) {
         return actions;
     }
+    if let Some(actions) = menu_key(state, &key) {
+        return actions;
+    }
+    // Typing changes what the menu offers: its highlight starts at the top again.
+    state.slash_pick = 0;
     let alt = key.modifiers.contains(KeyModifiers::ALT);
     let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     match key.code {
@@ -453,6 +462,38 @@ fn input_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
         _ => {}
     }
     Vec::new()
+}
+
+/// Keys the slash-command menu takes while it is shown: ↑/↓ move its highlight, Tab completes
+/// the highlighted command, and Enter on a command's unfinished name runs the highlighted one.
+fn menu_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Action>> {
+    let menu = state.slash_menu();
+    if menu.is_empty() || !key.modifiers.difference(KeyModifiers::SHIFT).is_empty() {
+        return None;
+    }
+    let n = menu.len();
+    match key.code {
+        KeyCode::Up if n > 1 => state.slash_pick = (state.slash_pick + n - 1) % n,
+        KeyCode::Down if n > 1 => state.slash_pick = (state.slash_pick + 1) % n,
+        KeyCode::Tab => {
+            let name = state.slash_picked()?;
+            state.input.set(format!("/{name} "));
+            state.slash_pick = 0;
+        }
+        KeyCode::Enter => {
+            let typed = state.input.text();
+            let typed = typed.trim_start_matches('/');
+            if menu.iter().any(|(name, _)| *name == typed) {
+                return None;
+            }
+            let name = state.slash_picked()?;
+            state.input.set(format!("/{name}"));
+            state.slash_pick = 0;
+            return Some(submit(state));
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
 }
 
 /// Enter on the input line: a slash command runs, a message is sent (or queued while a turn
@@ -513,10 +554,7 @@ fn slash_command(state: &mut State, line: &str) -> Vec<Action> {
             Some(&mode) => set_mode(state, mode),
             None => say(state, Entry::Error(t.no_such_mode.replace("{mode}", m))),
         },
-        ("model", []) => {
-            let text = t.model_is.replace("{model}", &state.model);
-            say(state, Entry::Notice(text))
-        }
+        ("model", []) => vec![Action::ListModels],
         ("model", [_]) | ("clear", []) if state.turn_running => {
             let busy = if name == "model" {
                 t.model_busy

@@ -913,10 +913,9 @@ fn slash_clear_forgets_the_conversation_but_not_while_a_turn_runs() {
 }
 
 #[test]
-fn slash_model_names_the_model() {
+fn slash_model_asks_the_app_for_the_servers_models() {
     let mut s = State::new(Lang::En, Mode::Default, "qwen @ localhost", "~/w");
-    typed(&mut s, "/model");
-    assert!(matches!(s.entries.last(), Some(Entry::Notice(e)) if e.contains("qwen @ localhost")));
+    assert!(typed(&mut s, "/model").contains(&Action::ListModels));
 }
 
 #[test]
@@ -1126,4 +1125,44 @@ fn a_model_error_reads_in_chinese_with_a_full_width_colon() {
         s.entries,
         vec![Entry::Error("模型错误：模型服务器返回了空响应".into())]
     );
+}
+
+#[test]
+fn the_slash_menu_offers_the_commands_that_start_with_what_is_typed_and_tab_completes() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    assert!(s.slash_menu().is_empty());
+    update(&mut s, chr('/'));
+    assert_eq!(s.slash_menu().len(), 5, "every command");
+    update(&mut s, chr('m'));
+    let names: Vec<&str> = s.slash_menu().iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["mode", "model"]);
+    assert_eq!(s.slash_picked(), Some("mode"));
+    update(&mut s, key(KeyCode::Down));
+    assert_eq!(s.slash_picked(), Some("model"));
+    update(&mut s, key(KeyCode::Down));
+    assert_eq!(s.slash_picked(), Some("mode"), "round the list");
+    update(&mut s, key(KeyCode::Up));
+    assert_eq!(update(&mut s, key(KeyCode::Tab)), vec![]);
+    assert_eq!(s.input.text(), "/model ");
+    assert!(
+        s.slash_menu().is_empty(),
+        "a completed command closes the menu"
+    );
+    // `//` sends text: no menu.
+    s.input.set("//et");
+    assert!(s.slash_menu().is_empty());
+}
+
+#[test]
+fn enter_on_an_unfinished_command_runs_the_highlighted_one() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    let a = typed(&mut s, "/perm");
+    assert!(
+        a.contains(&Action::Permissions(PermissionsCommand::List)),
+        "{a:?}"
+    );
+    // A whole name runs as typed, even when a longer one starts with it.
+    let a = typed(&mut s, "/mode");
+    assert!(!a.contains(&Action::ListModels), "{a:?}");
+    assert!(matches!(s.entries.last(), Some(Entry::Notice(n)) if n.starts_with("mode: default")));
 }

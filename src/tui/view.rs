@@ -49,7 +49,7 @@ fn areas(state: &State, area: Rect) -> (Areas, Option<DialogLayout>) {
                 .input
                 .lines()
                 .min(if h >= 16 { INPUT_ROWS } else { 2 });
-            (1 + rows).min(h.saturating_sub(status_h + 2))
+            (menu_rows(state, h) + 1 + rows).min(h.saturating_sub(status_h + 2))
         }
         None => 1.min(h.saturating_sub(status_h)),
     };
@@ -65,6 +65,43 @@ fn areas(state: &State, area: Rect) -> (Areas, Option<DialogLayout>) {
         },
         dialog,
     )
+}
+
+/// Rows the slash-command menu takes above the input line on a screen `h` rows high: one per
+/// command it offers, on screens tall enough to spare them.
+fn menu_rows(state: &State, h: usize) -> usize {
+    if h < 12 {
+        return 0;
+    }
+    state.slash_menu().len()
+}
+
+/// The slash-command menu's rows: each command and what it does, the highlighted one marked.
+fn menu_lines(state: &State, w: usize) -> Vec<Line<'static>> {
+    let menu = state.slash_menu();
+    let picked = state.slash_picked();
+    let name_w = menu.iter().map(|(n, _)| width(n) + 1).max().unwrap_or(0) + 2;
+    menu.iter()
+        .map(|(name, what)| {
+            let on = picked == Some(*name);
+            let (mark, style) = if on {
+                (
+                    "▶ ",
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD),
+                )
+            } else {
+                ("  ", Style::default().fg(Color::Gray))
+            };
+            let head = super::text::pad(&format!("/{name}"), name_w);
+            let rest = w.saturating_sub(width(mark) + name_w);
+            Line::from(vec![
+                Span::styled(format!("{mark}{head}"), style),
+                Span::styled(truncate(what, rest), Style::default().fg(Color::DarkGray)),
+            ])
+        })
+        .collect()
 }
 
 fn screen(state: &State) -> Rect {
@@ -185,6 +222,20 @@ fn render_input(state: &State, frame: &mut Frame, area: Rect) {
     }
     let mut y = area.y;
     let w = area.width as usize;
+    // The slash-command menu, above the line, when the rows are there.
+    let menu = menu_lines(state, w);
+    if !menu.is_empty() && area.height as usize >= menu.len() + 2 {
+        for line in menu {
+            frame.render_widget(Paragraph::new(line), Rect::new(area.x, y, area.width, 1));
+            y += 1;
+        }
+    }
+    let area = Rect::new(
+        area.x,
+        y,
+        area.width,
+        (area.y + area.height).saturating_sub(y),
+    );
     if area.height >= 2 {
         let dim = Style::default().fg(Color::DarkGray);
         let line = match activity_line(state) {
