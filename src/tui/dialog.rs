@@ -1,5 +1,5 @@
 //! The approval dialog's lines, laid out for a width and the rows it may take. The same layout
-//! serves drawing ([`super::view`]) and scrolling ([`super::update()`]), so both agree on how
+//! serves drawing and scrolling (through [`super::layout`]), so both agree on how
 //! many rows a long command takes.
 
 use ratatui::style::{Color, Modifier, Style};
@@ -306,7 +306,7 @@ fn detail_rows(c: &Ctx<'_>) -> (Vec<DetailRow>, usize) {
         }
         for l in &d.lines {
             for r in wrap(&l.text, c.inner) {
-                details.push((false, r, super::view::diff_style(l.kind)));
+                details.push((false, r, super::diff::diff_style(l.kind)));
             }
         }
     }

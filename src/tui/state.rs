@@ -1,5 +1,6 @@
 //! What the TUI shows: the conversation, the input line, the queue of approvals and the dialog.
-//! Plain data: [`super::update()`] changes it, [`super::render`] draws it.
+//! Plain data, the floor of the TUI's modules: [`super::update()`] changes it, [`super::render`]
+//! draws it, and it names neither.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -184,7 +185,7 @@ pub struct Dialog {
     /// Rows the command or path is scrolled down by, when it is long.
     pub detail_scroll: usize,
     /// When this dialog appeared: keys are ignored until it is armed (see
-    /// [`super::update::ARM_DELAY`]), so that an Enter typed as it opens approves nothing.
+    /// [`ARM_DELAY`]), so that an Enter typed as it opens approves nothing.
     pub opened_at: Option<Instant>,
 }
 
@@ -200,9 +201,13 @@ impl Dialog {
     /// Whether keys reach the dialog at `now`.
     pub fn armed(&self, now: Instant) -> bool {
         self.opened_at
-            .is_none_or(|t| now.saturating_duration_since(t) >= super::update::ARM_DELAY)
+            .is_none_or(|t| now.saturating_duration_since(t) >= ARM_DELAY)
     }
 }
+
+/// A dialog ignores keys for this long after it appears, so that a key typed for the input
+/// line (an Enter) does not answer a request the person has not seen.
+pub const ARM_DELAY: Duration = Duration::from_millis(600);
 
 /// A turn whose model says nothing for this long is stopped (approvals waiting do not count).
 pub const DEFAULT_INACTIVITY: Duration = Duration::from_secs(180);

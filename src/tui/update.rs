@@ -12,14 +12,13 @@ use ratatui::crossterm::event::{
 
 use super::agent::AgentEvent;
 use super::i18n::texts;
+use super::layout;
 use super::state::{ApprovalView, Choice, Dialog, Entry, State};
-use super::view;
 use crate::engine::Mode;
 use crate::runtime::Answer;
 
-/// A dialog ignores keys for this long after it appears, so that a key typed for the input
-/// line (an Enter) does not answer a request the person has not seen.
-pub const ARM_DELAY: Duration = Duration::from_millis(600);
+/// A dialog ignores keys for this long after it appears (see [`Dialog::armed`]).
+pub use super::state::ARM_DELAY;
 /// A second Ctrl+C within this long quits.
 pub const QUIT_WINDOW: Duration = Duration::from_secs(2);
 
@@ -683,13 +682,13 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
         KeyCode::Enter => choose(state, state.dialog.selected),
         KeyCode::Esc => answer(state, Answer::Deny),
         KeyCode::PageDown => {
-            let (total, visible) = view::detail_geometry(state);
+            let (total, visible) = layout::detail_geometry(state);
             let max = total.saturating_sub(visible);
             state.dialog.detail_scroll = (state.dialog.detail_scroll + visible.max(1)).min(max);
             Vec::new()
         }
         KeyCode::PageUp => {
-            let (_, visible) = view::detail_geometry(state);
+            let (_, visible) = layout::detail_geometry(state);
             state.dialog.detail_scroll = state.dialog.detail_scroll.saturating_sub(visible.max(1));
             Vec::new()
         }
@@ -797,11 +796,11 @@ fn deny_all(state: &mut State) -> Vec<Action> {
 }
 
 fn page(state: &State) -> usize {
-    view::conversation_height(state).saturating_sub(1).max(1)
+    layout::conversation_height(state).saturating_sub(1).max(1)
 }
 
 fn scroll_up(state: &mut State, rows: usize) {
-    let max = view::max_scroll(state);
+    let max = layout::max_scroll(state);
     state.scroll = (state.scroll + rows).min(max);
 }
 
@@ -810,8 +809,8 @@ fn scroll_down(state: &mut State, rows: usize) {
 }
 
 fn clamp_scrolls(state: &mut State) {
-    state.scroll = state.scroll.min(view::max_scroll(state));
-    let (total, visible) = view::detail_geometry(state);
+    state.scroll = state.scroll.min(layout::max_scroll(state));
+    let (total, visible) = layout::detail_geometry(state);
     state.dialog.detail_scroll = state
         .dialog
         .detail_scroll

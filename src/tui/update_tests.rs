@@ -604,7 +604,7 @@ fn long_conversation() -> State {
 #[test]
 fn page_up_and_down_scroll_the_conversation_within_bounds() {
     let mut s = long_conversation();
-    let max = view::max_scroll(&s);
+    let max = layout::max_scroll(&s);
     assert!(max > 0);
     update(&mut s, key(KeyCode::PageUp));
     assert!(s.scroll > 0);
@@ -655,7 +655,7 @@ fn page_keys_scroll_a_long_command_inside_the_dialog() {
         )),
     );
     arm(&mut s);
-    let (total, visible) = view::detail_geometry(&s);
+    let (total, visible) = layout::detail_geometry(&s);
     assert!(total > visible, "{total} rows, {visible} shown");
     update(&mut s, key(KeyCode::PageDown));
     assert_eq!(s.dialog.detail_scroll, visible.min(total - visible));
