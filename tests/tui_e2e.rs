@@ -259,6 +259,9 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_per
         serde_json::json!([rule]),
         "exactly the rule the dialog showed:\n{text}"
     );
+    // The tour goes on to the forced delete once the approved call has run (the notice that
+    // the rule was written comes before the call runs).
+    pane.wait_armed("the forced delete's dialog");
     assert!(
         pane.scratch().join("demo-repo").is_dir(),
         "the approved call ran, in the demo's scratch folder"
@@ -268,8 +271,7 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_per
         "the person's folder is not touched by the demo"
     );
 
-    // The tour goes on: deny the forced delete, and wait for the end of the turn.
-    pane.wait_armed("the forced delete's dialog");
+    // Deny the forced delete, and wait for the end of the turn.
     pane.keys(&["Escape"]);
     pane.wait_for("the end of the tour", |s| {
         s.contains("That's the tour") && s.contains("Type a message")
@@ -797,7 +799,10 @@ fn allow_for_this_session_is_not_offered_when_no_rule_can_be_proposed() {
         "2 answered nothing: the dialog is still there:\n{screen}"
     );
     pane.keys(&["Escape"]);
-    pane.wait_for("the denial", |s| s.contains("denied by the user"));
+    // The turn ends with the model's answer to the denial: then the prompt takes Ctrl+C.
+    pane.wait_for("the denial and the reply", |s| {
+        s.contains("denied by the user") && s.contains("All done.")
+    });
     pane.quit_from_prompt();
 }
 
