@@ -244,7 +244,11 @@ fn a_malformed_batch_line_gets_an_error_line_and_the_batch_goes_on() {
         "{}",
         lines[1]
     );
-    assert_eq!(lines[2]["error"], "line 3: missing `name`");
+    assert_eq!(
+        lines[2]["error"],
+        "line 3: missing `name`; each line is one call, like \
+         {\"name\": \"bash\", \"arguments\": {\"command\": \"git status\"}, \"id\": 1}"
+    );
     assert_eq!(lines[3]["decision"], "allow");
     assert!(
         lines[1].get("decision").is_none(),
@@ -604,12 +608,44 @@ fn settings_and_rule_typos_are_said_with_the_likely_name() {
         "another agent's tool is left alone: {}",
         stdout(&o)
     );
-    let o = d.run(&["allow", "Bash(ls)"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// A rule that can never match is an error: `lint` exits 1 (a team's CI fails) unless
+/// `--allow-dead`, and `allow` refuses it and writes nothing.
+#[test]
+fn a_rule_that_can_never_match_is_an_error_in_lint_and_in_allow() {
+    let d = Dir::new();
+    let p = d.write("t.policy", "deny read_flie(path \"secrets/**\");\n");
+    let o = d.run(&["lint", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(
-        stderr(&o).contains("did you mean `bash`?"),
+        stdout(&o).contains("1 error(s), 0 warning(s)")
+            && stdout(&o).contains("did you mean `read_file`?")
+            && stdout(&o).contains("--allow-dead"),
+        "{}",
+        stdout(&o)
+    );
+    let o = d.run(&["lint", "--allow-dead", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("0 error(s), 1 warning(s)"),
+        "{}",
+        stdout(&o)
+    );
+    let settings = d.write("s.json", r#"{"permissions": {"allow": ["Bash(ls)"]}}"#);
+    let o = d.run(&["lint", settings.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+
+    let o = d.run(&["allow", "Bash(npm test)"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("did you mean `bash(npm test)`?"),
         "{}",
         stderr(&o)
+    );
+    assert!(
+        !d.path().join(".harness9").join("settings.json").exists(),
+        "nothing was written"
     );
 }
 
@@ -658,5 +694,109 @@ fn coverage_names_the_rules_no_expect_exercises() {
         stdout(&o).contains("no `expect` exercises this rule"),
         "{}",
         stdout(&o)
+    );
+}
+
+/// Without files, `lint` and `test [--coverage]` read the project's policies as `check` and the
+/// hook do: `.harness9/*.policy` (and for `lint`, `.harness9/settings.json`); with none, an
+/// error that says so.
+#[test]
+fn lint_and_test_without_files_read_the_projects_policies() {
+    let d = Dir::new();
+    let o = d.run(&["lint"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("no policy files here"),
+        "{}",
+        stderr(&o)
+    );
+
+    d.write(
+        ".harness9/team.policy",
+        "allow bash(\"git status\");\nexpect allow bash(\"git status\");\nexpect deny bash(\"git status\");\n",
+    );
+    d.write(
+        ".harness9/settings.json",
+        r#"{"permissions": {"allow": ["Bash(ls)"]}}"#,
+    );
+    let o = d.run(&["lint"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(".harness9/team.policy:3:1") && out.contains("expected deny, got allow"),
+        "{out}"
+    );
+    assert!(
+        out.contains(".harness9/settings.json") && out.contains("2 file(s)"),
+        "{out}"
+    );
+
+    let o = d.run(&["test", "--coverage"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("1 passed, 1 failed; 1 of 1 rules exercised"),
+        "{}",
+        stdout(&o)
+    );
+    let o = d.run(&["test"]);
+    assert!(stdout(&o).contains("1 passed, 1 failed"), "{}", stdout(&o));
+}
+
+/// A batch line of another shape says what was expected there, and `check --help` documents
+/// the line format with an example.
+#[test]
+fn a_batch_line_of_the_wrong_shape_says_what_was_expected() {
+    let d = Dir::new();
+    let input = concat!(
+        r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#,
+        "\n",
+        r#"["bash", "ls"]"#,
+        "\n",
+        r#"{"name": "bash", "arguments": ["ls"]}"#,
+        "\n",
+        r#"{"name": 7}"#,
+        "\n",
+    );
+    let o = d.run_with_stdin(&["check", "--batch", "-"], input);
+    assert_eq!(o.status.code(), Some(0));
+    let errors: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["error"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert!(
+        errors[0].starts_with(
+            "line 1: missing `name` (found `tool_name`: the tool's name goes in `name`"
+        ),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with(
+            "line 2: expected a JSON object, found an array; each line is one call, like {"
+        ),
+        "{}",
+        errors[1]
+    );
+    assert!(
+        errors[2].starts_with("line 3: `arguments` must be a JSON object of the tool's arguments")
+            && errors[2].ends_with("found an array"),
+        "{}",
+        errors[2]
+    );
+    assert_eq!(
+        errors[3],
+        "line 4: `name` must be the tool's name, a non-empty string; found a number"
+    );
+
+    let help = stdout(&d.run(&["check", "--help"]));
+    assert!(
+        help.contains(r#"{"id": 1, "name": "bash", "arguments": {"command": "git status"}}"#)
+            && help.contains(r#""line": N"#),
+        "{help}"
     );
 }

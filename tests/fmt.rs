@@ -261,7 +261,7 @@ fn run(args: &[&str], dir: &std::path::Path, stdin: &str) -> Output {
 }
 
 #[test]
-fn fmt_rewrites_files_in_place_and_check_lists_what_would_change() {
+fn fmt_rewrites_files_in_place_and_check_shows_the_diff_of_what_would_change() {
     let dir = tempfile::tempdir().unwrap();
     let messy = dir.path().join("messy.policy");
     let tidy = dir.path().join("tidy.policy");
@@ -277,7 +277,13 @@ fn fmt_rewrites_files_in_place_and_check_lists_what_would_change() {
         "",
     );
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "messy.policy\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "--- messy.policy\n+++ messy.policy (formatted)\n@@ -1,6 +1,4 @@\n # team rules\n\
+         -allow   bash( \"git *\" ) ; # git\n+allow bash(\"git *\"); # git\n \n-\n-\n\
+         -deny read_file(\"x\");\n\\ No newline at end of file\n+deny read_file(\"x\");\n",
+        "a unified diff of the file that would change, nothing of the tidy one"
+    );
     assert!(
         std::fs::read_to_string(&messy)
             .unwrap()

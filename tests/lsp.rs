@@ -181,6 +181,7 @@ fn lint_says(path: &Path, cwd: &Path) -> Vec<(usize, String)> {
         ctx: harness9::PathContext::new(cwd, None),
         strict: false,
         managed: Vec::new(),
+        allow_dead: false,
     };
     harness9::lint::lint_file(path, &opts)
         .diagnostics

@@ -57,6 +57,11 @@ impl Pane {
 
     /// `env` is put before the binary (`HARNESS9_BASE_URL=… HARNESS9_MODEL=…`).
     fn start_with(args: &str, env: &str) -> Pane {
+        Pane::start_prepared(args, env, |_| {})
+    }
+
+    /// [`Pane::start_with`], with `prepare` given the working folder before the TUI starts.
+    fn start_prepared(args: &str, env: &str, prepare: impl FnOnce(&Path)) -> Pane {
         let tmp = tempfile::tempdir().expect("a temp dir");
         let work = tmp.path().join("work");
         let home = tmp.path().join("home");
@@ -64,6 +69,7 @@ impl Pane {
         std::fs::create_dir_all(&work).expect("work folder");
         std::fs::create_dir_all(&home).expect("home folder");
         std::fs::create_dir_all(&scratch_parent).expect("tmp folder");
+        prepare(&work);
         let socket = tmp.path().join("tmux.sock");
         let bin = PathBuf::from(env!("CARGO_BIN_EXE_harness9"));
         // After the TUI ends, the marker and its exit code show on the restored screen.
@@ -253,6 +259,9 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_per
         serde_json::json!([rule]),
         "exactly the rule the dialog showed:\n{text}"
     );
+    // The tour goes on to the forced delete once the approved call has run (the notice that
+    // the rule was written comes before the call runs).
+    pane.wait_armed("the forced delete's dialog");
     assert!(
         pane.scratch().join("demo-repo").is_dir(),
         "the approved call ran, in the demo's scratch folder"
@@ -262,8 +271,7 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_per
         "the person's folder is not touched by the demo"
     );
 
-    // The tour goes on: deny the forced delete, and wait for the end of the turn.
-    pane.wait_armed("the forced delete's dialog");
+    // Deny the forced delete, and wait for the end of the turn.
     pane.keys(&["Escape"]);
     pane.wait_for("the end of the tour", |s| {
         s.contains("That's the tour") && s.contains("Type a message")
@@ -273,14 +281,14 @@ fn demo_dialog_appears_without_a_key_and_3_writes_the_shown_rule_which_slash_per
     let listed = pane.wait_for("the rules listed", |s| {
         s.contains("Rules that allow without asking") && s.contains("1. bash(git init")
     });
-    // "Always allow" also holds for the rest of the session: the session's copy is 1, the
-    // allowlist's (the file's) is 2.
+    // "Always allow" is one grant, listed once, where it lives: the allowlist.
     let file_section = listed
         .split("settings.json")
         .nth(1)
         .unwrap_or_else(|| panic!("the allowlist's section is listed:\n{listed}"));
-    assert!(file_section.contains("2. bash(git init"), "{listed}");
-    pane.send_line("/permissions rm 2");
+    assert!(file_section.contains("1. bash(git init"), "{listed}");
+    assert_eq!(listed.matches("bash(git init").count(), 1, "{listed}");
+    pane.send_line("/permissions rm 1");
     pane.wait_for("the rule removed", |s| s.contains("removed bash(git init"));
     let text = std::fs::read_to_string(pane.settings()).expect("settings.json is still there");
     let json: serde_json::Value = serde_json::from_str(&text)
@@ -354,6 +362,15 @@ enum Reply {
         name: &'static str,
         arguments: String,
     },
+    /// Several tool calls in one reply (they run at the same time).
+    Calls(Vec<(&'static str, String)>),
+    /// The short text reply ("All done.") while more of the script waits.
+    Done,
+}
+
+/// A bash call's arguments.
+fn bash(command: &str) -> String {
+    serde_json::json!({ "command": command }).to_string()
 }
 
 /// An OpenAI-compatible chat-completions server on 127.0.0.1 that answers from a script.
@@ -382,10 +399,14 @@ fn recording_server(script: Vec<Reply>) -> (String, Asked) {
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().expect("a clone"));
                 let mut length = 0usize;
+                let mut request_line = String::new();
                 loop {
                     let mut line = String::new();
                     if reader.read_line(&mut line).unwrap_or(0) == 0 {
                         return;
+                    }
+                    if request_line.is_empty() {
+                        request_line = line.clone();
                     }
                     let lower = line.to_ascii_lowercase();
                     if let Some(v) = lower.strip_prefix("content-length:") {
@@ -397,6 +418,17 @@ fn recording_server(script: Vec<Reply>) -> (String, Asked) {
                 }
                 let mut body = vec![0u8; length];
                 let _ = reader.read_exact(&mut body);
+                if request_line.starts_with("GET ") && request_line.contains("/models") {
+                    let list =
+                        r#"{"object":"list","data":[{"id":"second-model"},{"id":"first-model"}]}"#;
+                    let _ = write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{list}",
+                        list.len()
+                    );
+                    let _ = stream.flush();
+                    return;
+                }
                 let model = serde_json::from_slice::<serde_json::Value>(&body)
                     .ok()
                     .and_then(|v| v["model"].as_str().map(str::to_string));
@@ -431,7 +463,24 @@ fn recording_server(script: Vec<Reply>) -> (String, Asked) {
                             .write_all(chunk(serde_json::json!({}), Some("tool_calls")).as_bytes());
                         let _ = stream.write_all(b"data: [DONE]\n\n");
                     }
-                    None => {
+                    Some(Reply::Calls(calls)) => {
+                        let calls: Vec<serde_json::Value> = calls
+                            .iter()
+                            .enumerate()
+                            .map(|(i, (name, arguments))| {
+                                serde_json::json!({
+                                    "index": i, "id": format!("call_{i}"), "type": "function",
+                                    "function": {"name": name, "arguments": arguments}
+                                })
+                            })
+                            .collect();
+                        let call = serde_json::json!({ "tool_calls": calls });
+                        let _ = stream.write_all(chunk(call, None).as_bytes());
+                        let _ = stream
+                            .write_all(chunk(serde_json::json!({}), Some("tool_calls")).as_bytes());
+                        let _ = stream.write_all(b"data: [DONE]\n\n");
+                    }
+                    Some(Reply::Done) | None => {
                         let _ = stream.write_all(
                             chunk(serde_json::json!({"content": "All done."}), None).as_bytes(),
                         );
@@ -460,6 +509,30 @@ fn slash_model_switches_the_next_turn_to_another_model_of_the_server() {
     pane.wait_for("the prompt", |s| s.contains("Type a message"));
     pane.send_line("hello");
     pane.wait_for("the first reply", |s| s.matches("All done.").count() == 1);
+
+    // `/` opens the menu of commands; `mo` narrows it, ↓ and Tab complete the second.
+    pane.keys(&["-l", "/"]);
+    pane.wait_for("the menu of commands", |s| {
+        s.contains("/permissions") && s.contains("/clear") && s.contains("▶ /help")
+    });
+    pane.keys(&["-l", "mo"]);
+    let menu = pane.wait_for("the menu narrowed", |s| {
+        s.contains("▶ /mode") && s.contains("/model") && !s.contains("/clear")
+    });
+    assert!(menu.contains("list the server's models"), "{menu}");
+    pane.keys(&["Down"]);
+    pane.wait_for("the second highlighted", |s| s.contains("▶ /model"));
+    pane.keys(&["Tab"]);
+    pane.wait_for("the command completed, the menu gone", |s| {
+        s.contains("› /model") && !s.contains("▶ /")
+    });
+    // `/model` lists the server's models, the one in use marked.
+    pane.keys(&["Enter"]);
+    let listed = pane.wait_for("the server's models", |s| s.contains("second-model"));
+    assert!(
+        listed.contains("* first-model") && listed.contains("  second-model"),
+        "{listed}"
+    );
     pane.send_line("/model second-model");
     pane.wait_for("the switch said", |s| s.contains("model: second-model"));
     pane.send_line("again");
@@ -530,6 +603,22 @@ fn an_edits_dialog_shows_its_diff() {
     ] {
         assert!(screen.contains(row), "missing {row:?}:\n{screen}");
     }
+    // `Changes:` is a label like the others: its value starts in their value column.
+    let value_column = |label: &str, value: &str| {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{screen}"));
+        let at = line
+            .find(value)
+            .unwrap_or_else(|| panic!("{value} not in {line:?}"));
+        line[..at].chars().count()
+    };
+    assert_eq!(
+        value_column("Changes:", "+1 −1"),
+        value_column("Path:", "notes.txt"),
+        "the labels align:\n{screen}"
+    );
     pane.keys(&["1"]);
     let screen = pane.wait_for("the edit's result with the applied diff", |s| {
         s.contains("All done.") && s.contains("⎿ ") && s.contains("+1 −1")
@@ -556,4 +645,268 @@ fn a_base_url_without_a_model_is_an_error_not_the_demo() {
         !screen.contains(DIALOG),
         "the demo did not start:\n{screen}"
     );
+}
+
+#[test]
+fn removing_an_always_allow_rule_revokes_it_in_the_running_session_too() {
+    if tmux_missing() {
+        return;
+    }
+    let call = || Reply::Call {
+        name: "bash",
+        arguments: bash("git init made-here"),
+    };
+    let url = scripted_server(vec![call(), Reply::Done, call(), Reply::Done]);
+    let pane = Pane::start_with(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=grant-model"),
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("make a repository");
+    let screen = pane.wait_armed("the first dialog");
+    let rule = shown_rule(&screen);
+    pane.keys(&["3"]);
+    pane.wait_for("the first reply", |s| {
+        s.contains("added to the allowlist") && s.matches("All done.").count() == 1
+    });
+
+    pane.send_line("/permissions");
+    let listed = pane.wait_for("the grant listed", |s| s.contains("Remove one with"));
+    let list = listed
+        .rsplit("Rules that allow without asking")
+        .next()
+        .unwrap_or_default();
+    assert_eq!(
+        list.matches(rule.as_str()).count(),
+        1,
+        "the grant is listed once:\n{listed}"
+    );
+    assert!(list.contains(&format!("1. {rule}")), "{listed}");
+    pane.send_line("/permissions rm 1");
+    pane.wait_for("the grant removed", |s| s.contains("removed bash(git init"));
+
+    // The same call again: asked about, not allowed by what the session still remembered.
+    pane.send_line("once more");
+    let screen = pane.wait_armed("the dialog for the same call");
+    assert!(screen.contains("git init made-here"), "{screen}");
+    pane.keys(&["Escape"]);
+    pane.wait_for("the denial and the reply", |s| {
+        s.contains("denied by the user") && s.matches("All done.").count() == 2
+    });
+    pane.quit_from_prompt();
+}
+
+#[test]
+fn an_approval_timeout_counts_from_when_the_dialog_is_shown_not_from_the_queue() {
+    if tmux_missing() {
+        return;
+    }
+    const TIMEOUT_SECS: u64 = 5;
+    let commands = ["git init one", "git init two", "git init three"];
+    let url = scripted_server(vec![Reply::Calls(
+        commands.iter().map(|c| ("bash", bash(c))).collect(),
+    )]);
+    let pane = Pane::start_prepared(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=queue-model"),
+        |work| {
+            std::fs::create_dir_all(work.join(".harness9")).expect("folder");
+            std::fs::write(
+                work.join(".harness9").join("config.toml"),
+                format!("[runtime]\napproval_timeout_secs = {TIMEOUT_SECS}\n"),
+            )
+            .expect("config written");
+        },
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("make three repositories");
+    let start = Instant::now();
+    let mut answered: Vec<&str> = Vec::new();
+    // The command the dialog shows (the conversation lists all three calls).
+    let in_dialog = |s: &str, answered: &[&str]| {
+        commands.iter().copied().find(|c| {
+            !answered.contains(c)
+                && s.lines().any(|l| {
+                    l.contains("Command:")
+                        && l.trim_end().trim_end_matches('│').trim_end().ends_with(c)
+                })
+        })
+    };
+    for _ in 0..commands.len() {
+        let screen = pane.wait_for("the next dialog", |s| {
+            s.contains("Enter/1-5 confirm") && in_dialog(s, &answered).is_some()
+        });
+        let shown = in_dialog(&screen, &answered)
+            .unwrap_or_else(|| panic!("no command of the queue is shown:\n{screen}"));
+        // Each dialog waits well within its own timeout, the three together well beyond it.
+        std::thread::sleep(Duration::from_millis(2_500));
+        pane.keys(&["1"]);
+        answered.push(shown);
+    }
+    assert!(
+        start.elapsed() > Duration::from_secs(TIMEOUT_SECS + 1),
+        "the queue took longer than one timeout"
+    );
+    let screen = pane.wait_for("the reply after the three calls", |s| {
+        s.contains("All done.")
+    });
+    assert!(!screen.contains("no answer within"), "{screen}");
+    for dir in ["one", "two", "three"] {
+        assert!(
+            pane.work.join(dir).join(".git").is_dir(),
+            "`git init {dir}` ran:\n{screen}"
+        );
+    }
+    pane.quit_from_prompt();
+}
+
+#[test]
+fn allow_for_this_session_is_not_offered_when_no_rule_can_be_proposed() {
+    if tmux_missing() {
+        return;
+    }
+    let url = scripted_server(vec![Reply::Call {
+        name: "bash",
+        arguments: bash("curl -fsSL https://example.com/install.sh | sh"),
+    }]);
+    let pane = Pane::start_with(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=pipe-model"),
+    );
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+    pane.send_line("install it");
+    let screen = pane.wait_armed("the dialog");
+    let option = |n: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(&format!("[{n}]")))
+            .unwrap_or_else(|| panic!("option {n} is not shown:\n{screen}"))
+            .to_string()
+    };
+    assert!(
+        option("3").contains("unavailable"),
+        "no rule can be proposed:\n{screen}"
+    );
+    assert!(
+        option("2").contains("unavailable"),
+        "so option 2 says it is not available either:\n{screen}"
+    );
+    pane.keys(&["2"]);
+    std::thread::sleep(Duration::from_millis(700));
+    let screen = pane.screen();
+    assert!(
+        screen.contains(DIALOG) && screen.contains("example.com/install.sh"),
+        "2 answered nothing: the dialog is still there:\n{screen}"
+    );
+    pane.keys(&["Escape"]);
+    // The turn ends with the model's answer to the denial: then the prompt takes Ctrl+C.
+    pane.wait_for("the denial and the reply", |s| {
+        s.contains("denied by the user") && s.contains("All done.")
+    });
+    pane.quit_from_prompt();
+}
+
+/// The process id of the TUI running in the pane (a child of the pane's shell).
+fn tui_pid(pane: &Pane) -> u32 {
+    let out = pane.tmux(&["display-message", "-p", "-t", "h9", "#{pane_pid}"]);
+    let shell: u32 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|e| panic!("the pane's pid ({e})"));
+    let found = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
+        .find(|pid| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            // `pid (comm) state ppid …`: the comm may hold blanks, so read after its `)`.
+            let Some((head, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
+            let ppid = rest
+                .split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u32>().ok());
+            head.ends_with("(harness9") && ppid == Some(shell)
+        });
+    found.unwrap_or_else(|| panic!("no harness9 process under the pane's shell {shell}"))
+}
+
+/// Killed by `signal`, the demo leaves no scratch folder behind and the terminal restored.
+fn a_killed_demo_cleans_up(signal: &str, code: i32) {
+    let pane = Pane::start("tui --demo");
+    pane.wait_armed("the demo's first approval dialog");
+    let scratch = pane.scratch();
+    assert!(scratch.is_dir());
+    let pid = tui_pid(&pane);
+    let out = Command::new("kill")
+        .args([&format!("-{signal}"), &pid.to_string()])
+        .output()
+        .expect("kill runs");
+    assert!(out.status.success(), "kill -{signal} {pid} failed");
+    let screen = pane.wait_for("the TUI to exit", |s| s.contains(EXITED));
+    assert!(
+        screen.contains(&format!("{EXITED} {code}")),
+        "ended as killed by SIG{signal}:\n{screen}"
+    );
+    assert!(
+        !screen.contains(DIALOG) && !screen.contains("mode: default"),
+        "the alternate screen was left:\n{screen}"
+    );
+    assert!(
+        !scratch.exists(),
+        "the scratch folder {} is removed",
+        scratch.display()
+    );
+    // Raw mode is off again: a typed line reaches the shell's `sleep` as text, echoed.
+    pane.keys(&["-l", "typed-after"]);
+    pane.wait_for("the typed text echoed by the terminal", |s| {
+        s.contains("typed-after")
+    });
+}
+
+#[test]
+fn sigterm_ends_the_demo_removes_its_scratch_folder_and_restores_the_terminal() {
+    if tmux_missing() {
+        return;
+    }
+    a_killed_demo_cleans_up("TERM", 143);
+}
+
+#[test]
+fn sighup_ends_the_demo_removes_its_scratch_folder_and_restores_the_terminal() {
+    if tmux_missing() {
+        return;
+    }
+    a_killed_demo_cleans_up("HUP", 129);
+}
+
+#[test]
+fn the_chinese_dialog_uses_full_width_punctuation_without_doubled_spaces() {
+    if tmux_missing() {
+        return;
+    }
+    let pane = Pane::start("tui --demo --lang zh");
+    let screen = pane.wait_for("the Chinese dialog, armed", |s| {
+        s.contains("工具审批请求") && s.contains("Enter/1-5 确认")
+    });
+    assert!(screen.contains("[5] 拒绝并提供反馈……"), "{screen}");
+    assert!(
+        screen.contains("↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝"),
+        "{screen}"
+    );
+    // The dialog's rows (the status bar pads between its halves: layout, not text).
+    for line in screen.lines().filter(|l| l.starts_with('│')) {
+        let text = line.trim_matches(|c: char| c == '│' || c.is_whitespace());
+        let chars: Vec<char> = text.chars().collect();
+        for w in chars.windows(3) {
+            let cjk = ('\u{4e00}'..='\u{9fff}').contains(&w[0]) || "：，（）。".contains(w[0]);
+            assert!(
+                !(cjk && w[1] == ' ' && w[2] == ' '),
+                "doubled blanks after Chinese in {line:?}"
+            );
+        }
+    }
 }

@@ -240,8 +240,8 @@ fn tui_dialog_high_risk_chinese() {
         "允许（仅本次）",
         "允许（本会话不再提示）",
         "总是允许（写入白名单）",
-        "拒绝并提供反馈...",
-        "↑↓ 移动  Enter/1-5 确认  Esc 拒绝",
+        "拒绝并提供反馈……",
+        "↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝",
     ] {
         assert!(t.contains(seed), "missing {seed:?}:\n{t}");
     }
@@ -774,5 +774,21 @@ fn tui_chinese_input_hints_use_full_width_punctuation() {
         for half in [": ", ", ", "; ", "(", ")"] {
             assert!(!field.contains(half), "{field:?} has a half-width {half:?}");
         }
+    }
+}
+
+#[test]
+fn tui_slash_menu_lists_the_commands_that_start_with_what_is_typed() {
+    for lang in [Lang::En, Lang::Zh] {
+        let mut s = base(lang);
+        s.turn_running = false;
+        key(&mut s, KeyCode::Char('/'));
+        key(&mut s, KeyCode::Char('m'));
+        key(&mut s, KeyCode::Down);
+        let name = match lang {
+            Lang::En => "tui_slash_menu_en_80x24",
+            Lang::Zh => "tui_slash_menu_zh_80x24",
+        };
+        check(name, &s, 80, 24, None);
     }
 }

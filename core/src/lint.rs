@@ -85,6 +85,31 @@ pub struct Options {
     /// The managed tier's policy files: a rule whose every call they deny or ask about more
     /// strictly is dead (see [`dead_by_managed`]).
     pub managed: Vec<std::path::PathBuf>,
+    /// A rule that can never match ([`DEAD_CODES`]) is a warning, not an error
+    /// (`lint --allow-dead`).
+    pub allow_dead: bool,
+}
+
+/// The codes of diagnostics that say a rule can never match: a tool name no call has
+/// (`read_flie`, `Bash`), a `path` matcher where no path is compared. `lint` reports them as
+/// errors, so that a team's CI does not pass a rule that does nothing, unless `--allow-dead`.
+pub const DEAD_CODES: [&str; 2] = ["unknown-tool", "path-never-matches"];
+
+/// Dead rules as errors, unless the options allow them.
+fn judge_dead(diagnostics: &mut [Diagnostic], opts: &Options) {
+    if opts.allow_dead {
+        return;
+    }
+    for d in diagnostics {
+        if DEAD_CODES.contains(&d.code) {
+            d.severity = crate::diag::Severity::Error;
+            let escape = "`lint --allow-dead` reports such a rule as a warning";
+            d.help = Some(match d.help.take() {
+                Some(h) => format!("{h} ({escape})"),
+                None => escape.to_string(),
+            });
+        }
+    }
 }
 
 /// The result of linting one file.
@@ -168,6 +193,7 @@ fn lint_at(path: &Path, text: Option<&str>, opts: &Options) -> Report {
             diagnostics.extend(uncovered(engine));
         }
     }
+    judge_dead(&mut diagnostics, opts);
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
     Report {
         diagnostics,
@@ -184,6 +210,7 @@ fn lint_settings(path: &Path, text: Option<&str>, opts: &Options) -> Report {
         Some(t) => builder.settings_text(path.to_string_lossy(), t).guard(path),
     };
     let (engine, mut diagnostics) = build_for_lint(builder, path);
+    judge_dead(&mut diagnostics, opts);
     diagnostics.sort_by_key(|d| (d.source.name.to_string(), d.span().start));
     Report {
         diagnostics,
@@ -221,23 +248,75 @@ fn build_for_lint(
     (engine, diagnostics)
 }
 
-/// The allow rules of the file that turn a high-risk built-in decision into an allow, found
-/// with the built-in policy's own `expect ask risk high` and `expect deny` commands as
-/// probes: one warning per rule, naming the commands it lets through.
-fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Diagnostic> {
-    let Ok(builtin) = policy::load(&Origin::Embedded("builtin.policy")) else {
-        return Vec::new();
-    };
-    let mut silenced: Vec<(RuleRef, Vec<String>)> = Vec::new();
-    for (_, st) in &builtin.statements {
-        let Statement::Expect(e) = st else { continue };
-        let high = e.action.value == Action::Deny
-            || (e.action.value == Action::Ask
-                && e.risk.as_ref().is_some_and(|r| r.value == Risk::High));
-        if !high {
+/// The words an allow rule's values name (`cargo` of `bash("cargo *")`, `npm` and `pnpm` of
+/// `bash(regex "^(npm|pnpm) ")`), for the allow rules that may match bash commands: the
+/// programs whose probe commands [`silenced_builtins`] tries.
+fn named_words(rules: &[(Arc<Source>, &Rule)]) -> std::collections::HashSet<String> {
+    let mut out = std::collections::HashSet::new();
+    for (_, r) in rules {
+        let tool = r.tool.value.as_str();
+        if r.action.value != Action::Allow || !(tool == "bash" || tool.contains(['*', '?'])) {
             continue;
         }
-        let call = expect_call(e);
+        for v in r.matchers.iter().flatten().flat_map(|m| &m.values) {
+            for w in v
+                .value
+                .split(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
+            {
+                let w = w.rsplit('/').next().unwrap_or(w);
+                if !w.is_empty() {
+                    out.insert(w.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The commands [`silenced_builtins`] decides: the built-in policy's own `expect ask risk
+/// high` and `expect deny` commands, and for each program an allow rule of the file names, the
+/// probe commands of its verb table and of the effects data (`cargo yank x`, `cargo install
+/// --git https://example.com/x`, `npm unpublish x`).
+fn probe_calls(rules: &[(Arc<Source>, &Rule)]) -> Vec<ToolCall> {
+    let mut calls = Vec::new();
+    if let Ok(builtin) = policy::load(&Origin::Embedded("builtin.policy")) {
+        for (_, st) in &builtin.statements {
+            let Statement::Expect(e) = st else { continue };
+            let high = e.action.value == Action::Deny
+                || (e.action.value == Action::Ask
+                    && e.risk.as_ref().is_some_and(|r| r.value == Risk::High));
+            if high {
+                calls.push(expect_call(e));
+            }
+        }
+    }
+    let named = named_words(rules);
+    if named.is_empty() {
+        return calls;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let tables = crate::knowledge::verbs::tables()
+        .iter()
+        .filter(|t| named.contains(t.name))
+        .flat_map(|t| t.probes());
+    let effects = crate::knowledge::effects::probes()
+        .into_iter()
+        .filter(|(program, _)| named.contains(*program))
+        .map(|(_, command)| command);
+    for command in tables.chain(effects) {
+        if seen.insert(command.clone()) {
+            calls.push(ToolCall::primary("bash", command));
+        }
+    }
+    calls
+}
+
+/// The allow rules of the file that turn a high-risk built-in decision into an allow, found
+/// by deciding probe commands (see [`probe_calls`]): one warning per rule, naming the commands
+/// it lets through.
+fn silenced_builtins(engine: &Engine, rules: &[(Arc<Source>, &Rule)]) -> Vec<Diagnostic> {
+    let mut silenced: Vec<(RuleRef, Vec<String>)> = Vec::new();
+    for call in probe_calls(rules) {
         let by_builtin = engine.decide_builtin(&call);
         if by_builtin.action == Action::Allow || by_builtin.risk != Risk::High {
             continue;
@@ -578,7 +657,8 @@ fn allows_secret(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
 
 /// `path` compares the path of a file tool and the paths a bash command names; nothing else.
 fn dead_path_matchers(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
-    let tool = r.tool.value.as_str();
+    // A misspelt tool (`read_flie`) is said once, as the tool it was meant to be.
+    let tool = crate::call::likely_tool(&r.tool.value).unwrap_or(r.tool.value.as_str());
     let has_paths = tool.contains(['*', '?']) || tool == "bash" || crate::call::is_file_tool(tool);
     let groups = r.matchers.iter().chain(r.unless.iter());
     groups
@@ -890,6 +970,7 @@ mod silence_tests {
             ctx: PathContext::new(dir.path(), Some("/home/u".into())),
             strict: false,
             managed: Vec::new(),
+            allow_dead: false,
         };
         lint_file(&path, &opts)
             .diagnostics
@@ -914,7 +995,7 @@ mod silence_tests {
 
     #[test]
     fn an_allow_that_silences_a_high_risk_builtin_says_which() {
-        let found = codes("allow bash(\"git *\");\nallow bash(\"cargo *\");\n");
+        let found = codes("allow bash(\"git *\");\n");
         let silencing: Vec<_> = found
             .iter()
             .filter(|(code, _)| code == "silences-builtin")
@@ -929,8 +1010,42 @@ mod silence_tests {
         // Exceptions for the dangerous ones quiet it.
         let quiet = codes(
             "allow bash(\"git *\") unless subcommand [\"push\", \"reset\", \"clean\", \"checkout\", \
-             \"restore\", \"stash\", \"branch\", \"rebase\", \"filter-branch\"];\n",
+             \"restore\", \"stash\", \"branch\", \"rebase\", \"filter-branch\", \"prune\", \
+             \"update-ref\"];\n",
         );
+        assert!(
+            quiet.iter().all(|(code, _)| code != "silences-builtin"),
+            "{quiet:?}"
+        );
+    }
+
+    /// The one `silences-builtin` message of a policy, or a panic saying what was found.
+    fn silenced(policy: &str) -> String {
+        let found = codes(policy);
+        let mut it = found
+            .iter()
+            .filter(|(code, _)| code == "silences-builtin")
+            .map(|(_, m)| m.clone());
+        match (it.next(), it.next()) {
+            (Some(m), None) => m,
+            _ => panic!("not one silences-builtin warning for {policy:?}: {found:?}"),
+        }
+    }
+
+    #[test]
+    fn an_allow_is_judged_by_probe_commands_of_the_programs_it_names() {
+        // No `expect` of the built-in policy names these: the verb tables and the effects data
+        // do.
+        let m = silenced("allow bash(\"cargo *\");\n");
+        assert!(m.contains("`cargo yank"), "{m}");
+        let m = silenced("allow bash(\"cargo install *\");\n");
+        assert!(m.contains("`cargo install --git"), "{m}");
+        let m = silenced("allow bash(\"npm *\");\n");
+        assert!(m.contains("`npm unpublish"), "{m}");
+        let m = silenced("allow bash(regex \"^npm unpublish\");\n");
+        assert!(m.contains("`npm unpublish"), "{m}");
+        // What these programs do that only reads is not reported.
+        let quiet = codes("allow bash(exact \"cargo tree\");\nallow bash(exact \"npm ls\");\n");
         assert!(
             quiet.iter().all(|(code, _)| code != "silences-builtin"),
             "{quiet:?}"

@@ -32,11 +32,14 @@ pub fn allow(a: AllowArgs) -> i32 {
     };
     for r in &a.rules {
         let tool = r.split('(').next().unwrap_or(r).trim();
+        // A rule that never matches would be written and do nothing: refused, with the fix.
         if let Some(t) = harness9::call::likely_tool(tool) {
+            let fixed = format!("{t}{}", &r.trim_start()[tool.len()..]);
             eprintln!(
-                "warning: no call names the tool `{tool}`, so `{r}` never matches; did you mean \
-                 `{t}`?"
+                "error: no call names the tool `{tool}`, so `{r}` would never match; nothing \
+                 was written\n  help: did you mean `{fixed}`?"
             );
+            return EXIT_USAGE;
         }
         if let Err(e) = engine.compile_allow_rules(Held::Proposal, std::slice::from_ref(r)) {
             eprintln!("error: `{r}` is not a valid rule: {e}");

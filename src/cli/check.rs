@@ -37,7 +37,28 @@ pub struct CheckArgs {
     #[command(flatten)]
     call: CallArgs,
     /// Decide a JSONL file of tool calls (`-` for stdin); one JSON decision per line, in order.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["tool", "args"])]
+    ///
+    /// Each line is one call, a JSON object: `name` (the tool), `arguments` (an object of the
+    /// tool's arguments, or that object as a JSON string; may be left out), and an optional
+    /// `id` (any JSON value) given back with its decision; other fields are ignored. For
+    /// example:
+    ///
+    ///   {"id": 1, "name": "bash", "arguments": {"command": "git status"}}
+    ///   {"id": 2, "name": "read_file", "arguments": {"path": "~/.aws/credentials"}}
+    ///
+    /// gives
+    ///
+    ///   {"decision":"allow","id":1,"reason":"…","risk":"low","rule":"…"}
+    ///   {"decision":"deny","id":2,"reason":"…","risk":"high","rule":"…"}
+    ///
+    /// A line that is not such a call gets `{"error": "line N: …", "line": N}` saying what was
+    /// expected, and the batch goes on; blank lines are skipped.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["tool", "args"],
+        verbatim_doc_comment
+    )]
     batch: Option<PathBuf>,
     /// The tool name (`bash`, `read_file`, `mcp__github__create_issue`, …).
     #[arg(required_unless_present = "batch")]
@@ -164,17 +185,61 @@ fn run_batch(engine: &Engine, path: &PathBuf, mode: Mode) -> i32 {
     0
 }
 
-/// One batch line: `{"name": …, "arguments": {…}, "id": …}`; unknown fields are ignored.
+/// A batch line as it should be, for messages about one that is not.
+const BATCH_EXAMPLE: &str = r#"{"name": "bash", "arguments": {"command": "git status"}, "id": 1}"#;
+
+/// What a JSON value is, for messages (`a string`, `an array`).
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// One batch line: `{"name": …, "arguments": {…}, "id": …}`; unknown fields are ignored. A
+/// line of another shape is an error that says what was expected.
 fn batch_line(text: &str) -> Result<(ToolCall, Option<Value>), String> {
-    let v: Value = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| format!("invalid JSON ({e}); each line is one call, like {BATCH_EXAMPLE}"))?;
     let Value::Object(mut m) = v else {
-        return Err("a tool call must be a JSON object".into());
+        return Err(format!(
+            "expected a JSON object, found {}; each line is one call, like {BATCH_EXAMPLE}",
+            json_kind(&v)
+        ));
     };
     let id = m.remove("id");
     let name = match m.remove("name") {
         Some(Value::String(s)) if !s.is_empty() => s,
-        Some(_) => return Err("`name` must be a non-empty string".into()),
-        None => return Err("missing `name`".into()),
+        Some(v) => {
+            return Err(format!(
+                "`name` must be the tool's name, a non-empty string; found {}",
+                json_kind(&v)
+            ))
+        }
+        None => {
+            // Other shapes a call comes in: a hook's input, or fields named otherwise.
+            let other = ["tool_name", "tool", "function"]
+                .into_iter()
+                .find(|k| m.contains_key(*k));
+            let hint = match other {
+                Some(k) => format!(
+                    " (found `{k}`: the tool's name goes in `name`, its arguments in `arguments`)"
+                ),
+                None => String::new(),
+            };
+            return Err(format!(
+                "missing `name`{hint}; each line is one call, like {BATCH_EXAMPLE}"
+            ));
+        }
+    };
+    let wrong_arguments = |found: &str| {
+        format!(
+            "`arguments` must be a JSON object of the tool's arguments (like {{\"command\": \"git status\"}}); found {found}"
+        )
     };
     let arguments = match m.remove("arguments") {
         Some(Value::Object(a)) => a,
@@ -182,9 +247,15 @@ fn batch_line(text: &str) -> Result<(ToolCall, Option<Value>), String> {
         // Some agents send arguments as a JSON string.
         Some(Value::String(s)) => match serde_json::from_str::<Value>(&s) {
             Ok(Value::Object(a)) => a,
-            _ => return Err("`arguments` must be a JSON object".into()),
+            Ok(v) => {
+                return Err(wrong_arguments(&format!(
+                    "a string holding {}",
+                    json_kind(&v)
+                )))
+            }
+            Err(_) => return Err(wrong_arguments("a string that is not JSON")),
         },
-        Some(_) => return Err("`arguments` must be a JSON object".into()),
+        Some(v) => return Err(wrong_arguments(json_kind(&v))),
     };
     Ok((ToolCall::new(name, arguments), id))
 }

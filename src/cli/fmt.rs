@@ -11,7 +11,8 @@ use harness9::policy::fmt::format_policy;
 
 #[derive(Args, Debug)]
 pub struct FmtArgs {
-    /// Change nothing: list the files that would change, and exit 1 if there are any.
+    /// Change nothing: show how each file would change (a unified diff), and exit 1 if any
+    /// would.
     #[arg(long)]
     check: bool,
     /// Policy files to format (`-` reads standard input and writes the result to standard output).
@@ -89,7 +90,7 @@ fn format_one(path: &Path, check: bool) -> Outcome {
     let differs = formatted != text;
     if check {
         if differs {
-            println!("{name}");
+            print!("{}", check_diff(&name, &text, &formatted));
             return Outcome::Changed;
         }
         return Outcome::Unchanged;
@@ -119,6 +120,21 @@ fn format_one(path: &Path, check: bool) -> Outcome {
             Outcome::Failed
         }
     }
+}
+
+/// What `fmt --check` prints for a file that would change: a unified diff from the file as
+/// it is to the file formatted.
+fn check_diff(name: &str, text: &str, formatted: &str) -> String {
+    let diff = similar::TextDiff::from_lines(text, formatted);
+    let mut out = diff
+        .unified_diff()
+        .context_radius(2)
+        .header(name, &format!("{name} (formatted)"))
+        .to_string();
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }
 
 /// Replaces a file's content through a temporary file beside it and a rename, keeping its

@@ -11,8 +11,9 @@ use harness9::{Engine, PathContext};
 
 #[derive(Args, Debug)]
 pub struct LintArgs {
-    /// Policy files to check.
-    #[arg(required = true)]
+    /// Policy files (or settings.json files) to check. Without any, the project's, as `check`
+    /// and the hook read them: `.harness9/*.policy`, the user's policy files, and
+    /// `.harness9/settings.json` when present.
     files: Vec<PathBuf>,
     /// Exit 1 on warnings too.
     #[arg(long)]
@@ -23,12 +24,16 @@ pub struct LintArgs {
     /// Every rule must be exercised by an `expect` (an error for each one that is not).
     #[arg(long)]
     strict: bool,
+    /// Report a rule that can never match (a tool name no call has, like `read_flie` or
+    /// `Bash`; `path` where no path is compared) as a warning instead of an error.
+    #[arg(long)]
+    allow_dead: bool,
 }
 
 #[derive(Args, Debug)]
 pub struct TestArgs {
-    /// Policy files whose `expect` statements to run.
-    #[arg(required = true)]
+    /// Policy files whose `expect` statements to run. Without any, the project's, as `check`
+    /// and the hook read them: `.harness9/*.policy` and the user's policy files.
     files: Vec<PathBuf>,
     /// Run without the built-in danger rules (the hard protections always apply).
     #[arg(long)]
@@ -41,12 +46,61 @@ pub struct TestArgs {
     format: super::check::Format,
 }
 
-pub fn lint(a: LintArgs) -> i32 {
+/// The files to read when none is named: the policy files the hook reads for the working
+/// folder (`.harness9/*.policy`, the user's), shown relative to it, and with `settings` its
+/// `.harness9/settings.json` when present. `Err` (with the message printed) when they cannot
+/// be listed or there are none.
+fn project_files(settings: bool) -> Result<Vec<PathBuf>, i32> {
+    let cwd = match std::env::current_dir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: cannot read the current folder: {e}");
+            return Err(EXIT_USAGE);
+        }
+    };
+    let project = harness9::hooks::Project::from_env(cwd.clone());
+    let mut files = match harness9::hooks::discovered_policies(&project) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(EXIT_USAGE);
+        }
+    };
+    let settings_file = cwd.join(harness9::settings::SETTINGS_PATH);
+    if settings && settings_file.is_file() {
+        files.push(settings_file);
+    }
+    if files.is_empty() {
+        eprintln!(
+            "error: no policy files here: none in .harness9/ nor in the user's policy folder{}; \
+             name the files to read",
+            project
+                .user_dir
+                .as_deref()
+                .map(|d| format!(" ({})", d.display()))
+                .unwrap_or_default()
+        );
+        return Err(EXIT_USAGE);
+    }
+    Ok(files
+        .into_iter()
+        .map(|p| p.strip_prefix(&cwd).map(PathBuf::from).unwrap_or(p))
+        .collect())
+}
+
+pub fn lint(mut a: LintArgs) -> i32 {
+    if a.files.is_empty() {
+        match project_files(true) {
+            Ok(f) => a.files = f,
+            Err(code) => return code,
+        }
+    }
     let opts = Options {
         builtin: !a.no_builtin,
         ctx: PathContext::from_env(),
         strict: a.strict,
         managed: harness9::hooks::managed_policies().unwrap_or_default(),
+        allow_dead: a.allow_dead,
     };
     let (mut errors, mut warnings) = (0, 0);
     for f in &a.files {
@@ -69,7 +123,13 @@ pub fn lint(a: LintArgs) -> i32 {
     i32::from(errors > 0 || (a.deny_warnings && warnings > 0))
 }
 
-pub fn test(a: TestArgs) -> i32 {
+pub fn test(mut a: TestArgs) -> i32 {
+    if a.files.is_empty() {
+        match project_files(false) {
+            Ok(f) => a.files = f,
+            Err(code) => return code,
+        }
+    }
     let (mut passed, mut failed) = (0usize, 0usize);
     let mut covered: Vec<lint::Covered> = Vec::new();
     let json = a.format == super::check::Format::Json;

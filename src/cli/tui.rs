@@ -146,7 +146,9 @@ pub fn tui(args: TuiArgs) -> i32 {
     let result = app::run(app);
     drop(scratch);
     match result {
-        Ok(()) => 0,
+        Ok(None) => 0,
+        // Ended by a signal: the shell's exit status for it, after the clean-up.
+        Ok(Some(signal)) => 128 + signal,
         Err(e) => {
             eprintln!("error: the terminal failed: {e}");
             1
@@ -228,7 +230,10 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
     } = s;
     let mode = ModeHandle::new(mode);
     let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let approver = Approver::new(events_tx).with_timeout(config.runtime.approval_timeout);
+    // The TUI shows one request at a time: a request's timeout counts from its dialog.
+    let approver = Approver::new(events_tx)
+        .with_timeout(config.runtime.approval_timeout)
+        .timing_from_shown();
     let options = Options {
         offload_bytes: config.runtime.offload_bytes,
     };
@@ -271,6 +276,9 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
             OpenAiModel::from_config(&m).map(|m| Arc::new(m) as Arc<dyn Model>)
         }) as app::ModelSwitch
     });
+    let list_models: Option<app::ModelLister> = OpenAiModel::from_config(&config.model)
+        .filter(|_| !demo)
+        .map(|m| Arc::new(move || m.list_models()) as app::ModelLister);
     Ok(App {
         state,
         model,
@@ -286,6 +294,7 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
         settings_file: Some(project_dir.join("settings.json")),
         cwd,
         switch_model,
+        list_models,
     })
 }
 

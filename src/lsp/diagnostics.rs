@@ -120,6 +120,7 @@ mod tests {
             builtin: true,
             ctx: PathContext::new(dir, None),
             strict: false,
+            allow_dead: false,
             managed: Vec::new(),
         }
     }

@@ -248,6 +248,7 @@ impl Default for Server {
                 builtin: true,
                 ctx: PathContext::from_env(),
                 strict: false,
+                allow_dead: false,
                 managed: crate::hooks::managed_policies().unwrap_or_default(),
             },
         }

@@ -16,7 +16,8 @@
 //! language = "zh"               # "en" or "zh"; else from LC_ALL / LC_MESSAGES / LANG
 //!
 //! [runtime]
-//! approval_timeout_secs = 300   # leave out to wait for a person forever
+//! approval_timeout_secs = 300   # leave out to wait for a person forever; counted from
+//!                               # when the request's dialog is shown
 //! bash_timeout_secs = 120
 //! output_cap_bytes = 262144
 //! offload_bytes = 16384

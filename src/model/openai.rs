@@ -32,6 +32,23 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 const MAX_LINE: u64 = 32 * 1024 * 1024;
 /// How much of an error response is read.
 const MAX_ERROR_BODY: u64 = 64 * 1024;
+/// How much of a list of models is read.
+const MAX_MODEL_LIST: u64 = 4 * 1024 * 1024;
+
+/// The model ids of an OpenAI-style list (`{"data": [{"id": "…"}, …]}`), sorted and without
+/// repeats; `None` when the text is no such list.
+pub fn models_of(text: &str) -> Option<Vec<String>> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    let mut ids: Vec<String> = v
+        .get("data")?
+        .as_array()?
+        .iter()
+        .filter_map(|m| m.get("id")?.as_str().map(str::to_string))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Some(ids)
+}
 
 /// A model behind an OpenAI-compatible `/chat/completions` endpoint.
 #[derive(Debug, Clone)]
@@ -80,6 +97,33 @@ impl OpenAiModel {
         self.idle_timeout = idle;
         self.agent = build_agent(&self.base_url, connect, idle);
         self
+    }
+
+    /// The models the server offers, sorted: `GET {base_url}/models`, OpenAI's list
+    /// (`{"data": [{"id": …}, …]}`). Blocks: call it off the UI's thread.
+    pub fn list_models(&self) -> Result<Vec<String>, String> {
+        let base = self
+            .base_url
+            .strip_suffix("/chat/completions")
+            .unwrap_or(&self.base_url);
+        let url = format!("{base}/models");
+        let mut req = self.agent.get(&url).header("Accept", "application/json");
+        if let Some(key) = &self.api_key {
+            req = req.header("Authorization", format!("Bearer {key}"));
+        }
+        let response = req.call().map_err(|e| describe(&e, &url))?;
+        let status = response.status();
+        let text = response
+            .into_body()
+            .with_config()
+            .limit(MAX_MODEL_LIST)
+            .lossy_utf8(true)
+            .read_to_string()
+            .map_err(|e| format!("reading the answer of {url}: {e}"))?;
+        if !status.is_success() {
+            return Err(format!("{url} answered {status}"));
+        }
+        models_of(&text).ok_or_else(|| format!("{url} sent no list of models"))
     }
 
     /// The URL requests go to.
@@ -905,6 +949,16 @@ mod tests {
         );
         assert!(body.get("tools").is_none(), "no tools, no `tools` key");
         assert_eq!(m.endpoint(), "http://localhost:1/v1/chat/completions");
+    }
+
+    #[test]
+    fn a_model_list_reads_its_ids_sorted() {
+        assert_eq!(
+            models_of(r#"{"object":"list","data":[{"id":"b"},{"id":"a"},{"id":"b"},{"x":1}]}"#),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(models_of("[]"), None);
+        assert_eq!(models_of("not json"), None);
     }
 
     #[test]

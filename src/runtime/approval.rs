@@ -87,6 +87,8 @@ pub struct ApprovalRequest {
     /// What option 3 would write; `None` when no rule can be proposed safely.
     pub proposal: Option<Proposal>,
     respond: oneshot::Sender<Answer>,
+    /// Told when a person can see the request (see [`ApprovalRequest::shown`]).
+    shown: Option<oneshot::Sender<()>>,
 }
 
 impl ApprovalRequest {
@@ -94,6 +96,15 @@ impl ApprovalRequest {
     /// (its turn was cancelled or it timed out; it was denied).
     pub fn respond(self, answer: Answer) -> bool {
         self.respond.send(answer).is_ok()
+    }
+
+    /// Says that the request is on the screen now. With [`Approver::timing_from_shown`], the
+    /// approval timeout counts from here: a request waiting in a queue behind others is not
+    /// denied before anyone saw it. Once is enough; later calls do nothing.
+    pub fn shown(&mut self) {
+        if let Some(tx) = self.shown.take() {
+            let _ = tx.send(());
+        }
     }
 
     /// A request and the receiver its task waits on (for UIs' tests).
@@ -105,17 +116,36 @@ impl ApprovalRequest {
         rule: Option<String>,
         proposal: Option<Proposal>,
     ) -> (ApprovalRequest, oneshot::Receiver<Answer>) {
+        let (req, rx, _) = Self::with_shown(id, call, reason.into(), risk, rule, proposal);
+        (req, rx)
+    }
+
+    /// [`ApprovalRequest::new`], and the receiver [`ApprovalRequest::shown`] tells.
+    fn with_shown(
+        id: u64,
+        call: ToolCall,
+        reason: String,
+        risk: Risk,
+        rule: Option<String>,
+        proposal: Option<Proposal>,
+    ) -> (
+        ApprovalRequest,
+        oneshot::Receiver<Answer>,
+        oneshot::Receiver<()>,
+    ) {
         let (tx, rx) = oneshot::channel();
+        let (shown_tx, shown_rx) = oneshot::channel();
         let req = ApprovalRequest {
             id,
             call,
-            reason: reason.into(),
+            reason,
             risk,
             rule,
             proposal,
             respond: tx,
+            shown: Some(shown_tx),
         };
-        (req, rx)
+        (req, rx, shown_rx)
     }
 }
 
@@ -197,6 +227,8 @@ impl fmt::Display for NoAnswer {
 pub struct Approver {
     events: mpsc::UnboundedSender<RuntimeEvent>,
     timeout: Option<Duration>,
+    /// The timeout counts from [`ApprovalRequest::shown`], not from the request's sending.
+    from_shown: bool,
     next: Arc<AtomicU64>,
     waiting: Waiting,
 }
@@ -206,6 +238,7 @@ impl Approver {
         Approver {
             events,
             timeout: None,
+            from_shown: false,
             next: Arc::new(AtomicU64::new(1)),
             waiting: Arc::new(Mutex::new(HashMap::new())),
         }
@@ -214,6 +247,14 @@ impl Approver {
     /// Denies a request nobody answered within `timeout` (off by default).
     pub fn with_timeout(mut self, timeout: Option<Duration>) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// The timeout counts from the moment the UI says a request is shown
+    /// ([`ApprovalRequest::shown`]), for a UI that queues requests and shows one at a time.
+    /// Without it, the timeout counts from when the request is sent.
+    pub fn timing_from_shown(mut self) -> Self {
+        self.from_shown = true;
         self
     }
 
@@ -248,7 +289,8 @@ impl Approver {
             }
         };
         if let Some(rx) = follow {
-            return match self.wait(rx, cancel).await {
+            // No clock of its own: the leader's answer, timeout or end releases it.
+            return match self.wait(rx, Clock::Never, cancel).await {
                 Ok(Answer::AllowOnce) => {
                     // One call was allowed, not this one: ask about it in turn.
                     Box::pin(self.ask(call, reason, risk, rule, proposal, cancel)).await
@@ -264,18 +306,23 @@ impl Approver {
             key,
             released: false,
         };
-        let (req, rx) = ApprovalRequest::new(
+        let (req, rx, shown) = ApprovalRequest::with_shown(
             self.next.fetch_add(1, Ordering::SeqCst),
             call.clone(),
-            reason,
+            reason.to_string(),
             risk,
             rule.map(str::to_string),
             proposal,
         );
+        let clock = match (self.timeout, self.from_shown) {
+            (None, _) => Clock::Never,
+            (Some(t), false) => Clock::FromNow(t),
+            (Some(t), true) => Clock::FromShown(t, shown),
+        };
         let result = if self.events.send(RuntimeEvent::Approval(req)).is_err() {
             Err(NoAnswer::Dropped)
         } else {
-            self.wait(rx, cancel).await
+            self.wait(rx, clock, cancel).await
         };
         // Followers take a denial or a session/always allow; an error or an "allow once"
         // sends them back to ask for themselves.
@@ -289,16 +336,27 @@ impl Approver {
 
     async fn wait(
         &self,
-        rx: oneshot::Receiver<Answer>,
+        mut rx: oneshot::Receiver<Answer>,
+        clock: Clock,
         cancel: &CancelToken,
     ) -> Result<Answer, NoAnswer> {
         let answer = async {
-            match self.timeout {
-                Some(t) => match tokio::time::timeout(t, rx).await {
-                    Ok(r) => r.map_err(|_| NoAnswer::Dropped),
-                    Err(_) => Err(NoAnswer::Timeout(t)),
-                },
-                None => rx.await.map_err(|_| NoAnswer::Dropped),
+            let t = match clock {
+                Clock::Never => return rx.await.map_err(|_| NoAnswer::Dropped),
+                Clock::FromNow(t) => t,
+                Clock::FromShown(t, shown) => {
+                    tokio::select! {
+                        r = &mut rx => return r.map_err(|_| NoAnswer::Dropped),
+                        // Shown, or the request is gone (answered or dropped, which `rx`
+                        // says at once): the clock starts.
+                        _ = shown => {}
+                    }
+                    t
+                }
+            };
+            match tokio::time::timeout(t, rx).await {
+                Ok(r) => r.map_err(|_| NoAnswer::Dropped),
+                Err(_) => Err(NoAnswer::Timeout(t)),
             }
         };
         tokio::select! {
@@ -307,6 +365,13 @@ impl Approver {
             a = answer => a,
         }
     }
+}
+
+/// When a waiting request's approval timeout starts, if it has one.
+enum Clock {
+    Never,
+    FromNow(Duration),
+    FromShown(Duration, oneshot::Receiver<()>),
 }
 
 type Waiting = Arc<Mutex<HashMap<String, Vec<oneshot::Sender<Answer>>>>>;
@@ -363,4 +428,62 @@ fn request_key(
         proposal,
     ])
     .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn asked(approver: &Approver) -> Result<(Answer, bool), NoAnswer> {
+        approver
+            .ask(
+                &ToolCall::primary("bash", "ls"),
+                "asked",
+                Risk::Low,
+                None,
+                None,
+                &CancelToken::new(),
+            )
+            .await
+    }
+
+    #[tokio::test]
+    async fn timing_from_shown_the_clock_starts_when_the_request_is_shown() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let approver = Approver::new(tx)
+            .with_timeout(Some(Duration::from_millis(200)))
+            .timing_from_shown();
+        let ask = tokio::spawn({
+            let approver = approver.clone();
+            async move { asked(&approver).await }
+        });
+        let Some(RuntimeEvent::Approval(mut req)) = rx.recv().await else {
+            panic!("a request");
+        };
+        // Queued unseen for longer than the timeout: still waiting.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        assert!(!ask.is_finished(), "a request nobody saw is not timed out");
+        req.shown();
+        let got = tokio::time::timeout(Duration::from_secs(5), ask).await;
+        let got = got.map(|r| r.map_err(|e| e.to_string()));
+        assert!(
+            matches!(got, Ok(Ok(Err(NoAnswer::Timeout(_))))),
+            "timed out once shown: {got:?}"
+        );
+        assert!(!req.respond(Answer::AllowOnce), "the answer came too late");
+    }
+
+    #[tokio::test]
+    async fn without_timing_from_shown_the_clock_starts_when_the_request_is_sent() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let approver = Approver::new(tx).with_timeout(Some(Duration::from_millis(100)));
+        let ask = tokio::spawn({
+            let approver = approver.clone();
+            async move { asked(&approver).await }
+        });
+        let _req = rx.recv().await;
+        let got = tokio::time::timeout(Duration::from_secs(5), ask).await;
+        let got = got.map(|r| r.map_err(|e| e.to_string()));
+        assert!(matches!(got, Ok(Ok(Err(NoAnswer::Timeout(_))))), "{got:?}");
+    }
 }

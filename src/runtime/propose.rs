@@ -27,8 +27,8 @@
 //! - An exact rule compares the command's words joined by blanks, after quote removal, so it
 //!   cannot tell `rm -rf 'a b'` from `rm -rf a b`, nor a quoted `'*'`, `'~'` or `'$HOME'` from
 //!   the wildcard, the home folder or the variable. A command with such a word, or with a word
-//!   whose value is only known when it runs (`rm -rf $DIR`), gets no rule: "allow for this
-//!   session" then remembers the exact call.
+//!   whose value is only known when it runs (`rm -rf $DIR`), gets no rule: the TUI then offers
+//!   neither "always allow" nor "allow for this session", only "allow once".
 //! - A compound command gets one rule per part that is not already allowed, and a proposal
 //!   only when together the rules make the engine allow the whole call (checked, not assumed).
 //! - A part that writes through a redirection gets no proposal: a rule cannot say where to.

@@ -72,6 +72,19 @@ impl SessionMemory {
         true
     }
 
+    /// Revokes a grant by its settings.json text (`bash(git init *)`): the remembered rules
+    /// with that text go, and so do the calls approved exactly (an "always allow" remembers its
+    /// call as well), so that all of them are asked about again. Whether a rule was remembered.
+    pub fn revoke(&self, text: &str) -> bool {
+        let mut inner = self.lock();
+        let before = inner.rules.len();
+        inner.rules.retain(|r| r.to_string() != text);
+        let removed = inner.rules.len() != before;
+        inner.exact.clear();
+        inner.generation += 1;
+        removed
+    }
+
     pub fn is_empty(&self) -> bool {
         let inner = self.lock();
         inner.rules.is_empty() && inner.exact.is_empty()
@@ -112,5 +125,30 @@ mod tests {
         assert!(after > generation, "compiled copies see the change");
         assert!(!m.covers_exactly(&call), "the call is asked about again");
         assert!(!m.forget(&rule));
+    }
+
+    #[test]
+    fn revoking_a_grant_by_its_text_forgets_the_rule_and_the_exact_call() {
+        let m = SessionMemory::default();
+        let call = ToolCall::primary("bash", "git init x");
+        let rule = ProposedRule::prefix(&["git", "init"]);
+        m.remember(
+            &call,
+            Some(&Proposal {
+                rules: vec![rule],
+                exact: false,
+            }),
+        );
+        let (_, generation) = m.rules();
+        assert!(m.revoke("bash(git init *)"));
+        let (rules, after) = m.rules();
+        assert!(rules.is_empty());
+        assert!(after > generation);
+        assert!(!m.covers_exactly(&call), "the call is asked about again");
+
+        // A grant that lives only in the file: the exact call its approval remembered goes too.
+        m.remember(&call, None);
+        assert!(!m.revoke("bash(git init *)"));
+        assert!(!m.covers_exactly(&call));
     }
 }

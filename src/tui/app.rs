@@ -57,10 +57,15 @@ pub struct App {
     /// Makes the client of another model of the same server (`/model NAME`); `None` for the
     /// demo, which has no other.
     pub switch_model: Option<ModelSwitch>,
+    /// Lists the server's models (`/model`); `None` for the demo.
+    pub list_models: Option<ModelLister>,
 }
 
 /// Makes the client of the named model, or says why it cannot.
 pub type ModelSwitch = Box<dyn Fn(&str) -> Option<Arc<dyn Model>> + Send>;
+
+/// Lists the models of the server (it blocks: the app loop calls it on a thread of its own).
+pub type ModelLister = Arc<dyn Fn() -> Result<Vec<String>, String> + Send + Sync>;
 
 /// The history file under a project's `.harness9/` (git-ignored with the rest of it).
 pub const HISTORY_FILE: &str = "history.jsonl";
@@ -225,18 +230,56 @@ fn spawn_input_thread() -> UnboundedReceiver<ct::Event> {
     rx
 }
 
-/// Runs the TUI until the person quits. The terminal is restored however it ends.
-pub fn run(app: App) -> io::Result<()> {
+/// The signals that end the TUI the way quitting does (SIGTERM, and SIGHUP from a closed
+/// terminal): the number of the first one that came, 0 before any. A second one of them ends
+/// the process at once, as it would without the TUI.
+#[derive(Clone, Default)]
+struct Signals(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Signals {
+    fn register() -> io::Result<Signals> {
+        let signals = Signals::default();
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGTERM};
+            use signal_hook::flag;
+            let seen = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for sig in [SIGTERM, SIGHUP] {
+                flag::register_conditional_default(sig, seen.clone())?;
+                flag::register(sig, seen.clone())?;
+                let number = usize::try_from(sig).unwrap_or(0);
+                flag::register_usize(sig, signals.0.clone(), number)?;
+            }
+        }
+        Ok(signals)
+    }
+
+    /// The signal that came, if one did.
+    fn received(&self) -> Option<i32> {
+        let n = self.0.load(std::sync::atomic::Ordering::SeqCst);
+        i32::try_from(n).ok().filter(|&n| n != 0)
+    }
+}
+
+/// Runs the TUI until the person quits, or a signal (SIGTERM, SIGHUP) ends it: then its number
+/// comes back. The terminal is restored however it ends, and the caller's clean-up (the demo's
+/// scratch folder) runs after either.
+pub fn run(app: App) -> io::Result<Option<i32>> {
+    let signals = Signals::register()?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let (mut terminal, guard) = setup_terminal()?;
     let keys = spawn_input_thread();
-    let result = rt.block_on(event_loop(&mut terminal, app, keys));
+    let result = rt.block_on(event_loop(&mut terminal, app, keys, signals.clone()));
     drop(guard);
     // Tool tasks still running (a command being killed) must not hold the exit up.
     rt.shutdown_background();
-    result
+    match signals.received() {
+        // The terminal may be gone (SIGHUP): a failure to draw on it is no error then.
+        Some(sig) => Ok(Some(sig)),
+        None => result.map(|()| None),
+    }
 }
 
 /// A terminal event as the UI's event; `None` for what the UI ignores.
@@ -269,34 +312,55 @@ struct Runner {
     history_file: Option<PathBuf>,
     settings_file: Option<PathBuf>,
     switch_model: Option<ModelSwitch>,
+    list_models: Option<ModelLister>,
+    /// Events the loop's own work sends back later (the list of models).
+    later: UnboundedSender<Event>,
 }
 
 /// Where a rule listed by `/permissions` lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuleSource {
-    /// The session's memory: this rule of it.
+    /// The session's memory only: this rule of it.
     Session(ProposedRule),
+    /// The allowlist file (and, for an "always allow" of this session, the session's memory
+    /// as well: removing it removes both).
     Settings(PathBuf),
 }
 
 /// The rules `/permissions` lists, numbered from 1 in this order: the session's, then the
-/// allowlist's.
+/// allowlist's. Each grant is listed once: a rule of the session that the allowlist holds too
+/// (what "always allow" grants) is listed where it lives on, in the allowlist.
 pub fn listed_rules(
     session: &[ProposedRule],
     settings: Option<(&Path, Vec<String>)>,
 ) -> Vec<(String, RuleSource)> {
+    let in_file: &[String] = settings.as_ref().map_or(&[], |(_, rules)| rules);
     let mut out: Vec<(String, RuleSource)> = session
         .iter()
-        .map(|r| (r.to_string(), RuleSource::Session(r.clone())))
+        .map(|r| (r.to_string(), r))
+        .filter(|(text, _)| !in_file.contains(text))
+        .map(|(text, r)| (text, RuleSource::Session(r.clone())))
         .collect();
     if let Some((path, rules)) = settings {
+        let mut seen = std::collections::HashSet::new();
         out.extend(
             rules
                 .into_iter()
+                .filter(|r| seen.insert(r.clone()))
                 .map(|r| (r, RuleSource::Settings(path.to_path_buf()))),
         );
     }
     out
+}
+
+/// `/model`'s listing: the server's models, the one in use marked with `*`.
+pub fn models_text(t: &super::i18n::Texts, current: &str, models: &[String]) -> String {
+    let mut s = t.models_listed.replace("{model}", current);
+    for m in models {
+        let mark = if m == current { "*" } else { " " };
+        s.push_str(&format!("\n  {mark} {m}"));
+    }
+    s
 }
 
 /// `/permissions`'s listing.
@@ -389,6 +453,7 @@ impl Runner {
             }
             Action::Permissions(cmd) => self.permissions(state, cmd),
             Action::SwitchModel(name) => self.switch_model(state, &name),
+            Action::ListModels => self.list_models(state),
             Action::Quit => {
                 self.turn.cancel();
                 // Dropping the requests denies them.
@@ -397,6 +462,50 @@ impl Runner {
             }
         }
         true
+    }
+
+    /// Tells the runtime that the request in the dialog is on the screen (its approval
+    /// timeout starts then; the requests queued behind it wait without a clock).
+    fn shown(&mut self, state: &State) {
+        if let Some(req) = state
+            .current_approval()
+            .and_then(|v| self.pending.get_mut(&v.id))
+        {
+            req.shown();
+        }
+    }
+
+    /// `/model`: the server's models, the one in use marked, listed when the server answers
+    /// (on a thread of its own: the screen goes on meanwhile).
+    fn list_models(&self, state: &mut State) {
+        let t = texts(state.lang);
+        let Some(list) = self.list_models.clone() else {
+            state
+                .entries
+                .push(Entry::Notice(t.model_is.replace("{model}", &state.model)));
+            return;
+        };
+        let current = state
+            .model
+            .split(" @ ")
+            .next()
+            .unwrap_or(&state.model)
+            .to_string();
+        let later = self.later.clone();
+        let spawned = std::thread::Builder::new()
+            .name("harness9-models".into())
+            .spawn(move || {
+                let event = match list() {
+                    Ok(models) => Event::Notice(models_text(t, &current, &models)),
+                    Err(e) => Event::Error(t.models_failed.replace("{error}", &e)),
+                };
+                let _ = later.send(event);
+            });
+        if let Err(e) = spawned {
+            state.entries.push(Entry::Error(
+                t.models_failed.replace("{error}", &e.to_string()),
+            ));
+        }
     }
 
     /// `/model NAME`: the agent talks to that model from its next turn on.
@@ -452,11 +561,11 @@ impl Runner {
                         .push(Entry::Error(t.perms_no_such.replace("{n}", &n.to_string())));
                     return;
                 };
+                // A grant is removed everywhere it was granted: the session forgets it (and
+                // the calls it approved exactly) whichever list it was picked from.
+                self.registry.session().revoke(rule);
                 let done = match src {
-                    RuleSource::Session(r) => {
-                        self.registry.session().forget(r);
-                        Ok(t.perms_session.to_string())
-                    }
+                    RuleSource::Session(_) => Ok(t.perms_session.to_string()),
                     RuleSource::Settings(path) => {
                         crate::runtime::allowlist::remove_allow_rule(path, Some(&self.cwd), rule)
                             .map(|_| self.shown_path(path).display().to_string())
@@ -502,6 +611,7 @@ async fn event_loop(
     terminal: &mut Term,
     app: App,
     keys: UnboundedReceiver<ct::Event>,
+    signals: Signals,
 ) -> io::Result<()> {
     let App {
         mut state,
@@ -517,7 +627,9 @@ async fn event_loop(
         history_file,
         settings_file,
         switch_model,
+        list_models,
     } = app;
+    let (later_tx, later_rx) = mpsc::unbounded_channel::<Event>();
     let (agent_tx, agent_rx) = mpsc::unbounded_channel::<AgentEvent>();
     let (turn_tx, turn_rx) = mpsc::unbounded_channel::<AgentCommand>();
     let mut agent = Agent::new(model, registry.clone(), tools, specs, agent_tx).with_cwd(&cwd);
@@ -529,6 +641,8 @@ async fn event_loop(
         keys,
         runtime_events,
         agent: agent_rx,
+        later: later_rx,
+        signals,
     };
     if let Some(path) = &history_file {
         state.input.set_history(read_history(path));
@@ -544,6 +658,8 @@ async fn event_loop(
         history_file,
         settings_file,
         switch_model,
+        list_models,
+        later: later_tx,
     };
     state.mode = runner.mode.get();
     if let Ok(size) = terminal.size() {
@@ -580,6 +696,10 @@ struct Inputs {
     /// Approval requests and runtime notices.
     runtime_events: UnboundedReceiver<RuntimeEvent>,
     agent: UnboundedReceiver<AgentEvent>,
+    /// What the loop's own work sends back.
+    later: UnboundedReceiver<Event>,
+    /// A signal that ends the TUI (checked at least every tick).
+    signals: Signals,
 }
 
 /// Draws, waits for the next event, updates the state and carries out the actions, until the
@@ -601,6 +721,7 @@ async fn run_until_quit(
             },
             Some(ev) = inputs.runtime_events.recv() => runner.runtime_event(state.lang, ev),
             Some(ev) = inputs.agent.recv() => Event::Agent(ev),
+            Some(ev) = inputs.later.recv() => ev,
             _ = ticks.tick() => Event::Tick(Instant::now()),
         };
         state.now = Instant::now();
@@ -608,7 +729,8 @@ async fn run_until_quit(
         for a in update(state, event) {
             go_on &= runner.act(state, a);
         }
-        if !go_on || state.quit {
+        runner.shown(state);
+        if !go_on || state.quit || inputs.signals.received().is_some() {
             break;
         }
     }
@@ -680,6 +802,37 @@ mod tests {
         );
         let none = permissions_text(Lang::En, &[], Some(path));
         assert!(none.contains("(none)") && !none.contains("rm N"), "{none}");
+    }
+
+    #[test]
+    fn a_grant_in_the_session_and_the_allowlist_is_listed_once_where_it_lives() {
+        let path = Path::new(".harness9/settings.json");
+        let rules = listed_rules(
+            &[
+                ProposedRule::prefix(&["git", "init"]),
+                ProposedRule::prefix(&["cargo", "build"]),
+            ],
+            Some((
+                path,
+                vec![
+                    "bash(git init *)".to_string(),
+                    "bash(git init *)".to_string(),
+                ],
+            )),
+        );
+        assert_eq!(
+            rules,
+            [
+                (
+                    "bash(cargo build *)".to_string(),
+                    RuleSource::Session(ProposedRule::prefix(&["cargo", "build"]))
+                ),
+                (
+                    "bash(git init *)".to_string(),
+                    RuleSource::Settings(path.into())
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The approval dialog's lines, laid out for a width and the rows it may take. The same layout
-//! serves drawing ([`super::view`]) and scrolling ([`super::update()`]), so both agree on how
+//! serves drawing and scrolling (through [`super::layout`]), so both agree on how
 //! many rows a long command takes.
 
 use ratatui::style::{Color, Modifier, Style};
@@ -214,8 +214,11 @@ impl<'a> Ctx<'a> {
             SubjectKind::Path => t.path,
             SubjectKind::Arguments => t.arguments,
         };
+        // The diff's label (`Changes:`) sits in the same column as the others.
+        let diff_label = view.diff.as_ref().map(|_| t.diff_label);
         let lw = [t.tool, t.reason, subject_label, t.rule]
             .iter()
+            .chain(diff_label.iter())
             .map(|l| self::width(l))
             .max()
             .unwrap_or(0)
@@ -294,7 +297,7 @@ fn detail_rows(c: &Ctx<'_>) -> (Vec<DetailRow>, usize) {
         .collect();
     let subject_rows = details.len();
     if let Some(d) = &c.view.diff {
-        let mut head = format!("{} {}", c.t.diff_label, d.summary());
+        let mut head = format!("{}{}", pad(c.t.diff_label, c.lw), d.summary());
         if d.new_file {
             head.push_str(&format!(" ({})", c.t.new_file));
         }
@@ -303,7 +306,7 @@ fn detail_rows(c: &Ctx<'_>) -> (Vec<DetailRow>, usize) {
         }
         for l in &d.lines {
             for r in wrap(&l.text, c.inner) {
-                details.push((false, r, super::view::diff_style(l.kind)));
+                details.push((false, r, super::diff::diff_style(l.kind)));
             }
         }
     }
@@ -565,7 +568,7 @@ fn option_lines(
     let marker = if selected { "▶ " } else { "  " };
     let number = format!("[{}] ", choice.index() + 1);
     let prefix_w = width(marker) + width(&number);
-    let disabled = choice == Choice::AlwaysAllow && !view.can_always_allow();
+    let disabled = !view.offers(choice);
     let style = if disabled {
         Style::default().fg(Color::DarkGray)
     } else if selected {
@@ -578,6 +581,7 @@ fn option_lines(
             format!("{label} → {prop}")
         }
         (Choice::AlwaysAllow, _) => format!("{label} — {}", t.no_proposal),
+        (Choice::AllowSession, _) if disabled => format!("{label} — {}", t.no_proposal),
         _ => label.to_string(),
     };
     let rows = wrap(&text, inner.saturating_sub(prefix_w).max(1));

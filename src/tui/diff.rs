@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use ratatui::style::{Color, Style};
 use serde_json::{Map, Value};
 use similar::{ChangeTag, TextDiff};
 
@@ -20,6 +21,16 @@ pub enum DiffKind {
 pub struct DiffLine {
     pub kind: DiffKind,
     pub text: String,
+}
+
+/// The colour of a diff row.
+pub fn diff_style(kind: DiffKind) -> Style {
+    match kind {
+        DiffKind::Added => Style::default().fg(Color::Indexed(114)),
+        DiffKind::Removed => Style::default().fg(Color::Indexed(174)),
+        DiffKind::Hunk => Style::default().fg(Color::Indexed(75)),
+        DiffKind::Context => Style::default().fg(Color::Gray),
+    }
 }
 
 /// A unified diff with its counts of added and removed lines.

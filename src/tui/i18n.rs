@@ -75,6 +75,11 @@ pub struct Texts {
     pub model_busy: &'static str,
     /// The demo (or a model not from the configuration) has no other model to switch to.
     pub model_fixed: &'static str,
+    /// Above the server's models (`/model`); `{model}` the one in use.
+    pub models_listed: &'static str,
+    pub models_failed: &'static str,
+    /// The slash commands the menu offers as `/` is typed: name and what it does.
+    pub menu: [(&'static str, &'static str); 5],
     pub clear_busy: &'static str,
     pub cleared: &'static str,
     /// `{cmd}`.
@@ -175,7 +180,7 @@ static EN: Texts = Texts {
     inactive: "no answer from the model for {s} s: the turn was stopped (set HARNESS9_INACTIVITY_SECS to wait longer)",
     empty_reply: "the model sent an empty reply",
     cut_off: "[cut off]",
-    help: "Commands:\n  /help                  this list\n  /permissions           the rules that allow without asking (session and allowlist)\n  /permissions rm N      remove rule N of that list\n  /mode [MODE]           show or set the permission mode\n  /model [NAME]          show the model, or switch to another of its server\n  /clear                 start a new conversation\n  //text                 send text that starts with a slash\nKeys: Enter send · Shift+Enter or a trailing \\ new line · ↑↓ history · Esc interrupts · Shift+Tab mode · Ctrl+O expand output · Ctrl+C twice quits",
+    help: "Commands:\n  /help                  this list\n  /permissions           the rules that allow without asking (session and allowlist)\n  /permissions rm N      remove rule N of that list\n  /mode [MODE]           show or set the permission mode\n  /model [NAME]          list the server's models, or switch to one\n  /clear                 start a new conversation\n  //text                 send text that starts with a slash\nKeys: Enter send · Tab completes a command · Shift+Enter or a trailing \\ new line · ↑↓ history · Esc interrupts · Shift+Tab mode · Ctrl+O expand output · Ctrl+C twice quits",
     permissions_usage: "usage: /permissions, or /permissions rm N (N as listed)",
     mode_is: "mode: {mode} (modes: {modes})",
     bypass_refused: "bypass is available only when harness9 tui starts with --mode bypass",
@@ -184,6 +189,15 @@ static EN: Texts = Texts {
     model_switched: "model: {model}, from the next message on (the conversation so far goes with it)",
     model_busy: "the model can be switched when the turn has ended",
     model_fixed: "the demo model is the only one here: set [model] in ~/.config/harness9/config.toml (or HARNESS9_BASE_URL and HARNESS9_MODEL) and start again",
+    models_listed: "models of this server ({model} in use); switch with /model NAME:",
+    models_failed: "could not list the server's models ({error}); /model NAME switches to a model by its name",
+    menu: [
+        ("help", "the commands and keys"),
+        ("permissions", "the rules that allow without asking; rm N removes one"),
+        ("mode", "show or set the permission mode"),
+        ("model", "list the server's models, or switch to one"),
+        ("clear", "start a new conversation"),
+    ],
     clear_busy: "/clear waits for the turn to end (Esc interrupts it)",
     cleared: "new conversation: the model remembers nothing of the earlier one",
     command_usage: "{cmd} takes no such arguments: /help lists the commands",
@@ -230,22 +244,22 @@ static ZH: Texts = Texts {
         "允许（本会话不再提示）",
         "总是允许（写入白名单）",
         "拒绝",
-        "拒绝并提供反馈...",
+        "拒绝并提供反馈……",
     ],
     writes: "写入",
     no_proposal: "不可用：无法为此调用安全地生成规则",
     exact_only: "仅此完整命令",
-    hint: "↑↓ 移动  Enter/1-5 确认  Esc 拒绝",
+    hint: "↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝",
     more_lines: "PgUp/PgDn 滚动",
     queue_of: "第 {i} 个，共 {n} 个",
     feedback_prompt: "给模型的反馈：",
-    feedback_hint: "Enter 发送  Esc 返回",
+    feedback_hint: "Enter 发送 · Esc 返回",
     input_placeholder: "输入消息，Enter 发送",
     working: "处理中… Esc 中断；现在输入的消息会排队",
     status_mode: "模式",
     status_model: "模型",
     status_pending: "待审批",
-    status_keys: "Shift+Tab 切换模式  /help 帮助",
+    status_keys: "Shift+Tab 切换模式 · /help 帮助",
     you: "你",
     denied: "已拒绝",
     error: "错误",
@@ -259,7 +273,7 @@ static ZH: Texts = Texts {
     inactive: "模型 {s} 秒没有回应：本轮已停止（设置 HARNESS9_INACTIVITY_SECS 可等待更久）",
     empty_reply: "模型返回了空回复",
     cut_off: "［已中断］",
-    help: "命令：\n  /help                  本列表\n  /permissions           无需询问即允许的规则（本会话和白名单）\n  /permissions rm N      删除列表中的第 N 条规则\n  /mode [模式]           查看或设置权限模式\n  /model [名称]          查看当前模型，或换用同一服务器上的其他模型\n  /clear                 开始新的对话\n  //文本                 发送以斜杠开头的文本\n按键：Enter 发送 · Shift+Enter 或行尾 \\ 换行 · ↑↓ 历史 · Esc 中断 · Shift+Tab 切换模式 · Ctrl+O 展开输出 · 连按两次 Ctrl+C 退出",
+    help: "命令：\n  /help                  本列表\n  /permissions           无需询问即允许的规则（本会话和白名单）\n  /permissions rm N      删除列表中的第 N 条规则\n  /mode [模式]           查看或设置权限模式\n  /model [名称]          列出服务器的模型，或换用其中之一\n  /clear                 开始新的对话\n  //文本                 发送以斜杠开头的文本\n按键：Enter 发送 · Tab 补全命令 · Shift+Enter 或行尾 \\ 换行 · ↑↓ 历史 · Esc 中断 · Shift+Tab 切换模式 · Ctrl+O 展开输出 · 连按两次 Ctrl+C 退出",
     permissions_usage: "用法：/permissions，或 /permissions rm N（N 为列表中的编号）",
     mode_is: "模式：{mode}（可选：{modes}）",
     bypass_refused: "只有以 --mode bypass 启动 harness9 tui 时才能使用 bypass",
@@ -268,6 +282,15 @@ static ZH: Texts = Texts {
     model_switched: "模型：{model}，从下一条消息起生效（已有的对话一并带上）",
     model_busy: "本轮结束后才能切换模型",
     model_fixed: "这里只有演示模型：请在 ~/.config/harness9/config.toml 的 [model] 中设置（或设置 HARNESS9_BASE_URL 和 HARNESS9_MODEL），然后重新启动",
+    models_listed: "此服务器的模型（正在使用 {model}）；用 /model 名称 切换：",
+    models_failed: "无法列出服务器的模型（{error}）；/model 名称 可按名称切换",
+    menu: [
+        ("help", "命令和按键"),
+        ("permissions", "无需询问即允许的规则；rm N 删除一条"),
+        ("mode", "查看或设置权限模式"),
+        ("model", "列出服务器的模型，或换用其中之一"),
+        ("clear", "开始新的对话"),
+    ],
     clear_busy: "/clear 需等本轮结束（Esc 可中断）",
     cleared: "新对话：模型不再记得之前的内容",
     command_usage: "{cmd} 不接受这些参数：/help 列出所有命令",
@@ -314,6 +337,38 @@ mod tests {
             "Always allow (add to allowlist)"
         );
         assert_eq!(texts(Lang::Zh).options[1], "允许（本会话不再提示）");
-        assert_eq!(texts(Lang::Zh).hint, "↑↓ 移动  Enter/1-5 确认  Esc 拒绝");
+        assert_eq!(texts(Lang::Zh).hint, "↑↓ 移动 · Enter/1-5 确认 · Esc 拒绝");
+    }
+
+    /// Chinese text takes full-width punctuation (`：`, `，`, `（）`, `……`), and no doubled
+    /// blanks beside a Chinese character (key groups are set apart with ` · `); the command
+    /// column of the help is layout, not text.
+    #[test]
+    fn chinese_texts_use_full_width_punctuation_without_doubled_spaces() {
+        let all = format!("{:?}", texts(Lang::Zh));
+        let is_cjk = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        let full = |c: char| "：，（）。；！？".contains(c);
+        for text in all
+            .split("\\n")
+            .filter(|l| !l.trim_start().starts_with('/'))
+        {
+            let chars: Vec<char> = text.chars().collect();
+            for w in chars.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let half = |c: char| ",;:!?()".contains(c);
+                assert!(
+                    !((is_cjk(a) || full(a)) && half(b) || half(a) && is_cjk(b)),
+                    "half-width punctuation beside Chinese in {text:?}"
+                );
+            }
+            assert!(!text.contains("..."), "`...` rather than `……` in {text:?}");
+            for (i, w) in chars.windows(3).enumerate() {
+                let doubled = w[1] == ' ' && w[2] == ' ';
+                assert!(
+                    !(doubled && (is_cjk(w[0]) || full(w[0]))),
+                    "doubled blanks after Chinese at {i} in {text:?}"
+                );
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! What the TUI shows: the conversation, the input line, the queue of approvals and the dialog.
-//! Plain data: [`super::update()`] changes it, [`super::render`] draws it.
+//! Plain data, the floor of the TUI's modules: [`super::update()`] changes it, [`super::render`]
+//! draws it, and it names neither.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -121,6 +122,15 @@ impl ApprovalView {
     pub fn can_always_allow(&self) -> bool {
         self.proposal.as_ref().is_some_and(|p| !p.rules.is_empty())
     }
+
+    /// Whether `choice` can be chosen: "allow for this session" and "always allow" only when
+    /// a rule can be proposed (without one, either would allow this call once and no more).
+    pub fn offers(&self, choice: Choice) -> bool {
+        match choice {
+            Choice::AllowSession | Choice::AlwaysAllow => self.can_always_allow(),
+            _ => true,
+        }
+    }
 }
 
 /// The dialog's options, in the order shown and numbered (keys `1`–`5`).
@@ -175,7 +185,7 @@ pub struct Dialog {
     /// Rows the command or path is scrolled down by, when it is long.
     pub detail_scroll: usize,
     /// When this dialog appeared: keys are ignored until it is armed (see
-    /// [`super::update::ARM_DELAY`]), so that an Enter typed as it opens approves nothing.
+    /// [`ARM_DELAY`]), so that an Enter typed as it opens approves nothing.
     pub opened_at: Option<Instant>,
 }
 
@@ -191,9 +201,13 @@ impl Dialog {
     /// Whether keys reach the dialog at `now`.
     pub fn armed(&self, now: Instant) -> bool {
         self.opened_at
-            .is_none_or(|t| now.saturating_duration_since(t) >= super::update::ARM_DELAY)
+            .is_none_or(|t| now.saturating_duration_since(t) >= ARM_DELAY)
     }
 }
+
+/// A dialog ignores keys for this long after it appears, so that a key typed for the input
+/// line (an Enter) does not answer a request the person has not seen.
+pub const ARM_DELAY: Duration = Duration::from_millis(600);
 
 /// A turn whose model says nothing for this long is stopped (approvals waiting do not count).
 pub const DEFAULT_INACTIVITY: Duration = Duration::from_secs(180);
@@ -249,6 +263,8 @@ pub struct State {
     pub approval_timeout: Option<Duration>,
     /// Long tool outputs shown whole (Ctrl+O) instead of their first lines.
     pub expand_results: bool,
+    /// The highlighted row of the slash-command menu (see [`State::slash_menu`]).
+    pub slash_pick: usize,
 }
 
 impl State {
@@ -281,7 +297,33 @@ impl State {
             inactivity_timeout: Some(DEFAULT_INACTIVITY),
             approval_timeout: None,
             expand_results: false,
+            slash_pick: 0,
         }
+    }
+
+    /// The slash commands the menu offers for what is typed: the input is `/` and the start of
+    /// a command's name, with nothing after it (`//` sends text, so it has none).
+    pub fn slash_menu(&self) -> Vec<(&'static str, &'static str)> {
+        let text = self.input.text();
+        let Some(typed) = text.strip_prefix('/') else {
+            return Vec::new();
+        };
+        if typed.starts_with('/') || typed.contains(char::is_whitespace) {
+            return Vec::new();
+        }
+        super::i18n::texts(self.lang)
+            .menu
+            .iter()
+            .copied()
+            .filter(|(name, _)| name.starts_with(typed))
+            .collect()
+    }
+
+    /// The command the menu highlights, if the menu is shown.
+    pub fn slash_picked(&self) -> Option<&'static str> {
+        let menu = self.slash_menu();
+        menu.get(self.slash_pick % menu.len().max(1))
+            .map(|(n, _)| *n)
     }
 
     /// The request the dialog shows, if any.

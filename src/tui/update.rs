@@ -12,14 +12,13 @@ use ratatui::crossterm::event::{
 
 use super::agent::AgentEvent;
 use super::i18n::texts;
+use super::layout;
 use super::state::{ApprovalView, Choice, Dialog, Entry, State};
-use super::view;
 use crate::engine::Mode;
 use crate::runtime::Answer;
 
-/// A dialog ignores keys for this long after it appears, so that a key typed for the input
-/// line (an Enter) does not answer a request the person has not seen.
-pub const ARM_DELAY: Duration = Duration::from_millis(600);
+/// A dialog ignores keys for this long after it appears (see [`Dialog::armed`]).
+pub use super::state::ARM_DELAY;
 /// A second Ctrl+C within this long quits.
 pub const QUIT_WINDOW: Duration = Duration::from_secs(2);
 
@@ -40,6 +39,8 @@ pub enum Event {
     Notice(String),
     /// A policy or settings file no longer loads (the last good one stays in force).
     PolicyError(String),
+    /// Something the app loop tried failed (listing the server's models).
+    Error(String),
     /// Starts a turn without a key press (the demo's first turn). `shown` puts the text in the
     /// conversation as the person's message.
     StartTurn {
@@ -79,6 +80,8 @@ pub enum Action {
     ClearConversation,
     /// `/model NAME`: talk to this model of the same server from the next turn on.
     SwitchModel(String),
+    /// `/model`: list the server's models (the one in use marked).
+    ListModels,
     Quit,
 }
 
@@ -123,16 +126,13 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             Vec::new()
         }
         Event::Tick(now) => tick(state, now),
-        Event::Approval(mut view) => {
+        Event::Approval(view) => {
             if !state.turn_running || state.cancelling {
                 // The turn it belongs to is over or being interrupted: denied at once.
                 return vec![Action::Respond {
                     id: view.id,
                     answer: Answer::Deny,
                 }];
-            }
-            if view.deadline.is_none() {
-                view.deadline = state.approval_timeout.map(|t| state.now + t);
             }
             let at = state
                 .approvals
@@ -145,6 +145,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
                 state.dialog = Dialog::opened(state.now);
             }
             state.approvals.insert(at, view);
+            show_front(state);
             Vec::new()
         }
         Event::Agent(ev) => agent_event(state, ev),
@@ -152,7 +153,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Action> {
             push(state, Entry::Notice(text));
             Vec::new()
         }
-        Event::PolicyError(text) => {
+        Event::PolicyError(text) | Event::Error(text) => {
             push(state, Entry::Error(text));
             Vec::new()
         }
@@ -405,6 +406,11 @@ fn input_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
     if let Some(actions) = common_key(state, &key) {
         return actions;
     }
+    if let Some(actions) = menu_key(state, &key) {
+        return actions;
+    }
+    // Typing changes what the menu offers: its highlight starts at the top again.
+    state.slash_pick = 0;
     let alt = key.modifiers.contains(KeyModifiers::ALT);
     let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     match key.code {
@@ -455,6 +461,38 @@ fn input_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
         _ => {}
     }
     Vec::new()
+}
+
+/// Keys the slash-command menu takes while it is shown: ↑/↓ move its highlight, Tab completes
+/// the highlighted command, and Enter on a command's unfinished name runs the highlighted one.
+fn menu_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Action>> {
+    let menu = state.slash_menu();
+    if menu.is_empty() || !key.modifiers.difference(KeyModifiers::SHIFT).is_empty() {
+        return None;
+    }
+    let n = menu.len();
+    match key.code {
+        KeyCode::Up if n > 1 => state.slash_pick = (state.slash_pick + n - 1) % n,
+        KeyCode::Down if n > 1 => state.slash_pick = (state.slash_pick + 1) % n,
+        KeyCode::Tab => {
+            let name = state.slash_picked()?;
+            state.input.set(format!("/{name} "));
+            state.slash_pick = 0;
+        }
+        KeyCode::Enter => {
+            let typed = state.input.text();
+            let typed = typed.trim_start_matches('/');
+            if menu.iter().any(|(name, _)| *name == typed) {
+                return None;
+            }
+            let name = state.slash_picked()?;
+            state.input.set(format!("/{name}"));
+            state.slash_pick = 0;
+            return Some(submit(state));
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
 }
 
 /// Enter on the input line: a slash command runs, a message is sent (or queued while a turn
@@ -515,10 +553,7 @@ fn slash_command(state: &mut State, line: &str) -> Vec<Action> {
             Some(&mode) => set_mode(state, mode),
             None => say(state, Entry::Error(t.no_such_mode.replace("{mode}", m))),
         },
-        ("model", []) => {
-            let text = t.model_is.replace("{model}", &state.model);
-            say(state, Entry::Notice(text))
-        }
+        ("model", []) => vec![Action::ListModels],
         ("model", [_]) | ("clear", []) if state.turn_running => {
             let busy = if name == "model" {
                 t.model_busy
@@ -647,13 +682,13 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
         KeyCode::Enter => choose(state, state.dialog.selected),
         KeyCode::Esc => answer(state, Answer::Deny),
         KeyCode::PageDown => {
-            let (total, visible) = view::detail_geometry(state);
+            let (total, visible) = layout::detail_geometry(state);
             let max = total.saturating_sub(visible);
             state.dialog.detail_scroll = (state.dialog.detail_scroll + visible.max(1)).min(max);
             Vec::new()
         }
         KeyCode::PageUp => {
-            let (_, visible) = view::detail_geometry(state);
+            let (_, visible) = layout::detail_geometry(state);
             state.dialog.detail_scroll = state.dialog.detail_scroll.saturating_sub(visible.max(1));
             Vec::new()
         }
@@ -661,33 +696,28 @@ fn dialog_key(state: &mut State, key: KeyEvent) -> Vec<Action> {
     }
 }
 
-/// Moves the cursor by `by` round the options, over option 3 when it cannot be chosen.
+/// Moves the cursor by `by` round the options, over those that cannot be chosen.
 fn step(state: &State, from: Choice, by: isize) -> Choice {
-    let enabled = state
-        .current_approval()
-        .is_some_and(ApprovalView::can_always_allow);
-    let next = from.step(by);
-    if next == Choice::AlwaysAllow && !enabled {
-        return next.step(by);
+    let offered = |c: Choice| state.current_approval().is_none_or(|v| v.offers(c));
+    let mut next = from.step(by);
+    for _ in 0..Choice::ALL.len() {
+        if offered(next) {
+            break;
+        }
+        next = next.step(by);
     }
     next
 }
 
 fn choose(state: &mut State, choice: Choice) -> Vec<Action> {
+    if !state.current_approval().is_some_and(|v| v.offers(choice)) {
+        // Disabled: the dialog says why; nothing is answered.
+        return Vec::new();
+    }
     match choice {
         Choice::AllowOnce => answer(state, Answer::AllowOnce),
         Choice::AllowSession => answer(state, Answer::AllowSession),
-        Choice::AlwaysAllow => {
-            if state
-                .current_approval()
-                .is_some_and(ApprovalView::can_always_allow)
-            {
-                answer(state, Answer::AlwaysAllow)
-            } else {
-                // Disabled: the dialog says why; nothing is answered.
-                Vec::new()
-            }
-        }
+        Choice::AlwaysAllow => answer(state, Answer::AlwaysAllow),
         Choice::Deny => answer(state, Answer::Deny),
         Choice::DenyWithFeedback => {
             state.dialog.feedback = Some(String::new());
@@ -734,7 +764,21 @@ fn answer(state: &mut State, answer: Answer) -> Vec<Action> {
     };
     // The time a person took does not count as the model's silence.
     state.last_activity = Some(state.now);
+    show_front(state);
     vec![Action::Respond { id: req.id, answer }]
+}
+
+/// The request at the front of the queue is on the screen from now: its approval timeout
+/// starts (the app loop tells the runtime, whose clock starts then too). One waiting behind
+/// others has no deadline yet.
+fn show_front(state: &mut State) {
+    let timeout = state.approval_timeout;
+    let now = state.now;
+    if let Some(front) = state.approvals.front_mut() {
+        if front.deadline.is_none() {
+            front.deadline = timeout.map(|t| now + t);
+        }
+    }
 }
 
 /// Denies every request in the queue.
@@ -752,11 +796,11 @@ fn deny_all(state: &mut State) -> Vec<Action> {
 }
 
 fn page(state: &State) -> usize {
-    view::conversation_height(state).saturating_sub(1).max(1)
+    layout::conversation_height(state).saturating_sub(1).max(1)
 }
 
 fn scroll_up(state: &mut State, rows: usize) {
-    let max = view::max_scroll(state);
+    let max = layout::max_scroll(state);
     state.scroll = (state.scroll + rows).min(max);
 }
 
@@ -765,8 +809,8 @@ fn scroll_down(state: &mut State, rows: usize) {
 }
 
 fn clamp_scrolls(state: &mut State) {
-    state.scroll = state.scroll.min(view::max_scroll(state));
-    let (total, visible) = view::detail_geometry(state);
+    state.scroll = state.scroll.min(layout::max_scroll(state));
+    let (total, visible) = layout::detail_geometry(state);
     state.dialog.detail_scroll = state
         .dialog
         .detail_scroll

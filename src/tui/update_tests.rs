@@ -125,15 +125,25 @@ fn down_and_up_move_the_cursor_and_wrap_around() {
 }
 
 #[test]
-fn the_cursor_skips_a_disabled_always_allow() {
+fn the_cursor_skips_the_options_that_need_a_proposal_when_there_is_none() {
     let mut s = waiting(0);
     update(&mut s, Event::Approval(view(1, false)));
     arm(&mut s);
     update(&mut s, key(KeyCode::Down));
-    update(&mut s, key(KeyCode::Down));
     assert_eq!(s.dialog.selected, Choice::Deny);
     update(&mut s, key(KeyCode::Up));
-    assert_eq!(s.dialog.selected, Choice::AllowSession);
+    assert_eq!(s.dialog.selected, Choice::AllowOnce);
+}
+
+#[test]
+fn key_2_does_nothing_without_a_proposal() {
+    let mut s = waiting(0);
+    update(&mut s, Event::Approval(view(7, false)));
+    arm(&mut s);
+    assert_eq!(update(&mut s, chr('2')), vec![]);
+    assert_eq!(s.approvals.len(), 1, "the request still waits");
+    assert_eq!(update(&mut s, key(KeyCode::Enter)), vec![]);
+    assert_eq!(s.approvals.len(), 1);
 }
 
 #[test]
@@ -594,7 +604,7 @@ fn long_conversation() -> State {
 #[test]
 fn page_up_and_down_scroll_the_conversation_within_bounds() {
     let mut s = long_conversation();
-    let max = view::max_scroll(&s);
+    let max = layout::max_scroll(&s);
     assert!(max > 0);
     update(&mut s, key(KeyCode::PageUp));
     assert!(s.scroll > 0);
@@ -645,7 +655,7 @@ fn page_keys_scroll_a_long_command_inside_the_dialog() {
         )),
     );
     arm(&mut s);
-    let (total, visible) = view::detail_geometry(&s);
+    let (total, visible) = layout::detail_geometry(&s);
     assert!(total > visible, "{total} rows, {visible} shown");
     update(&mut s, key(KeyCode::PageDown));
     assert_eq!(s.dialog.detail_scroll, visible.min(total - visible));
@@ -903,10 +913,9 @@ fn slash_clear_forgets_the_conversation_but_not_while_a_turn_runs() {
 }
 
 #[test]
-fn slash_model_names_the_model() {
+fn slash_model_asks_the_app_for_the_servers_models() {
     let mut s = State::new(Lang::En, Mode::Default, "qwen @ localhost", "~/w");
-    typed(&mut s, "/model");
-    assert!(matches!(s.entries.last(), Some(Entry::Notice(e)) if e.contains("qwen @ localhost")));
+    assert!(typed(&mut s, "/model").contains(&Action::ListModels));
 }
 
 #[test]
@@ -1034,6 +1043,33 @@ fn an_approval_gets_a_deadline_from_the_approval_timeout() {
 }
 
 #[test]
+fn a_queued_approvals_deadline_counts_from_when_it_comes_to_the_dialog() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    s.turn_running = true;
+    s.approval_timeout = Some(Duration::from_secs(60));
+    update(&mut s, Event::Approval(view(1, true)));
+    update(&mut s, Event::Approval(view(2, true)));
+    assert_eq!(
+        s.approvals.get(1).and_then(|a| a.deadline),
+        None,
+        "waiting behind the first: no clock yet"
+    );
+    let t0 = s.now;
+    // The first is answered after 50 s; the second comes up with a full minute.
+    update(&mut s, Event::Tick(t0 + Duration::from_secs(50)));
+    assert_eq!(update(&mut s, chr('1')), respond(1, Answer::AllowOnce));
+    assert_eq!(
+        s.current_approval().and_then(|a| a.deadline),
+        Some(t0 + Duration::from_secs(110))
+    );
+    assert_eq!(
+        update(&mut s, Event::Tick(t0 + Duration::from_secs(70))),
+        vec![],
+        "not denied at the first one's deadline"
+    );
+}
+
+#[test]
 fn ctrl_o_expands_and_collapses_long_outputs() {
     let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
     assert!(!s.expand_results);
@@ -1089,4 +1125,44 @@ fn a_model_error_reads_in_chinese_with_a_full_width_colon() {
         s.entries,
         vec![Entry::Error("模型错误：模型服务器返回了空响应".into())]
     );
+}
+
+#[test]
+fn the_slash_menu_offers_the_commands_that_start_with_what_is_typed_and_tab_completes() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    assert!(s.slash_menu().is_empty());
+    update(&mut s, chr('/'));
+    assert_eq!(s.slash_menu().len(), 5, "every command");
+    update(&mut s, chr('m'));
+    let names: Vec<&str> = s.slash_menu().iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["mode", "model"]);
+    assert_eq!(s.slash_picked(), Some("mode"));
+    update(&mut s, key(KeyCode::Down));
+    assert_eq!(s.slash_picked(), Some("model"));
+    update(&mut s, key(KeyCode::Down));
+    assert_eq!(s.slash_picked(), Some("mode"), "round the list");
+    update(&mut s, key(KeyCode::Up));
+    assert_eq!(update(&mut s, key(KeyCode::Tab)), vec![]);
+    assert_eq!(s.input.text(), "/model ");
+    assert!(
+        s.slash_menu().is_empty(),
+        "a completed command closes the menu"
+    );
+    // `//` sends text: no menu.
+    s.input.set("//et");
+    assert!(s.slash_menu().is_empty());
+}
+
+#[test]
+fn enter_on_an_unfinished_command_runs_the_highlighted_one() {
+    let mut s = State::new(Lang::En, Mode::Default, "demo", "~/w");
+    let a = typed(&mut s, "/perm");
+    assert!(
+        a.contains(&Action::Permissions(PermissionsCommand::List)),
+        "{a:?}"
+    );
+    // A whole name runs as typed, even when a longer one starts with it.
+    let a = typed(&mut s, "/mode");
+    assert!(!a.contains(&Action::ListModels), "{a:?}");
+    assert!(matches!(s.entries.last(), Some(Entry::Notice(n)) if n.starts_with("mode: default")));
 }

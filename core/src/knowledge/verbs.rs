@@ -213,6 +213,45 @@ fn knowledge() -> &'static Knowledge {
     })
 }
 
+impl Table {
+    /// Commands that exercise the table: its examples, each verb path (with an operand), and
+    /// each option that does more than read, alone and after each verb. `lint` decides them to
+    /// find the allow rules that let such a command through.
+    pub fn probes(&self) -> Vec<String> {
+        let name = self.name;
+        let mut out: Vec<String> = self.examples.iter().map(|(_, e)| e.to_string()).collect();
+        let paths: Vec<String> = self
+            .verbs
+            .iter()
+            .map(|(words, _)| {
+                words
+                    .iter()
+                    .map(|w| if *w == "*" { "some-name" } else { w })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        for p in &paths {
+            out.push(format!("{name} {p} some-name"));
+        }
+        for (option, class) in &self.options {
+            if *class == Class::Read {
+                continue;
+            }
+            let value = if option.ends_with('=') {
+                "some-value"
+            } else {
+                " some-value"
+            };
+            out.push(format!("{name} {option}{value}"));
+            for p in &paths {
+                out.push(format!("{name} {p} {option}{value}"));
+            }
+        }
+        out
+    }
+}
+
 /// The verb table of `program` (its folder stripped), if one describes it.
 pub fn table(program: &str) -> Option<&'static Table> {
     let k = knowledge();

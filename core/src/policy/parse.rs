@@ -78,24 +78,157 @@ fn parse_each(
         // The blanks and comments before a statement, skipped here rather than by the grammar,
         // which reads a comment a character at a time: most of the shipped policies' text.
         let start = start + leading_trivia(&source.text[start..end]);
-        let text = &source.text[start..end];
-        match PolicyParser::parse(Rule::statement, text) {
-            Ok(pairs) => {
-                let mut lower = Lower {
-                    source,
-                    offset: start,
-                    diags,
-                };
-                let body = pairs
-                    .flat_map(|p| p.into_inner())
-                    .find(|p| p.as_rule() != Rule::EOI);
-                file.statements
-                    .extend(body.and_then(|b| lower.statement(b)));
-            }
-            Err(err) => diags.push(syntax_error(source, start, text, err)),
-        }
+        parse_one(source, start, end, &mut file, diags);
     }
     file
+}
+
+/// Parses the statement at `start..end` of the source into `file`. One that does not parse
+/// and has a statement word at the start of a later line (`allow bash("a")⏎deny …;`) lacks
+/// the `;` of its first line: that is said once, and both parts are parsed on their own.
+fn parse_one(
+    source: &Arc<Source>,
+    start: usize,
+    end: usize,
+    file: &mut PolicyFile,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let text = &source.text[start..end];
+    let lower_into = |pairs: pest::iterators::Pairs<'_, Rule>,
+                      file: &mut PolicyFile,
+                      diags: &mut Vec<Diagnostic>| {
+        let mut lower = Lower {
+            source,
+            offset: start,
+            diags,
+        };
+        let body = pairs
+            .flat_map(|p| p.into_inner())
+            .find(|p| p.as_rule() != Rule::EOI);
+        file.statements
+            .extend(body.and_then(|b| lower.statement(b)));
+    };
+    match PolicyParser::parse(Rule::statement, text) {
+        Ok(pairs) => lower_into(pairs, file, diags),
+        Err(err) => {
+            let at = match err.location {
+                InputLocation::Pos(p) => p,
+                InputLocation::Span((s, _)) => s,
+            };
+            let Some(next) = next_statement_line(text).filter(|&n| n <= at) else {
+                diags.push(syntax_error(source, start, text, err));
+                return;
+            };
+            diags.push(missing_semicolon(source, start + next));
+            // The first part as if it had its `;` (the spans stay those of the file).
+            if let Some(after) = previous_content_end(&source.text, start + next) {
+                let mut first = source.text[start..after.max(start)].to_string();
+                first.push(';');
+                match PolicyParser::parse(Rule::statement, &first) {
+                    Ok(pairs) => lower_into(pairs, file, diags),
+                    Err(err) => diags.push(syntax_error(source, start, &first, err)),
+                }
+            }
+            parse_one(source, start + next, end, file, diags);
+        }
+    }
+}
+
+/// Where, in a statement's text, a later line starts with a statement word (`allow`, `deny`,
+/// `default`, …) followed by a blank: the start of a statement whose previous one lacks its
+/// `;`.
+fn next_statement_line(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let here = at;
+        at += line.len();
+        if here == 0 {
+            continue;
+        }
+        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+        let rest = &line[indent..];
+        let starts = STATEMENT_KEYWORDS.iter().any(|k| {
+            rest.strip_prefix(k)
+                .is_some_and(|after| after.starts_with([' ', '\t']))
+        });
+        if starts {
+            return Some(here + indent);
+        }
+    }
+    None
+}
+
+/// The text of a line without its comment (a `#` outside quotes starts one).
+fn without_comment(line: &str) -> &str {
+    let mut quote = None;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' && q == '"' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '#' => return &line[..i],
+            None => {}
+        }
+    }
+    line
+}
+
+/// Where the text before the line of `next` ends, comments and blank lines skipped: after the
+/// last character of the last line with something on it; `None` when there is none.
+fn previous_content_end(text: &str, next: usize) -> Option<usize> {
+    let mut line_end = text[..next].rfind('\n')?;
+    loop {
+        let line_start = text[..line_end].rfind('\n').map_or(0, |i| i + 1);
+        let code = without_comment(&text[line_start..line_end]).trim_end();
+        if !code.trim().is_empty() {
+            return Some(line_start + code.len());
+        }
+        if line_start == 0 {
+            return None;
+        }
+        line_end = line_start - 1;
+    }
+}
+
+/// "Expected `;` at the end of line N": the statement starting at `next` (a statement word at
+/// the start of its line) follows one that lacks its `;`. Points at the last character of the
+/// previous statement's last line (comments and blank lines skipped), and at the word.
+fn missing_semicolon(source: &Arc<Source>, next: usize) -> Diagnostic {
+    let text = &source.text;
+    let word_end = text[next..]
+        .find(|c: char| c.is_whitespace())
+        .map_or(text.len(), |i| next + i);
+    let word = Span::new(next, word_end);
+    let Some(after) = previous_content_end(text, next) else {
+        return Diagnostic::error(
+            source,
+            "missing-semicolon",
+            word,
+            "expected `;` before this statement",
+        )
+        .help("every statement ends with `;`");
+    };
+    let before = text[..after].chars().next_back().map_or(0, char::len_utf8);
+    let line = source.line(after - before);
+    Diagnostic::error(
+        source,
+        "missing-semicolon",
+        Span::new(after - before, after),
+        format!("expected `;` at the end of line {line}"),
+    )
+    .label("add `;` after this")
+    .also(word, "the next statement starts here")
+    .help(format!(
+        "add `;` at the end of line {line}: every statement ends with `;`"
+    ))
 }
 
 /// The length of the blanks and comments a statement's text starts with, as the grammar's
@@ -457,6 +590,15 @@ impl Lower<'_> {
     fn misplaced_option(&mut self, opt: &Pair<Rule>, statement: &str, allowed: &[&str]) {
         let span = self.span(opt);
         let word = opt.as_str().split_whitespace().next().unwrap_or("");
+        if STATEMENT_KEYWORDS.contains(&word) && self.starts_line(span.start) {
+            // `allow bash("a")⏎allow read_file;` reads as one rule with an option `allow`.
+            self.diags.push(missing_semicolon(self.source, span.start));
+            return;
+        }
+        if allowed.contains(&word) {
+            let value = opt.clone().into_inner().nth(1);
+            return self.bad_option_value(word, value, span);
+        }
         let help = if OPTION_KEYWORDS.contains(&word) {
             if allowed.is_empty() {
                 format!("`{statement}` takes no options")
@@ -478,6 +620,48 @@ impl Lower<'_> {
             format!("unknown option `{word}`")
         };
         self.error(span, "unknown-option", message, Some(help));
+    }
+
+    /// Whether only blanks stand between the start of its line and `at` (and it is not on the
+    /// first line of the file).
+    fn starts_line(&self, at: usize) -> bool {
+        let before = &self.source.text[..at];
+        before.trim_end_matches([' ', '\t']).ends_with('\n')
+    }
+
+    /// An option this statement takes, with a value of the wrong shape (`risk "high"`,
+    /// `reason secrets`) or none (`reason;`, `unless;`): what it takes, and the fix.
+    fn bad_option_value(&mut self, word: &str, value: Option<Pair<Rule>>, span: Span) {
+        let value_text = value.as_ref().map(|v| v.as_str().to_string());
+        let quoted = value.as_ref().is_some_and(|v| v.as_rule() == Rule::string);
+        let (message, help) = match (word, value_text) {
+            ("risk", Some(v)) if quoted => {
+                let bare = v.trim_matches(['"', '\'']);
+                let help = match Risk::parse(bare) {
+                    Some(_) => format!("write `risk {bare}`, without quotes"),
+                    None => "write `risk low`, `risk medium` or `risk high`, without quotes".into(),
+                };
+                ("`risk` takes a bare word, not a quoted string".to_string(), help)
+            }
+            ("reason", Some(v)) => (
+                "`reason` takes a quoted string".to_string(),
+                format!("write `reason \"{v}\"`"),
+            ),
+            ("risk", _) => (
+                "`risk` needs a level after it".to_string(),
+                "write `risk low`, `risk medium` or `risk high`".to_string(),
+            ),
+            ("reason", None) => (
+                "`reason` needs a quoted string after it".to_string(),
+                "write `reason \"why this rule exists\"`".to_string(),
+            ),
+            ("unless", _) => (
+                "`unless` needs a matcher after it".to_string(),
+                "write `unless contains \"--force\"`, or a group: `unless (prefix \"git push\", flag \"-f\")`".to_string(),
+            ),
+            (w, _) => (format!("`{w}` is not written this way"), format!("see how `{w}` is written in the README")),
+        };
+        self.error(span, "bad-option", message, Some(help));
     }
 
     fn rule(&mut self, pair: Pair<Rule>) -> Option<Rule_> {
@@ -571,7 +755,7 @@ impl Lower<'_> {
             list,
         } = self.matcher_parts(pair)?;
         let has_value = list || !values.is_empty();
-        let (kind, arg) = self.matcher_kind_and_arg(words)?;
+        let (kind, arg) = self.matcher_kind_and_arg(words, has_value)?;
         self.check_matcher_value(kind, span, has_value, list && values.is_empty())?;
         Some(Matcher {
             kind,
@@ -616,6 +800,7 @@ impl Lower<'_> {
     fn matcher_kind_and_arg(
         &mut self,
         words: Vec<(String, Span)>,
+        has_value: bool,
     ) -> Option<(MatcherKind, Option<Spanned<String>>)> {
         let mut words = words.into_iter();
         let (kind, arg) = match words.next() {
@@ -637,6 +822,21 @@ impl Lower<'_> {
             Some((w, wspan)) => (self.matcher_kind(&w, wspan, false)?, None),
         };
         if let Some((extra, espan)) = words.next() {
+            if kind.takes_value() && !has_value {
+                // `prefix rm`: the value written without its quotes.
+                let rest: Vec<(String, Span)> = words.collect();
+                let end = rest.last().map_or(espan.end, |(_, s)| s.end);
+                let mut bare = extra;
+                for (w, _) in &rest {
+                    bare.push(' ');
+                    bare.push_str(w);
+                }
+                return self.bad_matcher(
+                    Span::new(espan.start, end),
+                    format!("`{}` takes a quoted value", kind.keyword()),
+                    format!("write `{} \"{bare}\"`", kind.keyword()),
+                );
+            }
             return self.bad_matcher(
                 espan,
                 format!("unexpected `{extra}` in a matcher"),
@@ -1001,11 +1201,15 @@ mod tests {
         let msgs: Vec<_> = d.iter().map(|d| d.message.as_str()).collect();
         assert!(msgs.contains(&"unknown statement `alow`"), "{msgs:?}");
         assert!(msgs.contains(&"unknown risk `hgh`"), "{msgs:?}");
-        assert!(msgs.iter().any(|m| m.starts_with("expected")), "{msgs:?}");
         assert_eq!(d[0].help.as_deref(), Some("did you mean `allow`?"));
         assert_eq!(d[1].help.as_deref(), Some("did you mean `high`?"));
-        // `allow bash("z")\ndeny bash("w");` is one broken statement; the last one still parses.
-        assert_eq!(f.statements.len(), 1);
+        // `allow bash("z")\ndeny bash("w");` lacks a `;`, said once; both parts are read, and
+        // so is the last statement.
+        assert!(
+            msgs.contains(&"expected `;` at the end of line 3"),
+            "{msgs:?}"
+        );
+        assert_eq!(f.statements.len(), 3);
     }
 
     #[test]

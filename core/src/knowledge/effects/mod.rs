@@ -50,6 +50,63 @@ use self::words::positional;
 use crate::knowledge::Reading;
 use crate::shell::{interpreter_code, SimpleCommand};
 
+/// Commands that exercise the effects data, by program: each verb of the process, infrastructure
+/// and installer lists (`cargo yank x`, `npm unpublish x`), each installer verb with each of its
+/// program's extra sources (`cargo install --git https://example.com/x`), and the fetch-and-run
+/// verbs. `lint` decides them to find the allow rules that let such a command through.
+pub fn probes() -> Vec<(&'static str, String)> {
+    let d = data();
+    let mut out = Vec::new();
+    let mut verb_probes = |lists: &std::collections::BTreeMap<&'static str, Vec<&'static str>>| {
+        for (program, verbs) in lists {
+            for v in verbs {
+                out.push((*program, format!("{program} {} some-name", probe_words(v))));
+            }
+        }
+    };
+    verb_probes(&d.process.verbs);
+    verb_probes(&d.infra.verbs);
+    verb_probes(&d.install.verbs);
+    for (program, options) in &d.remote.extra_sources {
+        let verbs = d
+            .install
+            .verbs
+            .get(program)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        for o in options {
+            out.push((*program, format!("{program} {o} https://example.com/x")));
+            for v in verbs {
+                out.push((
+                    *program,
+                    format!("{program} {} {o} https://example.com/x", probe_words(v)),
+                ));
+            }
+        }
+    }
+    for v in &d.remote.fetch_and_run_verbs {
+        let program = v.split_whitespace().next().unwrap_or(v);
+        out.push((program, format!("{v} some-package")));
+    }
+    for program in &d.remote.fetch_and_run {
+        out.push((*program, format!("{program} some-package")));
+    }
+    out
+}
+
+/// A verb pattern's words as a command would spell them: `*` (any one word) as a plain word,
+/// a word's trailing `*` (`-S*`) left off.
+pub(crate) fn probe_words(pattern: &str) -> String {
+    pattern
+        .split_whitespace()
+        .map(|w| match w {
+            "*" => "some-name",
+            w => w.trim_end_matches('*'),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The effects of one simple command.
 pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) -> Vec<Found> {
     let mut out = Effects {
