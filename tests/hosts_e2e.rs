@@ -83,6 +83,8 @@ const BROKEN_POLICY: &str = "allow bash(\n";
 
 const ALLOWED: &str = "touch ran.marker && echo hosts-e2e-allowed-output";
 const ALLOWED_OUTPUT: &str = "hosts-e2e-allowed-output";
+/// A command that changes nothing, which Claude Code's own rules run once `Bash` is allowed.
+const ECHOED: &str = "echo hosts-e2e-allowed-output";
 const DENIED: &str = "mkdir denied.marker";
 const DENY_REASON: &str = "hosts-e2e: mkdir is denied in this project";
 const ASKED: &str = "cp /dev/null asked.marker";
@@ -547,10 +549,28 @@ impl Project {
         self.cwd().join(rel).symlink_metadata().is_ok()
     }
 
-    /// `harness9 install AGENT` in the project, as a user runs it; returns the settings file.
+    /// The folder on the hosts' `PATH` that holds `harness9` (a link to the binary under
+    /// test), as a teammate's machine has it.
+    fn bin(&self) -> PathBuf {
+        self.dir.path().join("bin")
+    }
+
+    /// Takes harness9 off this machine: the program the shared hook names is gone.
+    fn remove_harness9(&self) {
+        std::fs::remove_file(self.bin().join("harness9")).expect("harness9 was there");
+    }
+
+    /// `harness9 install AGENT --shared` in the project, as a team runs it (the hook names
+    /// `harness9`, found on PATH); returns the settings file.
     fn install(&self, agent: &str) -> PathBuf {
-        let out = Command::new(env!("CARGO_BIN_EXE_harness9"))
-            .args(["install", agent])
+        std::fs::create_dir_all(self.bin()).expect("the bin folder");
+        let linked = self.bin().join("harness9");
+        if linked.symlink_metadata().is_err() {
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_harness9"), &linked)
+                .expect("harness9 linked into the bin folder");
+        }
+        let out = Command::new(&linked)
+            .args(["install", agent, "--shared"])
             .current_dir(self.cwd())
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", self.home().join(".config"))
@@ -563,15 +583,13 @@ impl Project {
         );
         let settings = match agent {
             "claude-code" => self.cwd().join(".claude/settings.json"),
+            "codex" => self.cwd().join(".codex/hooks.json"),
             _ => self.cwd().join(".gemini/settings.json"),
         };
         let text = std::fs::read_to_string(&settings).expect("install wrote the settings");
-        let exe = Path::new(env!("CARGO_BIN_EXE_harness9"))
-            .canonicalize()
-            .expect("the harness9 binary's path");
         assert!(
-            text.contains(&exe.display().to_string()) && text.contains(&format!(" hook {agent}")),
-            "the hook runs this harness9 by its absolute path: {text}"
+            text.contains(&format!("; harness9 hook {agent} || exit 2")),
+            "the shared hook runs harness9 by name and fails closed: {text}"
         );
         settings
     }
@@ -670,10 +688,14 @@ fn base_command(bin: &Path, project: &Project) -> Command {
         .env("HOME", project.home())
         .env("XDG_CONFIG_HOME", project.home().join(".config"))
         .env("LANG", "C.UTF-8");
-    for var in ["PATH", "TMPDIR"] {
-        if let Some(v) = std::env::var_os(var) {
-            c.env(var, v);
-        }
+    // harness9 is found on PATH, as on a machine it is installed on.
+    let mut path = vec![project.bin()];
+    if let Some(v) = std::env::var_os("PATH") {
+        path.extend(std::env::split_paths(&v));
+    }
+    c.env("PATH", std::env::join_paths(path).expect("a PATH"));
+    if let Some(v) = std::env::var_os("TMPDIR") {
+        c.env("TMPDIR", v);
     }
     c
 }
@@ -683,8 +705,18 @@ fn base_command(bin: &Path, project: &Project) -> Command {
 
 /// `claude -p` in `project` (harness9's hook installed) against a server playing `script`.
 fn claude(project: &Project, script: Vec<ScriptedCall>) -> Option<Run> {
+    claude_after(project, script, |_| {})
+}
+
+/// [`claude`], with `after_install` run on the project between the install and the run.
+fn claude_after(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+) -> Option<Run> {
     let bin = Host::Claude.bin()?;
-    project.install("claude-code");
+    let settings = project.install("claude-code");
+    after_install(&settings);
     let server = ModelServer::start(Api::Anthropic, script);
     let mut c = base_command(&bin, project);
     c.args([
@@ -901,6 +933,71 @@ fn claude_code_is_blocked_by_a_project_policy_that_does_not_load() {
     );
 }
 
+/// Lets Claude Code run every Bash command by its own rules, so that only the hook can stop
+/// one: a hook that fails open shows as a command that ran.
+fn allow_bash_in_claude_code(settings: &Path) {
+    let text = std::fs::read_to_string(settings).unwrap();
+    let text = text.replacen('{', "{\n  \"permissions\": { \"allow\": [\"Bash\"] },", 1);
+    std::fs::write(settings, text).unwrap();
+}
+
+#[test]
+fn claude_code_blocks_the_call_when_harness9_is_removed_after_a_shared_install() {
+    let project = Project::new(Some(POLICY));
+    // The complete policy would allow this, and so would Claude Code's own rules; without
+    // harness9 nothing may run.
+    let Some(run) = claude_after(&project, vec![bash(ECHOED)], |settings| {
+        allow_bash_in_claude_code(settings);
+        project.remove_harness9();
+    }) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(
+        is_error && !text.contains(ALLOWED_OUTPUT),
+        "the command did not run: {text}"
+    );
+    assert!(
+        text.contains("harness9 is not installed here"),
+        "the model sees why the call was blocked: {text}"
+    );
+}
+
+#[test]
+fn claude_code_on_failure_block_stops_a_call_whose_hook_cannot_start() {
+    // The host's own fail-closed option, without the command's guard: a hook command whose
+    // program is missing exits 127, which Claude Code would take as no decision.
+    let project = Project::new(Some(POLICY));
+    let bare = |settings: &Path| {
+        let text = std::fs::read_to_string(settings).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let installed = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"], "block",
+            "install sets Claude Code's fail-closed option: {text}"
+        );
+        let text = text.replace(
+            &serde_json::to_string(&installed).unwrap(),
+            "\"harness9-missing hook claude-code\"",
+        );
+        std::fs::write(settings, text).unwrap();
+        allow_bash_in_claude_code(settings);
+    };
+    let Some(run) = claude_after(&project, vec![bash(ECHOED)], bare) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(
+        is_error && !text.contains(ALLOWED_OUTPUT),
+        "the command did not run: {text}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gemini CLI.
 
@@ -1083,10 +1180,13 @@ fn gemini_cli_with_ask_as_deny_does_not_run_an_asked_command_and_the_model_sees_
     let project = Project::new(Some(POLICY));
     let ask_as_deny = |settings: &str| {
         assert!(
-            settings.contains(" hook gemini-cli\""),
+            settings.contains(" hook gemini-cli || exit 2\""),
             "the installed hook: {settings}"
         );
-        settings.replace(" hook gemini-cli\"", " hook gemini-cli --ask-as deny\"")
+        settings.replace(
+            " hook gemini-cli || exit 2\"",
+            " hook gemini-cli --ask-as deny || exit 2\"",
+        )
     };
     let Some(run) = gemini(&project, vec![shell(ASKED)], ask_as_deny, RUN_TIMEOUT) else {
         return;

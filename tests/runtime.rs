@@ -1032,6 +1032,10 @@ fn two_processes_adding_rules_at_the_same_moment_both_land_and_nothing_is_lost()
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let allow = v["permissions"]["allow"].as_array().unwrap();
     assert_eq!(allow.len(), 50, "every rule of both writers landed");
+    assert!(
+        !dir.path().join(".harness9/settings.json.lock").exists(),
+        "no lock file is left beside the settings"
+    );
     assert_eq!(v["theme"], "dark");
     assert_eq!(v["permissions"]["deny"], json!(["bash(sudo *)"]));
     // Adding one again changes nothing.
