@@ -64,9 +64,16 @@ impl Project {
         answer(&o)
     }
 
+    /// The project's audit log, in the state folder of this HOME.
+    fn audit_log(&self) -> PathBuf {
+        self.home()
+            .join(".local/state/harness9")
+            .join(harness9::audit::project_key(&self.cwd()))
+            .join("audit.jsonl")
+    }
+
     fn audit_lines(&self) -> Vec<Value> {
-        let text =
-            std::fs::read_to_string(self.cwd().join(".harness9/audit.jsonl")).unwrap_or_default();
+        let text = std::fs::read_to_string(self.audit_log()).unwrap_or_default();
         text.lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
@@ -81,10 +88,11 @@ fn run_with(cwd: &Path, home: &Path, args: &[&str], stdin: &str, env: &[(&str, &
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
         .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .current_dir(cwd)
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -451,7 +459,7 @@ fn an_unwritable_audit_log_warns_and_the_decision_stands() {
     let p = Project::new();
     // The log's name is taken by a folder, so it cannot be opened for appending (not even by
     // root, whom permissions would not stop).
-    std::fs::create_dir_all(p.cwd().join(".harness9/audit.jsonl")).unwrap();
+    std::fs::create_dir_all(p.audit_log()).unwrap();
     let o = p.run(
         &["hook", "claude-code"],
         &p.claude_event("Bash", json!({"command": "rm -rf /"})),
@@ -772,16 +780,16 @@ fn an_ask_says_it_needs_a_person_and_what_to_do() {
     assert!(why.ends_with("the call was not run"), "{why}");
 }
 
-/// The hook's audit log is written only to a regular file: never through a link a cloned
-/// repository planted (`.harness9/audit.jsonl` → `~/.bashrc`), never blocking on a FIFO. The
-/// decision stands either way.
+/// The hook's audit log is written only to a regular file: never through a link someone
+/// planted (`audit.jsonl` → `~/.bashrc`), never blocking on a FIFO. The decision stands
+/// either way.
 #[test]
 fn the_audit_log_is_never_written_through_a_link_or_into_a_fifo() {
     let p = Project::new();
     let target = p.home().join(".bashrc");
     std::fs::write(&target, "# rc\n").unwrap();
-    std::fs::create_dir_all(p.cwd().join(".harness9")).unwrap();
-    let log = p.cwd().join(".harness9/audit.jsonl");
+    let log = p.audit_log();
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&target, &log).unwrap();
     let o = p.run(
         &["hook", "claude-code"],
@@ -804,21 +812,62 @@ fn the_audit_log_is_never_written_through_a_link_or_into_a_fifo() {
     }
 }
 
-/// The log (and offloaded outputs, lock files) stay out of git: the first write creates
-/// `.harness9/.gitignore`; one the project has is left as it is.
+/// The log is the machine's, not the project's: a session of hook calls in a git clone with a
+/// shared install leaves no untracked file, and no `.harness9/` folder appears where no person
+/// put one. The log is in the state folder (`$XDG_STATE_HOME` when set).
 #[test]
-fn the_first_audit_line_keeps_the_log_out_of_git() {
+fn hook_calls_leave_no_file_in_the_repository_and_log_to_the_state_folder() {
     let p = Project::new();
-    p.claude("Bash", json!({"command": "git status"}));
-    let ignore = std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap();
-    assert!(ignore.lines().any(|l| l == "audit.jsonl"), "{ignore}");
-    assert!(ignore.lines().any(|l| l == "offload/"), "{ignore}");
-    std::fs::write(p.cwd().join(".harness9/.gitignore"), "mine\n").unwrap();
-    p.claude("Bash", json!({"command": "git status"}));
-    assert_eq!(
-        std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap(),
-        "mine\n"
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(p.cwd())
+            .env("HOME", p.home())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    git(&["init", "-q"]);
+    let o = p.run(&["install", "claude-code", "--shared"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    git(&["add", "-A"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "shared install",
+    ]);
+    for command in ["git status", "rm -rf /", "cat README"] {
+        p.claude("Bash", json!({"command": command}));
+    }
+    let post = json!({"cwd": p.cwd(), "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                      "tool_input": {"command": "git status"}, "tool_use_id": "toolu_01ABC123"});
+    let o = p.run(&["hook", "claude-code"], &post.to_string());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(git(&["status", "--porcelain", "--untracked-files=all"]), "");
+    assert!(!p.cwd().join(".harness9").exists());
+    assert_eq!(p.audit_lines().len(), 4, "three decisions and one outcome");
+    // XDG_STATE_HOME, when set, is the state folder.
+    let state = p.dir.path().join("state");
+    let o = run_with(
+        &p.cwd(),
+        &p.home(),
+        &["hook", "claude-code"],
+        &p.claude_event("Bash", json!({"command": "git status"})),
+        &[("XDG_STATE_HOME", &state)],
     );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let key = harness9::audit::project_key(&p.cwd());
+    assert!(state
+        .join("harness9")
+        .join(key)
+        .join("audit.jsonl")
+        .is_file());
 }
 
 /// Claude Code's PostToolUse event says a call ran: logged with the call's id (an asked call

@@ -594,10 +594,14 @@ impl Project {
         settings
     }
 
-    /// The lines of `.harness9/audit.jsonl`.
+    /// The lines of the project's audit log, in the state folder of its home.
     fn audit(&self) -> Vec<Value> {
-        let text =
-            std::fs::read_to_string(self.cwd().join(".harness9/audit.jsonl")).unwrap_or_default();
+        let log = self
+            .home()
+            .join(".local/state/harness9")
+            .join(harness9::audit::project_key(&self.cwd()))
+            .join("audit.jsonl");
+        let text = std::fs::read_to_string(log).unwrap_or_default();
         text.lines()
             .map(|l| serde_json::from_str(l).expect("an audit line is JSON"))
             .collect()
@@ -829,6 +833,12 @@ fn claude_code_runs_a_bash_command_the_project_policy_allows_and_logs_that_it_ra
     assert_eq!(decision["tool"], "Bash");
     assert_eq!(decision["input"], ALLOWED);
     assert_eq!(decision["rule"], ".harness9/hosts-e2e.policy:2");
+    // The log is not the repository's: nothing but the policy is in `.harness9/`.
+    let names: Vec<_> = std::fs::read_dir(project.cwd().join(".harness9"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["hosts-e2e.policy"], "{names:?}");
 }
 
 #[test]

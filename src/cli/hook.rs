@@ -240,10 +240,7 @@ fn record_outcome(agent: &str, event: &harness9::hooks::ToolEvent) {
     };
     let record = Record::outcome(by, "ran");
     if let Err(e) = audit::append(&cwd, &record) {
-        eprintln!(
-            "harness9 hook {agent}: warning: cannot write the audit log `{}`: {e}",
-            audit::audit_path(&cwd).display()
-        );
+        warn_unlogged(agent, &cwd, &e);
     }
 }
 
@@ -274,10 +271,18 @@ fn write_audit(
     };
     let record = Record::decision(by, &call.call, mode, verdict);
     if let Err(e) = audit::append(&p.project.cwd, &record) {
-        eprintln!(
-            "harness9 hook {agent}: warning: cannot append to `{}`: {e}",
-            audit::audit_path(&p.project.cwd).display()
-        );
+        warn_unlogged(agent, &p.project.cwd, &e);
+    }
+}
+
+/// The warning for a line the audit log did not get; the decision stands.
+fn warn_unlogged(agent: &str, cwd: &std::path::Path, e: &std::io::Error) {
+    match audit::audit_path(cwd) {
+        Ok(log) => eprintln!(
+            "harness9 hook {agent}: warning: cannot append to the audit log `{}`: {e}",
+            log.display()
+        ),
+        Err(_) => eprintln!("harness9 hook {agent}: warning: no audit log: {e}"),
     }
 }
 

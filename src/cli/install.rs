@@ -652,6 +652,11 @@ pub fn doctor(a: DoctorArgs) -> i32 {
         problems += 1;
     }
     problems += check_policies(&cwd);
+    match harness9::audit::audit_path(&cwd) {
+        Ok(log) if log.is_file() => println!("the audit log: {}", log.display()),
+        Ok(log) => println!("the audit log (none yet): {}", log.display()),
+        Err(e) => println!("warning: no audit log: {e}"),
+    }
     if problems > 0 {
         println!("{problems} problem(s)");
         1

@@ -218,10 +218,14 @@ pub fn project_engine(
     Ok((engine, sources))
 }
 
-/// Guards the project's policy folder (`cwd/.harness9`) and the agents' settings files
+/// Guards the project's policy folder (`cwd/.harness9`), harness9's state folder (the audit
+/// logs `harness9 suggest` turns into rules) and the agents' settings files
 /// ([`AGENT_SETTINGS`]) of the project and of home.
 pub fn guard_project(mut b: EngineBuilder, cwd: &Path, home: Option<&Path>) -> EngineBuilder {
     b = b.guard(cwd.join(PROJECT_DIR));
+    if let Ok(state) = crate::audit::state_home_in(home) {
+        b = b.guard(state);
+    }
     for base in std::iter::once(cwd).chain(home) {
         for f in AGENT_SETTINGS {
             b = b.guard(base.join(f));
