@@ -1094,3 +1094,43 @@ fn folders_named_with_glob_characters_stand_for_themselves() {
     let (d, why) = claude("Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
     assert_eq!(d, "deny", "{why}");
 }
+
+/// Codex's PermissionRequest (its schema: `tool_name` `Bash`, `tool_input.command`), which
+/// `codex exec` never sends: harness9 answers allow or deny, and leaves an ask to Codex's user.
+#[test]
+fn codex_permission_requests_are_allowed_denied_or_left_to_its_user() {
+    let p = Project::new();
+    let event = |command: &str| {
+        json!({"session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": p.cwd(),
+               "hook_event_name": "PermissionRequest", "model": "gpt-5.5",
+               "permission_mode": "default", "tool_name": "Bash",
+               "tool_input": {"command": command, "description": "why"}})
+        .to_string()
+    };
+    let run = |command: &str| {
+        let o = p.run(&["hook", "codex"], &event(command));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let allow: Value = serde_json::from_str(&run("git status")).unwrap();
+    assert_eq!(
+        allow["hookSpecificOutput"]["hookEventName"],
+        "PermissionRequest"
+    );
+    assert_eq!(allow["hookSpecificOutput"]["decision"]["behavior"], "allow");
+    let deny: Value = serde_json::from_str(&run("cat ~/.ssh/id_rsa")).unwrap();
+    assert_eq!(deny["hookSpecificOutput"]["decision"]["behavior"], "deny");
+    assert!(deny["hookSpecificOutput"]["decision"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("the call was not run"));
+    assert_eq!(run("make deploy"), "", "an ask is Codex's user's to answer");
+    // In PreToolUse the same ask is a deny: Codex might run it without asking anyone.
+    let pre = event("make deploy").replace("PermissionRequest", "PreToolUse");
+    let o = p.run(&["hook", "codex"], &pre);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    // An event it does not answer blocks.
+    let other = event("ls").replace("PermissionRequest", "Stop");
+    assert_eq!(p.run(&["hook", "codex"], &other).status.code(), Some(2));
+}

@@ -1,16 +1,18 @@
-//! End to end with the real hosts: the Claude Code and Gemini CLI releases pinned in
-//! `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`, `@google/gemini-cli`, installed
-//! into `target/hosts` by `tests/hosts/install.sh`), each run non-interactively (`-p`) in a
-//! temporary project with a temporary HOME, against a scripted model server on 127.0.0.1, with
-//! harness9 installed as its hook by `harness9 install claude-code` / `harness9 install
-//! gemini-cli` (nothing else is configured: the hook finds the project's policy itself).
+//! End to end with the real hosts: the Claude Code, Gemini CLI and Codex CLI releases pinned in
+//! `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`, `@google/gemini-cli`,
+//! `@openai/codex`, installed into `target/hosts` by `tests/hosts/install.sh`), each run
+//! non-interactively (`-p`, `codex exec`) in a temporary project with a temporary HOME, against
+//! a scripted model server on 127.0.0.1, with harness9 installed as its hook by `harness9
+//! install AGENT --shared` (the hook names `harness9`, found on the PATH the host gets; nothing
+//! else is configured: the hook finds the project's policy itself).
 //!
 //! The model server answers by a script: while the conversation holds fewer tool results than
 //! the script has calls, the next call; then a final text. It records every request, so the
 //! tests read what the model was told: the command's output for an allow, harness9's reason for
 //! a deny or an ask. Claude Code speaks the Messages API (`ANTHROPIC_BASE_URL`, streamed as
 //! server-sent events); Gemini CLI the Gemini API (`GOOGLE_GEMINI_BASE_URL`,
-//! `streamGenerateContent?alt=sse`).
+//! `streamGenerateContent?alt=sse`); Codex the Responses API (a custom provider in its
+//! `config.toml`, `wire_api = "responses"`).
 //!
 //! The project policy (`.harness9/hosts-e2e.policy`) is complete on its own: its own rules and
 //! `default ask;`. It allows `touch` and `echo`, denies `mkdir`, and asks about `cp`, so the
@@ -40,8 +42,8 @@
 //!   headless runs) in a hook command edited by hand, with which the model gets the reason.
 //!
 //! When a CLI is not installed (or not at the pinned version), its tests print why and pass;
-//! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN` and
-//! `HARNESS9_GEMINI_BIN` point the tests at other binaries (any version).
+//! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN`,
+//! `HARNESS9_GEMINI_BIN` and `HARNESS9_CODEX_BIN` point the tests at other binaries (any version).
 
 // Test code: a failed unwrap is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -99,6 +101,7 @@ const BLOCKED_BY_BROKEN: &str = "touch broken.marker";
 enum Host {
     Claude,
     Gemini,
+    Codex,
 }
 
 impl Host {
@@ -106,6 +109,7 @@ impl Host {
         match self {
             Host::Claude => "Claude Code",
             Host::Gemini => "Gemini CLI",
+            Host::Codex => "Codex CLI",
         }
     }
 
@@ -113,6 +117,7 @@ impl Host {
         match self {
             Host::Claude => "HARNESS9_CLAUDE_BIN",
             Host::Gemini => "HARNESS9_GEMINI_BIN",
+            Host::Codex => "HARNESS9_CODEX_BIN",
         }
     }
 
@@ -120,19 +125,21 @@ impl Host {
         let key = match self {
             Host::Claude => "CLAUDE_CODE_VERSION",
             Host::Gemini => "GEMINI_CLI_VERSION",
+            Host::Codex => "CODEX_VERSION",
         };
         include_str!("hosts/versions.env")
             .lines()
             .filter_map(|l| l.split_once('='))
             .find(|(k, _)| k.trim() == key)
             .map(|(_, v)| v.trim().to_string())
-            .expect("tests/hosts/versions.env names both versions")
+            .expect("tests/hosts/versions.env names every host's version")
     }
 
     fn default_bin(self) -> PathBuf {
         let name = match self {
             Host::Claude => "claude",
             Host::Gemini => "gemini",
+            Host::Codex => "codex",
         };
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("target/hosts/node_modules/.bin")
@@ -161,9 +168,11 @@ impl Host {
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("{} at {} does not start: {e}", self.name(), bin.display()))?;
+        // `2.1.332 (Claude Code)`, `0.61.0`, `codex-cli 0.171.0`: the first word that is a
+        // version.
         let version = String::from_utf8_lossy(&out.stdout)
             .split_whitespace()
-            .next()
+            .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
             .unwrap_or("")
             .to_string();
         if !out.status.success() || version.is_empty() {
@@ -221,6 +230,8 @@ enum Api {
     Anthropic,
     /// The Gemini API (`streamGenerateContent?alt=sse`, `generateContent`, `countTokens`).
     Gemini,
+    /// OpenAI's Responses API, streamed (Codex's custom providers).
+    Responses,
 }
 
 /// One tool call the model makes.
@@ -316,6 +327,7 @@ fn serve(mut stream: TcpStream, api: Api, script: &[ScriptedCall], log: &Mutex<V
         match api {
             Api::Anthropic => anthropic_answer(&path, &body, script),
             Api::Gemini => gemini_answer(&path, &body, script),
+            Api::Responses => responses_answer(&path, &body, script),
         }
     };
     let head = format!(
@@ -509,6 +521,66 @@ fn gemini_answer(
     } else {
         ("200 OK", "application/json", answer.to_string())
     }
+}
+
+/// The id of the `n`th scripted call in the Responses API.
+fn call_id(n: usize) -> String {
+    format!("call_hosts_e2e_{n}")
+}
+
+/// The Responses API's answer: the next scripted call (a function call, or for a string input
+/// a custom tool call: `apply_patch`), or the final text.
+fn responses_answer(
+    path: &str,
+    body: &Value,
+    script: &[ScriptedCall],
+) -> (&'static str, &'static str, String) {
+    if !path.ends_with("/responses") {
+        return (
+            "404 Not Found",
+            "application/json",
+            json!({"error": "not here"}).to_string(),
+        );
+    }
+    let answered = body["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| {
+            i["type"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("_call_output"))
+        })
+        .count();
+    let item = match script.get(answered) {
+        Some(c) => match &c.input {
+            Value::String(text) => json!({"type": "custom_tool_call", "name": c.name,
+                "input": text, "call_id": call_id(answered), "id": format!("ctc_{answered}")}),
+            args => json!({"type": "function_call", "name": c.name,
+                "arguments": args.to_string(), "call_id": call_id(answered),
+                "id": format!("fc_{answered}")}),
+        },
+        None => json!({"type": "message", "role": "assistant", "id": "msg_hosts_e2e",
+            "content": [{"type": "output_text", "text": FINAL_TEXT}]}),
+    };
+    let events = [
+        (
+            "response.created",
+            json!({"type": "response.created", "response": {"id": "resp_hosts_e2e"}}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "item": item}),
+        ),
+        (
+            "response.completed",
+            json!({"type": "response.completed", "response": {"id": "resp_hosts_e2e",
+                "usage": {"input_tokens": 10, "input_tokens_details": null,
+                          "output_tokens": 5, "output_tokens_details": null,
+                          "total_tokens": 15}}}),
+        ),
+    ];
+    ("200 OK", "text/event-stream", sse(&events))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1266,4 +1338,222 @@ fn gemini_cli_is_blocked_by_a_project_policy_that_does_not_load() {
         is_error && text.contains("broken.policy") && text.contains("the tool call is blocked"),
         "the model sees which policy failed and that the call was blocked: {text}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codex CLI.
+
+/// `codex exec` in `project` (harness9's hook installed, then `after_install` run on its
+/// settings file) against a server playing `script`. Codex's user config names the server as
+/// a custom provider (`wire_api = "responses"`) and trusts the project, whose `.codex/hooks.json`
+/// it then reads. `--dangerously-bypass-hook-trust` stands for the person who reviews a new
+/// hook in `/hooks` before Codex runs it. The model is one Codex knows (`gpt-5.5`): for it
+/// Codex offers `apply_patch`.
+fn codex(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+) -> Option<Run> {
+    let bin = Host::Codex.bin()?;
+    let settings = project.install("codex");
+    after_install(&settings);
+    let server = ModelServer::start(Api::Responses, script);
+    let config = project.home().join(".codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "model = \"gpt-5.5\"\nmodel_provider = \"hosts_e2e\"\n\n\
+             [model_providers.hosts_e2e]\nname = \"hosts-e2e\"\nbase_url = \"{}/v1\"\n\
+             wire_api = \"responses\"\nenv_key = \"HOSTS_E2E_KEY\"\n\n\
+             [projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            server.url(),
+            project.cwd().display()
+        ),
+    )
+    .unwrap();
+    let mut c = base_command(&bin, project);
+    c.args([
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-hook-trust",
+        "hosts-e2e: do the scripted step",
+    ])
+    .env("HOSTS_E2E_KEY", "dummy");
+    Some(run(c, project.dir.path(), &server, RUN_TIMEOUT))
+}
+
+fn exec_command(command: &str) -> ScriptedCall {
+    call("exec_command", json!({"cmd": command}))
+}
+
+fn apply_patch(patch: &'static str) -> ScriptedCall {
+    call("apply_patch", Value::String(patch.to_string()))
+}
+
+/// What the model was told about the `n`th scripted call.
+fn codex_tool_output(run: &Run, n: usize) -> String {
+    let id = call_id(n);
+    let found = run
+        .requests
+        .iter()
+        .rev()
+        .flat_map(|r| r.body["input"].as_array().into_iter().flatten())
+        .find(|i| {
+            i["call_id"] == id.as_str()
+                && i["type"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with("_call_output"))
+        });
+    let Some(item) = found else {
+        panic!("the model never got the result of {id}: {}", run.describe());
+    };
+    match &item["output"] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn codex_runs_a_shell_command_the_project_policy_allows() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(ALLOWED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        project.exists("ran.marker"),
+        "the command ran: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(ALLOWED_OUTPUT),
+        "the model sees the output: {text}"
+    );
+    let lines = audit_for(&project, &call_id(0));
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+    assert_eq!(lines[0]["tool"], "Bash");
+    assert_eq!(lines[0]["input"], ALLOWED);
+}
+
+#[test]
+fn codex_does_not_run_a_denied_command_and_the_model_sees_harness9s_reason() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(DENIED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("denied.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(DENY_REASON) && text.contains("the call was not run"),
+        "the model sees harness9's reason: {text}"
+    );
+    assert_eq!(decisions(&audit_for(&project, &call_id(0))), ["deny"]);
+}
+
+#[test]
+fn codex_does_not_run_an_asked_command_and_the_model_is_told_to_ask_the_user() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(ASKED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("asked.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(ASK_PREFIX) && text.contains(ASK_REASON) && text.contains("ask the user"),
+        "the model sees that a person must approve it, and why: {text}"
+    );
+    // Logged as what it was answered: a deny, for want of a person.
+    assert_eq!(decisions(&audit_for(&project, &call_id(0))), ["deny"]);
+}
+
+/// The project policy of the patch scenarios: text files may be written, secrets not.
+const PATCH_POLICY: &str = r#"allow write_file("*.txt");
+allow edit_file("*.txt");
+deny write_file("secret*") reason "hosts-e2e: no secrets";
+default ask;
+"#;
+
+#[test]
+fn codex_apply_patch_is_decided_file_by_file_and_runs_only_when_every_file_may_change() {
+    let project = Project::new(Some(PATCH_POLICY));
+    let fine = apply_patch("*** Begin Patch\n*** Add File: added.txt\n+hello\n*** End Patch\n");
+    let mixed = apply_patch(
+        "*** Begin Patch\n*** Add File: also.txt\n+x\n*** Add File: secret.key\n+k\n*** End Patch\n",
+    );
+    let Some(run) = codex(&project, vec![fine, mixed], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    let first = run.requests.first().expect("a request").body.to_string();
+    assert!(
+        first.contains("\"apply_patch\""),
+        "this Codex release offers `apply_patch` to the model"
+    );
+    assert!(project.exists("added.txt"), "{}", run.describe());
+    assert!(
+        !project.exists("also.txt") && !project.exists("secret.key"),
+        "a patch with a denied file does not run at all: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 1);
+    assert!(text.contains("hosts-e2e: no secrets"), "{text}");
+    let lines = audit_for(&project, &call_id(1));
+    let inputs: Vec<_> = lines.iter().map(|l| l["input"].as_str().unwrap()).collect();
+    assert_eq!(
+        inputs,
+        ["also.txt", "secret.key"],
+        "one line a file: {lines:?}"
+    );
+    assert_eq!(decisions(&lines), ["allow", "deny"]);
+}
+
+#[test]
+fn codex_is_blocked_by_a_project_policy_that_does_not_load() {
+    let project = Project::new(Some(POLICY));
+    project.write(".harness9/broken.policy", BROKEN_POLICY);
+    let Some(run) = codex(&project, vec![exec_command(BLOCKED_BY_BROKEN)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("broken.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains("broken.policy") && text.contains("the tool call is blocked"),
+        "the model sees which policy failed and that the call was blocked: {text}"
+    );
+}
+
+#[test]
+fn codex_blocks_the_call_when_harness9_is_removed_after_a_shared_install() {
+    // Codex has no fail-closed option: the hook's command is the guard.
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(ALLOWED)], |_| {
+        project.remove_harness9()
+    }) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("ran.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(text.contains("harness9 is not installed here"), "{text}");
 }

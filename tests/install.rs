@@ -212,6 +212,8 @@ fn uninstall_restores_every_settings_file_byte_for_byte() {
         ("claude-code", ".claude/settings.json", vec!["--shared"]),
         ("claude-code", ".claude/settings.local.json", vec![]),
         ("gemini-cli", ".gemini/settings.json", vec![]),
+        ("codex", ".codex/hooks.json", vec![]),
+        ("codex", "../home/.codex/hooks.json", vec!["--global"]),
     ];
     for (agent, file, flags) in &cases {
         for original in files {
@@ -360,6 +362,29 @@ fn doctor_reports_a_hook_that_runs_another_harness9_or_lacks_the_hosts_fail_clos
     );
     ok(&m.run(&["install", "claude-code"]));
     ok(&m.run(&["doctor", "claude-code"]));
+}
+
+#[test]
+fn codex_is_installed_for_both_its_events_and_doctor_checks_its_version() {
+    let m = Machine::new();
+    ok(&m.run(&["install", "codex"]));
+    let v: serde_json::Value = serde_json::from_str(&m.read(".codex/hooks.json")).unwrap();
+    for event in ["PreToolUse", "PermissionRequest"] {
+        let command = v["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap();
+        assert!(
+            command.ends_with("; harness9 hook codex || exit 2"),
+            "{command}"
+        );
+    }
+    m.put_harness9_on_path();
+    m.program("codex", "echo 'codex-cli 0.123.0'");
+    let o = m.run(&["doctor", "codex"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("older than 0.124.0"), "{}", stdout(&o));
+    m.program("codex", "echo 'codex-cli 0.171.0'");
+    ok(&m.run(&["doctor", "codex"]));
 }
 
 #[test]

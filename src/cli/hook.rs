@@ -1,7 +1,8 @@
-//! `harness9 hook claude-code` and `harness9 hook gemini-cli`: one hook event on standard input,
-//! the decision on standard output, exit 0. Anything that stops a decision (input that is not
+//! `harness9 hook claude-code`, `harness9 hook gemini-cli` and `harness9 hook codex`: one hook
+//! event on standard input, the decision on standard output (for Codex, nothing where it takes
+//! no answer), exit 0. Anything that stops a decision (input that is not
 //! an event, a working folder that cannot be used, a policy that does not load) is a message on
-//! standard error and exit code 2, which both agents take as "block this call": never an allow.
+//! standard error and exit code 2, which every agent takes as "block this call": never an allow.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -12,7 +13,8 @@ use serde_json::Value;
 use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
 use harness9::audit::{self, Caller, DecidedBy, Record, Verdict};
 use harness9::hooks::{
-    self, claude_code, gemini_cli, parse_tool_event, HookCall, Project, SetupError, ToolEvent,
+    self, claude_code, codex, gemini_cli, parse_tool_event, HookCall, Project, SetupError,
+    ToolEvent,
 };
 use harness9::{Decision, Engine, Mode};
 
@@ -28,6 +30,24 @@ enum Agent {
     ClaudeCode(ClaudeArgs),
     /// Gemini CLI's BeforeTool hook: event JSON in, `decision` JSON out.
     GeminiCli(GeminiArgs),
+    /// Codex CLI's PreToolUse and PermissionRequest hooks: a deny in PreToolUse (an ask too,
+    /// unless `--ask-as codex`), allow or deny in PermissionRequest (an ask left to its user).
+    Codex(CodexArgs),
+}
+
+#[derive(Args, Debug)]
+struct CodexArgs {
+    /// The harness9 mode to decide in.
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    /// What an ask becomes in PreToolUse, where Codex takes only a deny: `deny` (the model is
+    /// told a person must approve it) or `codex` (Codex's own approval policy decides, and may
+    /// run the call in its sandbox without asking).
+    #[arg(long, value_enum, default_value = "deny")]
+    ask_as: codex::AskAs,
+    /// Write no audit line.
+    #[arg(long)]
+    no_audit: bool,
 }
 
 #[derive(Args, Debug)]
@@ -60,12 +80,14 @@ pub fn hook(a: HookArgs) -> i32 {
     let agent = match &a.agent {
         Agent::ClaudeCode(_) => "claude-code",
         Agent::GeminiCli(_) => "gemini-cli",
+        Agent::Codex(_) => "codex",
     };
     // A panic would exit with 101, which both agents take as a non-blocking error: the call
     // would go on. Whatever goes wrong, the answer is exit 2, which blocks it.
     let run = std::panic::AssertUnwindSafe(|| match a.agent {
         Agent::ClaudeCode(c) => claude(c),
         Agent::GeminiCli(g) => gemini(g),
+        Agent::Codex(c) => codex_hook(c),
     });
     match std::panic::catch_unwind(run) {
         Ok(code) => code,
@@ -81,6 +103,8 @@ struct Prepared {
     event: ToolEvent,
     /// The event's call, as harness9 names it (`tool_call`).
     call: HookCall,
+    /// Every call of the event (one, or a Codex patch's files); the first is `call`.
+    calls: Vec<HookCall>,
     project: Project,
     engine: Engine,
 }
@@ -90,10 +114,10 @@ struct Prepared {
 /// not even that) and the hook is done: `Err(0)`.
 fn prepare(
     agent: &str,
-    expected_event: &str,
+    expected_events: &[&str],
     fallback: &'static str,
     outcomes: Option<bool>,
-    tool_call: fn(&ToolEvent) -> HookCall,
+    tool_calls: fn(&ToolEvent) -> Vec<HookCall>,
 ) -> Result<Prepared, i32> {
     let fail = |msg: String| {
         eprintln!("harness9 hook {agent}: {msg}; the tool call is blocked");
@@ -118,9 +142,10 @@ fn prepare(
         }
     }
     if let Some(name) = &event.hook_event_name {
-        if name != expected_event {
+        if !expected_events.contains(&name.as_str()) {
             return Err(fail(format!(
-                "this hook answers {expected_event} events, not `{name}`"
+                "this hook answers {} events, not `{name}`",
+                expected_events.join(" and ")
             )));
         }
     }
@@ -139,9 +164,15 @@ fn prepare(
     // A folder that cannot be entered is reported by `project_engine`.
     let _ = std::env::set_current_dir(&cwd);
     let project = Project::from_env(cwd);
-    // The engine decides this one call: the shipped rules of other tools are not compiled.
-    let call = tool_call(&event);
-    match hooks::project_engine(&project, Some(fallback), Some(&call.call.name)) {
+    let calls = tool_calls(&event);
+    let Some(call) = calls.first().cloned() else {
+        return Err(fail("the event holds no call to decide".into()));
+    };
+    // The engine decides this one tool's calls: the shipped rules of other tools are not
+    // compiled (all tools when the calls are of several, as a patch's can be).
+    let one_tool = calls.iter().all(|c| c.call.name == call.call.name);
+    let for_tool = one_tool.then_some(call.call.name.as_str());
+    match hooks::project_engine(&project, Some(fallback), for_tool) {
         Ok((engine, _sources)) => {
             print_diags(engine.warnings().iter().filter(|d| {
                 !harness9::policy::EMBEDDED
@@ -151,6 +182,7 @@ fn prepare(
             Ok(Prepared {
                 event,
                 call,
+                calls,
                 project,
                 engine,
             })
@@ -166,10 +198,10 @@ fn prepare(
 fn claude(a: ClaudeArgs) -> i32 {
     let p = match prepare(
         "claude-code",
-        claude_code::EVENT,
+        &[claude_code::EVENT],
         claude_code::POLICY,
         Some(a.no_audit),
-        claude_code::tool_call,
+        |e| vec![claude_code::tool_call(e)],
     ) {
         Ok(p) => p,
         Err(code) => return code,
@@ -203,10 +235,10 @@ fn claude(a: ClaudeArgs) -> i32 {
 fn gemini(a: GeminiArgs) -> i32 {
     let p = match prepare(
         "gemini-cli",
-        gemini_cli::EVENT,
+        &[gemini_cli::EVENT],
         gemini_cli::POLICY,
         None,
-        gemini_cli::tool_call,
+        |e| vec![gemini_cli::tool_call(e)],
     ) {
         Ok(p) => p,
         Err(code) => return code,
@@ -220,6 +252,47 @@ fn gemini(a: GeminiArgs) -> i32 {
         write_audit("gemini-cli", &p, None, call, a.mode.as_str(), &logged);
     }
     answer("gemini-cli", &out)
+}
+
+fn codex_hook(a: CodexArgs) -> i32 {
+    let p = match prepare(
+        "codex",
+        &[codex::PRE_EVENT, codex::PERMISSION_EVENT],
+        codex::POLICY,
+        None,
+        codex::tool_calls,
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let event = p
+        .event
+        .hook_event_name
+        .clone()
+        .unwrap_or_else(|| codex::PRE_EVENT.to_string());
+    // Each file of a patch is decided (and logged) on its own; the strictest is the answer.
+    let decisions: Vec<Decision> = p
+        .calls
+        .iter()
+        .map(|c| p.engine.decide_in_mode(&c.call, a.mode))
+        .collect();
+    if !a.no_audit {
+        for (c, d) in p.calls.iter().zip(&decisions) {
+            let logged = codex::effective(d.clone(), &event, a.ask_as);
+            let id = c.call.id.as_deref();
+            write_audit("codex", &p, id, c, a.mode.as_str(), &logged);
+        }
+    }
+    let Some(d) = codex::strictest(decisions) else {
+        eprintln!("harness9 hook codex: no decision; the tool call is blocked");
+        return EXIT_USAGE;
+    };
+    let code = match codex::answer(&d, &event, a.ask_as) {
+        Some(v) => answer("codex", &v),
+        None => 0,
+    };
+    std::mem::forget(p);
+    code
 }
 
 /// Logs that a call ran (Claude Code's PostToolUse): after an ask, the person approved it.

@@ -29,8 +29,6 @@ const PROGRAM: &str = "harness9";
 pub enum Agent {
     ClaudeCode,
     GeminiCli,
-    /// Not offered until `harness9 hook codex` answers Codex's events.
-    #[value(skip)]
     Codex,
 }
 
@@ -647,7 +645,7 @@ pub fn doctor(a: DoctorArgs) -> i32 {
     if a.agent.is_none() && guarded == 0 {
         println!(
             "problem: no agent has harness9's hook, so no call is checked (fix: harness9 \
-             install claude-code or gemini-cli)"
+             install claude-code, gemini-cli or codex)"
         );
         problems += 1;
     }

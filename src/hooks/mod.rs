@@ -1,9 +1,11 @@
 //! Adapters that put harness9 in front of agents people already use: Claude Code's
-//! `PreToolUse` hook and Gemini CLI's `BeforeTool` hook. Each is a thin translation — the
+//! `PreToolUse` hook, Gemini CLI's `BeforeTool` hook and Codex CLI's `PreToolUse` and
+//! `PermissionRequest` hooks. Each is a thin translation — the
 //! agent's event into a [`ToolCall`], the engine's [`Decision`] into the agent's answer — over
 //! one [`Engine`] loaded for the event's working folder ([`project_engine`]). No second matcher.
 
 pub mod claude_code;
+pub mod codex;
 pub mod gemini_cli;
 
 use std::path::{Path, PathBuf};
@@ -22,10 +24,12 @@ pub const USER_DIR: &str = "harness9";
 
 /// Agents' settings files, which hold the hooks that put harness9 in front of them: writes to
 /// them are guarded like the policy's own files. Relative to the working folder and to home.
-pub const AGENT_SETTINGS: [&str; 3] = [
+pub const AGENT_SETTINGS: [&str; 5] = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".gemini/settings.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
 ];
 
 /// What an agent's hook event becomes: the call for the engine, plus what the audit log needs.
@@ -293,6 +297,17 @@ pub fn explain(d: &Decision) -> String {
         Action::Deny => format!("{why}; the call was not run"),
         Action::Allow => why,
     }
+}
+
+/// The reason of an ask that no person will see (a headless run, a host that cannot ask): the
+/// call was not run, and the model is told what the user can do.
+pub fn explain_unasked(d: &Decision) -> String {
+    format!(
+        "needs a person's approval: {} ({} risk; harness9 rule {}). The call was not run: ask \
+         the user to approve or run it, or to add a rule for it (harness9 allow, or a policy \
+         file)",
+        d.reason, d.risk, d.rule
+    )
 }
 
 /// Reads an optional string field of an event; a value of another type is an error naming it.

@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, Source};
 use ast::Statement;
 
 /// Policies compiled into the binary, by name.
-pub const EMBEDDED: [(&str, &str); 5] = [
+pub const EMBEDDED: [(&str, &str); 6] = [
     (
         "builtin.policy",
         include_str!("../../../policies/builtin.policy"),
@@ -37,6 +37,10 @@ pub const EMBEDDED: [(&str, &str); 5] = [
     (
         "gemini-cli.policy",
         include_str!("../../../policies/gemini-cli.policy"),
+    ),
+    (
+        "codex.policy",
+        include_str!("../../../policies/codex.policy"),
     ),
 ];
 

@@ -177,3 +177,15 @@ pub(super) fn gemini_cli() -> Vec<Statement> {
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(1247, 1252)), tool: st("get_internal_docs", 1253, 1270), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1247, 1270) }),
     ]
 }
+
+pub(super) const CODEX_HASH: u64 = 0xee021de81a4143fa;
+
+pub(super) fn codex() -> Vec<Statement> {
+    vec![
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(573, 578)), tool: st("update_plan", 579, 590), matchers: None, unless: vec![], risk: None, reason: None, span: sp(573, 590) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(592, 597)), tool: st("request_user_input", 598, 616), matchers: None, unless: vec![], risk: None, reason: None, span: sp(592, 616) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(618, 623)), tool: st("get_goal", 624, 632), matchers: None, unless: vec![], risk: None, reason: None, span: sp(618, 632) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(634, 639)), tool: st("create_goal", 640, 651), matchers: None, unless: vec![], risk: None, reason: None, span: sp(634, 651) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(653, 658)), tool: st("update_goal", 659, 670), matchers: None, unless: vec![], risk: None, reason: None, span: sp(653, 670) }),
+    ]
+}
