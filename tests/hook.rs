@@ -1134,3 +1134,53 @@ fn codex_permission_requests_are_allowed_denied_or_left_to_its_user() {
     let other = event("ls").replace("PermissionRequest", "Stop");
     assert_eq!(p.run(&["hook", "codex"], &other).status.code(), Some(2));
 }
+
+/// Copilot CLI's preToolUse event (`toolName`, `toolArgs`: an object, or a patch's text):
+/// decided like any other call; a call that cannot be decided is a deny that says why, since
+/// Copilot CLI does not show a failed hook's message.
+#[test]
+fn copilot_events_are_decided_and_an_undecidable_one_is_denied_with_the_reason() {
+    let p = Project::new();
+    let event = |tool: &str, args: Value| {
+        json!({"sessionId": "s", "timestamp": 1, "cwd": p.cwd(), "toolName": tool, "toolArgs": args})
+            .to_string()
+    };
+    let run = |e: &str| {
+        let o = p.run(&["hook", "copilot"], e);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        serde_json::from_str::<Value>(&stdout(&o)).unwrap()
+    };
+    assert_eq!(
+        run(&event("bash", json!({"command": "git status"})))["permissionDecision"],
+        "allow"
+    );
+    assert_eq!(
+        run(&event("bash", json!({"command": "make deploy"})))["permissionDecision"],
+        "ask"
+    );
+    let v = run(&event(
+        "view",
+        json!({"path": p.home().join(".ssh/id_rsa")}),
+    ));
+    assert_eq!(v["permissionDecision"], "deny");
+    // A patch that deletes the policy is judged as the `rm` that deletes it.
+    let patch = "*** Begin Patch\n*** Delete File: .harness9/team.policy\n*** End Patch\n";
+    let v = run(&event("apply_patch", json!(patch)));
+    assert_ne!(v["permissionDecision"], "allow", "{v}");
+    assert!(
+        v["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("policy's own files"),
+        "{v}"
+    );
+    let v = run("not json");
+    assert_eq!(v["permissionDecision"], "deny");
+    assert!(
+        v["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("the tool call is blocked"),
+        "{v}"
+    );
+}

@@ -1,7 +1,8 @@
-//! End to end with the real hosts: the Claude Code, Gemini CLI and Codex CLI releases pinned in
-//! `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`, `@google/gemini-cli`,
-//! `@openai/codex`, installed into `target/hosts` by `tests/hosts/install.sh`), each run
-//! non-interactively (`-p`, `codex exec`) in a temporary project with a temporary HOME, against
+//! End to end with the real hosts: the Claude Code, Gemini CLI, Codex CLI and Copilot CLI
+//! releases pinned in `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`,
+//! `@google/gemini-cli`, `@openai/codex`, `@github/copilot`, installed into `target/hosts` by
+//! `tests/hosts/install.sh`), each run non-interactively (`-p`, `codex exec`) in a temporary
+//! project with a temporary HOME, against
 //! a scripted model server on 127.0.0.1, with harness9 installed as its hook by `harness9
 //! install AGENT --shared` (the hook names `harness9`, found on the PATH the host gets; nothing
 //! else is configured: the hook finds the project's policy itself).
@@ -12,7 +13,8 @@
 //! a deny or an ask. Claude Code speaks the Messages API (`ANTHROPIC_BASE_URL`, streamed as
 //! server-sent events); Gemini CLI the Gemini API (`GOOGLE_GEMINI_BASE_URL`,
 //! `streamGenerateContent?alt=sse`); Codex the Responses API (a custom provider in its
-//! `config.toml`, `wire_api = "responses"`).
+//! `config.toml`, `wire_api = "responses"`), and Copilot CLI too (its custom provider,
+//! `COPILOT_PROVIDER_BASE_URL`, which needs no GitHub sign-in).
 //!
 //! The project policy (`.harness9/hosts-e2e.policy`) is complete on its own: its own rules and
 //! `default ask;`. It allows `touch` and `echo`, denies `mkdir`, and asks about `cp`, so the
@@ -43,7 +45,8 @@
 //!
 //! When a CLI is not installed (or not at the pinned version), its tests print why and pass;
 //! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN`,
-//! `HARNESS9_GEMINI_BIN` and `HARNESS9_CODEX_BIN` point the tests at other binaries (any version).
+//! `HARNESS9_GEMINI_BIN`, `HARNESS9_CODEX_BIN` and `HARNESS9_COPILOT_BIN` point the tests at
+//! other binaries (any version).
 
 // Test code: a failed unwrap is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -102,6 +105,7 @@ enum Host {
     Claude,
     Gemini,
     Codex,
+    Copilot,
 }
 
 impl Host {
@@ -110,6 +114,7 @@ impl Host {
             Host::Claude => "Claude Code",
             Host::Gemini => "Gemini CLI",
             Host::Codex => "Codex CLI",
+            Host::Copilot => "Copilot CLI",
         }
     }
 
@@ -118,6 +123,7 @@ impl Host {
             Host::Claude => "HARNESS9_CLAUDE_BIN",
             Host::Gemini => "HARNESS9_GEMINI_BIN",
             Host::Codex => "HARNESS9_CODEX_BIN",
+            Host::Copilot => "HARNESS9_COPILOT_BIN",
         }
     }
 
@@ -126,6 +132,7 @@ impl Host {
             Host::Claude => "CLAUDE_CODE_VERSION",
             Host::Gemini => "GEMINI_CLI_VERSION",
             Host::Codex => "CODEX_VERSION",
+            Host::Copilot => "COPILOT_VERSION",
         };
         include_str!("hosts/versions.env")
             .lines()
@@ -140,6 +147,7 @@ impl Host {
             Host::Claude => "claude",
             Host::Gemini => "gemini",
             Host::Codex => "codex",
+            Host::Copilot => "copilot",
         };
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("target/hosts/node_modules/.bin")
@@ -168,12 +176,13 @@ impl Host {
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("{} at {} does not start: {e}", self.name(), bin.display()))?;
-        // `2.1.332 (Claude Code)`, `0.61.0`, `codex-cli 0.171.0`: the first word that is a
-        // version.
+        // `2.1.332 (Claude Code)`, `0.61.0`, `codex-cli 0.171.0`, `GitHub Copilot CLI
+        // 1.0.102.`: the first word that is a version.
         let version = String::from_utf8_lossy(&out.stdout)
             .split_whitespace()
             .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
             .unwrap_or("")
+            .trim_end_matches('.')
             .to_string();
         if !out.status.success() || version.is_empty() {
             return Err(format!(
@@ -563,21 +572,33 @@ fn responses_answer(
         None => json!({"type": "message", "role": "assistant", "id": "msg_hosts_e2e",
             "content": [{"type": "output_text", "text": FINAL_TEXT}]}),
     };
+    // Codex reads the item when it is done; Copilot CLI also wants it added, and the whole
+    // output again with the completed response.
     let events = [
         (
             "response.created",
-            json!({"type": "response.created", "response": {"id": "resp_hosts_e2e"}}),
+            json!({"type": "response.created", "sequence_number": 0, "response":
+                {"id": "resp_hosts_e2e", "object": "response", "status": "in_progress",
+                 "output": []}}),
+        ),
+        (
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "sequence_number": 1,
+                   "output_index": 0, "item": item}),
         ),
         (
             "response.output_item.done",
-            json!({"type": "response.output_item.done", "item": item}),
+            json!({"type": "response.output_item.done", "sequence_number": 2,
+                   "output_index": 0, "item": item}),
         ),
         (
             "response.completed",
-            json!({"type": "response.completed", "response": {"id": "resp_hosts_e2e",
-                "usage": {"input_tokens": 10, "input_tokens_details": null,
-                          "output_tokens": 5, "output_tokens_details": null,
-                          "total_tokens": 15}}}),
+            json!({"type": "response.completed", "sequence_number": 3, "response":
+                {"id": "resp_hosts_e2e", "object": "response", "status": "completed",
+                 "model": body["model"], "output": [item],
+                 "usage": {"input_tokens": 10, "input_tokens_details": null,
+                           "output_tokens": 5, "output_tokens_details": null,
+                           "total_tokens": 15}}}),
         ),
     ];
     ("200 OK", "text/event-stream", sse(&events))
@@ -656,6 +677,7 @@ impl Project {
         let settings = match agent {
             "claude-code" => self.cwd().join(".claude/settings.json"),
             "codex" => self.cwd().join(".codex/hooks.json"),
+            "copilot" => self.cwd().join(".github/hooks/harness9.json"),
             _ => self.cwd().join(".gemini/settings.json"),
         };
         let text = std::fs::read_to_string(&settings).expect("install wrote the settings");
@@ -1556,4 +1578,136 @@ fn codex_blocks_the_call_when_harness9_is_removed_after_a_shared_install() {
     );
     let text = codex_tool_output(&run, 0);
     assert!(text.contains("harness9 is not installed here"), "{text}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub Copilot CLI.
+
+/// `copilot -p … --allow-all-tools` in `project` (harness9's hook installed, then
+/// `after_install` run on it) against a server playing `script`, as a custom provider
+/// (`COPILOT_PROVIDER_BASE_URL`, the Responses API; no GitHub sign-in). Copilot CLI loads a
+/// repository's `.github/hooks/*.json` only in a folder the user trusts: its config trusts the
+/// project. `--allow-all-tools` lets Copilot CLI run every tool by its own rules, so that
+/// harness9 is the only gate.
+fn copilot(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+) -> Option<Run> {
+    let bin = Host::Copilot.bin()?;
+    let settings = project.install("copilot");
+    after_install(&settings);
+    let server = ModelServer::start(Api::Responses, script);
+    let config = project.home().join(".copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        json!({"trustedFolders": [project.cwd()]}).to_string(),
+    )
+    .unwrap();
+    let mut c = base_command(&bin, project);
+    c.args(["-p", "hosts-e2e: do the scripted step", "--allow-all-tools"])
+        .env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", server.url()))
+        .env("COPILOT_PROVIDER_WIRE_API", "responses")
+        .env("COPILOT_PROVIDER_API_KEY", "dummy")
+        .env("COPILOT_MODEL", "gpt-5.4");
+    Some(run(c, project.dir.path(), &server, RUN_TIMEOUT))
+}
+
+fn copilot_bash(command: &str) -> ScriptedCall {
+    call(
+        "bash",
+        json!({"command": command, "description": "the scripted step"}),
+    )
+}
+
+#[test]
+fn copilot_runs_a_bash_command_the_project_policy_allows() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = copilot(&project, vec![copilot_bash(ALLOWED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        project.exists("ran.marker"),
+        "the command ran: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(ALLOWED_OUTPUT),
+        "the model sees the output: {text}"
+    );
+    let lines = audit_for_tool(&project, "bash");
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+}
+
+#[test]
+fn copilot_does_not_run_denied_or_asked_commands_and_the_model_sees_why() {
+    let project = Project::new(Some(POLICY));
+    let script = vec![copilot_bash(DENIED), copilot_bash(ASKED)];
+    let Some(run) = copilot(&project, script, |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("denied.marker") && !project.exists("asked.marker"),
+        "neither command ran: {}",
+        run.describe()
+    );
+    let denied = codex_tool_output(&run, 0);
+    assert!(
+        denied.contains(DENY_REASON) && denied.contains("the call was not run"),
+        "the model sees harness9's reason: {denied}"
+    );
+    // `copilot -p` cannot ask: it denies the ask and tells the model why.
+    let asked = codex_tool_output(&run, 1);
+    assert!(
+        asked.contains(ASK_PREFIX) && asked.contains(ASK_REASON),
+        "the model sees that a person must approve it, and why: {asked}"
+    );
+    let lines = audit_for_tool(&project, "bash");
+    assert_eq!(decisions(&lines), ["deny", "ask"], "audit: {lines:?}");
+}
+
+#[test]
+fn copilot_apply_patch_with_a_denied_file_does_not_run() {
+    let project = Project::new(Some(PATCH_POLICY));
+    let mixed = apply_patch(
+        "*** Begin Patch\n*** Add File: also.txt\n+x\n*** Add File: secret.key\n+k\n*** End Patch\n",
+    );
+    let Some(run) = copilot(&project, vec![mixed], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("also.txt") && !project.exists("secret.key"),
+        "{}",
+        run.describe()
+    );
+    assert!(codex_tool_output(&run, 0).contains("hosts-e2e: no secrets"));
+}
+
+#[test]
+fn copilot_is_blocked_by_a_broken_policy_and_by_a_missing_harness9() {
+    let project = Project::new(Some(POLICY));
+    project.write(".harness9/broken.policy", BROKEN_POLICY);
+    let Some(run) = copilot(&project, vec![copilot_bash(BLOCKED_BY_BROKEN)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(!project.exists("broken.marker"), "{}", run.describe());
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains("broken.policy") && text.contains("the tool call is blocked"),
+        "the model sees which policy failed and that the call was blocked: {text}"
+    );
+    let project = Project::new(Some(POLICY));
+    let Some(run) = copilot(&project, vec![copilot_bash(ALLOWED)], |_| {
+        project.remove_harness9()
+    }) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(!project.exists("ran.marker"), "{}", run.describe());
 }

@@ -214,6 +214,11 @@ fn uninstall_restores_every_settings_file_byte_for_byte() {
         ("gemini-cli", ".gemini/settings.json", vec![]),
         ("codex", ".codex/hooks.json", vec![]),
         ("codex", "../home/.codex/hooks.json", vec!["--global"]),
+        (
+            "copilot",
+            "../home/.copilot/settings.json",
+            vec!["--global"],
+        ),
     ];
     for (agent, file, flags) in &cases {
         for original in files {
@@ -385,6 +390,28 @@ fn codex_is_installed_for_both_its_events_and_doctor_checks_its_version() {
     assert!(stdout(&o).contains("older than 0.124.0"), "{}", stdout(&o));
     m.program("codex", "echo 'codex-cli 0.171.0'");
     ok(&m.run(&["doctor", "codex"]));
+}
+
+/// Copilot CLI's hooks are a file of harness9's own among the repository's: made by install,
+/// gone after uninstall; in the user's settings they are edited like the others.
+#[test]
+fn copilot_gets_a_hook_file_of_its_own_that_uninstall_removes() {
+    let m = Machine::new();
+    let before = m.files();
+    ok(&m.run(&["install", "copilot"]));
+    let v: serde_json::Value =
+        serde_json::from_str(&m.read(".github/hooks/harness9.json")).unwrap();
+    assert_eq!(v["version"], 1);
+    let command = v["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    assert!(
+        command.ends_with("; harness9 hook copilot || exit 2"),
+        "{command}"
+    );
+    m.put_harness9_on_path();
+    ok(&m.run(&["doctor", "copilot"]));
+    std::fs::remove_file(m.bin().join("harness9")).unwrap();
+    ok(&m.run(&["uninstall", "copilot"]));
+    assert_eq!(m.files(), before);
 }
 
 #[test]

@@ -13,8 +13,8 @@ use serde_json::Value;
 use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
 use harness9::audit::{self, Caller, DecidedBy, Record, Verdict};
 use harness9::hooks::{
-    self, claude_code, codex, gemini_cli, parse_tool_event, HookCall, Project, SetupError,
-    ToolEvent,
+    self, claude_code, codex, copilot, gemini_cli, parse_tool_event, EventError, HookCall, Project,
+    SetupError, ToolEvent,
 };
 use harness9::{Decision, Engine, Mode};
 
@@ -33,6 +33,19 @@ enum Agent {
     /// Codex CLI's PreToolUse and PermissionRequest hooks: a deny in PreToolUse (an ask too,
     /// unless `--ask-as codex`), allow or deny in PermissionRequest (an ask left to its user).
     Codex(CodexArgs),
+    /// GitHub Copilot CLI's preToolUse hook: event JSON in, `permissionDecision` JSON out (a
+    /// call that cannot be decided is denied, with the reason).
+    Copilot(CopilotArgs),
+}
+
+#[derive(Args, Debug)]
+struct CopilotArgs {
+    /// The harness9 mode to decide in.
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    /// Write no audit line.
+    #[arg(long)]
+    no_audit: bool,
 }
 
 #[derive(Args, Debug)]
@@ -81,6 +94,7 @@ pub fn hook(a: HookArgs) -> i32 {
         Agent::ClaudeCode(_) => "claude-code",
         Agent::GeminiCli(_) => "gemini-cli",
         Agent::Codex(_) => "codex",
+        Agent::Copilot(_) => "copilot",
     };
     // A panic would exit with 101, which both agents take as a non-blocking error: the call
     // would go on. Whatever goes wrong, the answer is exit 2, which blocks it.
@@ -88,6 +102,7 @@ pub fn hook(a: HookArgs) -> i32 {
         Agent::ClaudeCode(c) => claude(c),
         Agent::GeminiCli(g) => gemini(g),
         Agent::Codex(c) => codex_hook(c),
+        Agent::Copilot(c) => copilot_hook(c),
     });
     match std::panic::catch_unwind(run) {
         Ok(code) => code,
@@ -119,9 +134,39 @@ fn prepare(
     outcomes: Option<bool>,
     tool_calls: fn(&ToolEvent) -> Vec<HookCall>,
 ) -> Result<Prepared, i32> {
+    prepare_with(
+        agent,
+        expected_events,
+        fallback,
+        outcomes,
+        parse_tool_event,
+        tool_calls,
+        None,
+    )
+}
+
+/// [`prepare`] with the host's event parser, and `deny`: the answer that blocks a call that
+/// cannot be decided, for a host that does not show a failed hook's message (`None`: the
+/// message on standard error and exit 2).
+fn prepare_with(
+    agent: &str,
+    expected_events: &[&str],
+    fallback: &'static str,
+    outcomes: Option<bool>,
+    parse: fn(&str) -> Result<ToolEvent, EventError>,
+    tool_calls: fn(&ToolEvent) -> Vec<HookCall>,
+    deny: Option<fn(&str) -> Value>,
+) -> Result<Prepared, i32> {
     let fail = |msg: String| {
         eprintln!("harness9 hook {agent}: {msg}; the tool call is blocked");
-        EXIT_USAGE
+        match deny {
+            // Blocked either way: an answer that says why, else exit 2.
+            Some(answer_of) => match answer(agent, &answer_of(&msg)) {
+                0 => 0,
+                _ => EXIT_USAGE,
+            },
+            None => EXIT_USAGE,
+        }
     };
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
@@ -132,7 +177,7 @@ fn prepare(
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(fail("the event on standard input is not UTF-8 text".into()));
     };
-    let event = parse_tool_event(&text).map_err(|e| fail(e.to_string()))?;
+    let event = parse(&text).map_err(|e| fail(e.to_string()))?;
     if let (Some(name), Some(no_audit)) = (&event.hook_event_name, outcomes) {
         if name == claude_code::OUTCOME_EVENT {
             if !no_audit {
@@ -189,7 +234,9 @@ fn prepare(
         }
         Err(SetupError::Load(e)) => {
             report_load_error(&e);
-            Err(fail("the policy of this project did not load".to_string()))
+            Err(fail(format!(
+                "the policy of this project did not load ({e})"
+            )))
         }
         Err(e) => Err(fail(e.to_string())),
     }
@@ -291,6 +338,39 @@ fn codex_hook(a: CodexArgs) -> i32 {
         Some(v) => answer("codex", &v),
         None => 0,
     };
+    std::mem::forget(p);
+    code
+}
+
+fn copilot_hook(a: CopilotArgs) -> i32 {
+    let p = match prepare_with(
+        "copilot",
+        &[copilot::EVENT],
+        copilot::POLICY,
+        None,
+        copilot::parse_event,
+        copilot::tool_calls,
+        Some(copilot::blocked),
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    // Each file of a patch is decided (and logged) on its own; the strictest is the answer.
+    let decisions: Vec<Decision> = p
+        .calls
+        .iter()
+        .map(|c| p.engine.decide_in_mode(&c.call, a.mode))
+        .collect();
+    if !a.no_audit {
+        for (c, d) in p.calls.iter().zip(&decisions) {
+            write_audit("copilot", &p, None, c, a.mode.as_str(), d);
+        }
+    }
+    let out = match codex::strictest(decisions) {
+        Some(d) => copilot::response(&d),
+        None => copilot::blocked("no decision"),
+    };
+    let code = answer("copilot", &out);
     std::mem::forget(p);
     code
 }

@@ -1,5 +1,5 @@
-//! Edits of an agent's JSON hook settings (`{"hooks": {EVENT: [{"matcher", "hooks": [HOOK]}]}}`)
-//! made on the text itself, so that `uninstall` undoes `install` byte for byte: an install adds
+//! Edits of an agent's JSON hook settings (`{"hooks": {EVENT: [{"matcher", "hooks": [HOOK]}]}}`,
+//! or Copilot CLI's flat `{"version": 1, "hooks": {EVENT: [HOOK]}}`) made on the text itself, so that `uninstall` undoes `install` byte for byte: an install adds
 //! one member to the innermost object or list that is already there (after its last member,
 //! on a line of its own in a file laid out on lines, on the same line in one that is not), and
 //! an uninstall takes out the outermost member that holds nothing but harness9's hook, with
@@ -74,8 +74,23 @@ fn string_of(o: &Object, name: &str) -> Option<String> {
         .map(|s| s.value.to_string())
 }
 
-/// Where a hook entry is: its event, the group's index in the event's list, the entry's index
-/// in the group's `hooks`.
+/// How a host lays out its hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// The event's list holds the entries themselves (Copilot CLI), not groups of them.
+    pub flat: bool,
+    /// The entry's field with the shell command (`command`; Copilot CLI's `bash`).
+    pub command: &'static str,
+}
+
+/// Claude Code's, Gemini CLI's and Codex's layout.
+pub const GROUPED: Layout = Layout {
+    flat: false,
+    command: "command",
+};
+
+/// Where a hook entry is: the group's index in the event's list, the entry's index in the
+/// group's `hooks` (in a flat layout: the entry's index in the list, and 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct At {
     pub group: usize,
@@ -92,19 +107,24 @@ pub struct Found {
 }
 
 /// The command hook entries of `event`, in order.
-pub fn entries(text: &str, event: &str) -> Result<Vec<Found>, String> {
+pub fn entries(text: &str, event: &str, layout: Layout) -> Result<Vec<Found>, String> {
     let root = root(text)?;
     let Some(groups) = event_list(&root, event)? else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
     for (g, group) in groups.elements.iter().enumerate() {
-        let Some(hooks) = group_hooks(group) else {
-            continue;
+        let hooks: Vec<&Value> = if layout.flat {
+            vec![group]
+        } else {
+            match group_hooks(group) {
+                Some(h) => h.elements.iter().collect(),
+                None => continue,
+            }
         };
-        for (h, hook) in hooks.elements.iter().enumerate() {
+        for (h, hook) in hooks.into_iter().enumerate() {
             let Value::Object(o) = hook else { continue };
-            let Some(command) = string_of(o, "command") else {
+            let Some(command) = string_of(o, layout.command) else {
                 continue;
             };
             let fields = o
@@ -155,12 +175,20 @@ fn group_hooks<'a, 'b>(group: &'b Value<'a>) -> Option<&'b Array<'a>> {
     }
 }
 
-fn hook_object<'a, 'b>(root: &'b Object<'a>, event: &str, at: At) -> Option<&'b Object<'a>> {
+fn hook_object<'a, 'b>(
+    root: &'b Object<'a>,
+    event: &str,
+    at: At,
+    layout: Layout,
+) -> Option<&'b Object<'a>> {
     let groups = event_list(root, event).ok()??;
-    match group_hooks(groups.elements.get(at.group)?)?
-        .elements
-        .get(at.hook)?
-    {
+    let group = groups.elements.get(at.group)?;
+    let hook = if layout.flat {
+        group
+    } else {
+        group_hooks(group)?.elements.get(at.hook)?
+    };
+    match hook {
         Value::Object(o) => Some(o),
         _ => None,
     }
@@ -289,11 +317,13 @@ pub fn set_field(
     text: &str,
     event: &str,
     at: At,
+    layout: Layout,
     name: &str,
     value: &str,
 ) -> Result<String, String> {
     let root = root(text)?;
-    let hook = hook_object(&root, event, at).ok_or("a hook entry moved while it was edited")?;
+    let hook =
+        hook_object(&root, event, at, layout).ok_or("a hook entry moved while it was edited")?;
     if let Some(p) = prop(hook, name) {
         let r = value_range(&p.value);
         return Ok(format!(
@@ -314,7 +344,7 @@ pub fn set_field(
 
 /// The text with the hook entry at `at` taken out, and with it the outermost of its group,
 /// its event and `hooks` that held nothing else.
-pub fn remove_entry(text: &str, event: &str, at: At) -> Result<String, String> {
+pub fn remove_entry(text: &str, event: &str, at: At, layout: Layout) -> Result<String, String> {
     let root = root(text)?;
     let hooks = hooks_object(&root)?.ok_or("`hooks` went away while it was edited")?;
     let list = event_list(&root, event)?.ok_or("an event went away while it was edited")?;
@@ -322,21 +352,19 @@ pub fn remove_entry(text: &str, event: &str, at: At) -> Result<String, String> {
         .elements
         .get(at.group)
         .ok_or("a hook group went away while it was edited")?;
-    let entries = group_hooks(group).ok_or("a hook group lost its `hooks`")?;
-    let Value::Object(group_object) = group else {
-        return Err("a hook group is not an object".into());
-    };
     let alone = |n: usize| n == 1;
-    if !alone(entries.elements.len()) {
-        return Ok(remove(
-            text,
-            entries.range,
-            &element_ranges(entries),
-            at.hook,
-        ));
+    if !layout.flat {
+        let entries = group_hooks(group).ok_or("a hook group lost its `hooks`")?;
+        if !alone(entries.elements.len()) {
+            return Ok(remove(
+                text,
+                entries.range,
+                &element_ranges(entries),
+                at.hook,
+            ));
+        }
     }
-    // The group holds only this entry (and its matcher): it goes.
-    let _ = group_object;
+    // The group holds only this entry (and its matcher), or is the entry: it goes.
     if !alone(list.elements.len()) {
         return Ok(remove(text, list.range, &element_ranges(list), at.group));
     }
@@ -387,13 +415,13 @@ mod tests {
             assert!(root(&added).is_ok(), "{added}");
             let mut now = added.clone();
             for event in ["PostToolUse", "PreToolUse"] {
-                let at = entries(&now, event)
+                let at = entries(&now, event, GROUPED)
                     .unwrap()
                     .into_iter()
                     .find(|f| f.command == "h9")
                     .unwrap()
                     .at;
-                now = remove_entry(&now, event, at).unwrap();
+                now = remove_entry(&now, event, at, GROUPED).unwrap();
             }
             assert_eq!(now, text, "added:\n{added}");
         }
@@ -403,12 +431,36 @@ mod tests {
     fn a_field_is_set_in_place_or_added_after_the_last() {
         let text = add_group("{}\n", "PreToolUse", group("h9")).unwrap();
         let at = At { group: 0, hook: 0 };
-        let t = set_field(&text, "PreToolUse", at, "onFailure", "block").unwrap();
-        let found = &entries(&t, "PreToolUse").unwrap()[0];
+        let t = set_field(&text, "PreToolUse", at, GROUPED, "onFailure", "block").unwrap();
+        let found = &entries(&t, "PreToolUse", GROUPED).unwrap()[0];
         assert!(found
             .fields
             .contains(&("onFailure".to_string(), "block".to_string())));
-        let t = set_field(&t, "PreToolUse", at, "command", "new").unwrap();
-        assert_eq!(entries(&t, "PreToolUse").unwrap()[0].command, "new");
+        let t = set_field(&t, "PreToolUse", at, GROUPED, "command", "new").unwrap();
+        assert_eq!(
+            entries(&t, "PreToolUse", GROUPED).unwrap()[0].command,
+            "new"
+        );
+    }
+
+    #[test]
+    fn a_flat_entry_added_and_taken_out_leaves_the_text_as_it_was() {
+        let flat = Layout {
+            flat: true,
+            command: "bash",
+        };
+        let entry = Json::Obj(vec![
+            ("type".into(), Json::Str("command".into())),
+            ("bash".into(), Json::Str("h9".into())),
+        ]);
+        for text in [
+            "{\n  \"version\": 1\n}\n",
+            "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"x\"}]}}",
+        ] {
+            let added = add_group(text, "preToolUse", entry.clone()).unwrap();
+            let found = entries(&added, "preToolUse", flat).unwrap();
+            let ours = found.iter().find(|f| f.command == "h9").unwrap();
+            assert_eq!(remove_entry(&added, "preToolUse", ours.at, flat).unwrap(), text);
+        }
     }
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use jsonc_parser::ParseOptions;
 
-use super::hook_settings::{self, Json};
+use super::hook_settings::{self, Json, Layout};
 
 use harness9::hooks::{self, Project};
 use harness9::runtime::allowlist::{edit_file, FileEdit, SettingsError};
@@ -30,6 +30,7 @@ pub enum Agent {
     ClaudeCode,
     GeminiCli,
     Codex,
+    Copilot,
 }
 
 /// Which settings file of an agent.
@@ -44,13 +45,19 @@ enum Scope {
 }
 
 impl Agent {
-    const ALL: [Agent; 3] = [Agent::ClaudeCode, Agent::GeminiCli, Agent::Codex];
+    const ALL: [Agent; 4] = [
+        Agent::ClaudeCode,
+        Agent::GeminiCli,
+        Agent::Codex,
+        Agent::Copilot,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::GeminiCli => "gemini-cli",
             Agent::Codex => "codex",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -60,6 +67,7 @@ impl Agent {
             Agent::ClaudeCode => "Claude Code",
             Agent::GeminiCli => "Gemini CLI",
             Agent::Codex => "Codex CLI",
+            Agent::Copilot => "Copilot CLI",
         }
     }
 
@@ -71,6 +79,27 @@ impl Agent {
             Agent::ClaudeCode => &["PreToolUse", "PostToolUse"],
             Agent::GeminiCli => &["BeforeTool"],
             Agent::Codex => &["PreToolUse", "PermissionRequest"],
+            Agent::Copilot => &["preToolUse"],
+        }
+    }
+
+    /// How the host lays out its hooks.
+    fn layout(self) -> Layout {
+        match self {
+            Agent::Copilot => Layout {
+                flat: true,
+                command: "bash",
+            },
+            _ => hook_settings::GROUPED,
+        }
+    }
+
+    /// What the settings file of `scope` reads as when it is missing: Copilot CLI's hook files
+    /// say their version.
+    fn missing(self, scope: Scope) -> &'static str {
+        match (self, scope) {
+            (Agent::Copilot, Scope::Personal | Scope::Shared) => "{\n  \"version\": 1\n}\n",
+            _ => "{}\n",
         }
     }
 
@@ -87,8 +116,9 @@ impl Agent {
     /// The matcher of the hook's group: every tool.
     fn matcher(self) -> Option<&'static str> {
         match self {
-            // Codex's matcher is a regular expression; without one, every tool.
-            Agent::Codex => None,
+            // Codex's matcher is a regular expression; without one, every tool. Copilot CLI's
+            // hooks have none.
+            Agent::Codex | Agent::Copilot => None,
             _ => Some("*"),
         }
     }
@@ -119,6 +149,10 @@ impl Agent {
                 None => home()?.join(".codex/hooks.json"),
             },
             (Agent::Codex, _) => cwd.join(".codex/hooks.json"),
+            // A hook file of harness9's own among the repository's hooks; the user's hooks
+            // are in Copilot CLI's settings.
+            (Agent::Copilot, Scope::Global) => home()?.join(".copilot/settings.json"),
+            (Agent::Copilot, _) => cwd.join(".github/hooks/harness9.json"),
         })
     }
 
@@ -141,13 +175,13 @@ pub struct InstallArgs {
     #[arg(value_enum)]
     agent: Agent,
     /// The user's settings (`~/.claude/settings.json`, `~/.gemini/settings.json`,
-    /// `~/.codex/hooks.json`) instead of the project's.
+    /// `~/.codex/hooks.json`, `~/.copilot/settings.json`) instead of the project's.
     #[arg(long, conflicts_with = "shared")]
     global: bool,
     /// The project's settings file that a team commits (`.claude/settings.json`): the hook
     /// names `harness9` by name, so that it runs on every teammate's machine. Without it,
-    /// Claude Code's hook goes to `.claude/settings.local.json`; Gemini CLI and Codex have no
-    /// personal project file, so theirs is always the shared one.
+    /// Claude Code's hook goes to `.claude/settings.local.json`; Gemini CLI, Codex and Copilot
+    /// CLI have no personal project file, so theirs is always the shared one.
     #[arg(long)]
     shared: bool,
     /// Show the settings file as it would be, and write nothing.
@@ -299,15 +333,18 @@ enum Outcome {
     NotThere,
 }
 
-/// The hook entry `install` writes for `event`: its group.
+/// The hook entry `install` writes for `event`: its group (Copilot CLI: the entry).
 fn new_group(agent: Agent, event: &str, program: &str) -> Json {
     let mut hook = vec![
         ("type".to_string(), Json::Str("command".into())),
         (
-            "command".to_string(),
+            agent.layout().command.to_string(),
             Json::Str(hook_command(agent, program, &[])),
         ),
     ];
+    if agent.layout().flat {
+        return Json::Obj(hook);
+    }
     if let Some((key, value)) = agent.fail_closed(event) {
         hook.push((key.to_string(), Json::Str(value.into())));
     }
@@ -328,7 +365,8 @@ fn with_hook(text: &str, agent: Agent, program: &str) -> Result<(Option<String>,
     let mut text = text.to_string();
     let mut outcome = Outcome::AlreadyThere;
     for event in agent.events() {
-        let found = hook_settings::entries(&text, event)?
+        let layout = agent.layout();
+        let found = hook_settings::entries(&text, event, layout)?
             .into_iter()
             .find_map(|f| our_hook(&f.command, agent).map(|h| (f, h)));
         let Some((found, hook)) = found else {
@@ -341,12 +379,13 @@ fn with_hook(text: &str, agent: Agent, program: &str) -> Result<(Option<String>,
         let command = hook_command(agent, program, &hook.options);
         let mut changed = false;
         if found.command != command {
-            text = hook_settings::set_field(&text, event, found.at, "command", &command)?;
+            text =
+                hook_settings::set_field(&text, event, found.at, layout, layout.command, &command)?;
             changed = true;
         }
         if let Some((key, value)) = agent.fail_closed(event) {
             if !found.fields.iter().any(|(k, v)| k == key && v == value) {
-                text = hook_settings::set_field(&text, event, found.at, key, value)?;
+                text = hook_settings::set_field(&text, event, found.at, layout, key, value)?;
                 changed = true;
             }
         }
@@ -364,16 +403,17 @@ fn with_hook(text: &str, agent: Agent, program: &str) -> Result<(Option<String>,
 /// The settings with harness9's hooks for `agent` taken out, the last first, so that what an
 /// install added goes as it came: what is left, or `Remove` when nothing is (the file held
 /// only what `install` wrote).
-fn without_hook(text: &str, agent: Agent) -> Result<(FileEdit, Outcome), String> {
+fn without_hook(text: &str, agent: Agent, missing: &str) -> Result<(FileEdit, Outcome), String> {
     let mut text = text.to_string();
     let mut removed = 0;
+    let layout = agent.layout();
     for event in agent.events().iter().rev() {
-        while let Some(found) = hook_settings::entries(&text, event)?
+        while let Some(found) = hook_settings::entries(&text, event, layout)?
             .into_iter()
             .rev()
             .find(|f| is_our_hook(&f.command, agent))
         {
-            text = hook_settings::remove_entry(&text, event, found.at)?;
+            text = hook_settings::remove_entry(&text, event, found.at, layout)?;
             removed += 1;
         }
     }
@@ -381,7 +421,7 @@ fn without_hook(text: &str, agent: Agent) -> Result<(FileEdit, Outcome), String>
         return Ok((FileEdit::Keep, Outcome::NotThere));
     }
     check_parses(&text)?;
-    let edit = if text.trim() == "{}" {
+    let edit = if text.trim() == "{}" || text == missing {
         FileEdit::Remove
     } else {
         FileEdit::Write(text)
@@ -431,12 +471,12 @@ fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
                 (e, o)
             })
         } else {
-            without_hook(text, agent)
+            without_hook(text, agent, agent.missing(scope))
         }
         .map_err(|e| format!("cannot edit `{shown}`: {e}; the file was left as it was"))
     };
     if a.print {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|_| "{}\n".into());
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|_| agent.missing(scope).into());
         match edit(&text)?.0 {
             FileEdit::Write(new) => print!("{new}"),
             FileEdit::Keep => print!("{text}"),
@@ -445,7 +485,7 @@ fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
         return Ok(());
     }
     let mut outcome = Outcome::NotThere;
-    edit_file(&path, None, "{}\n", |text| {
+    edit_file(&path, None, agent.missing(scope), |text| {
         let (e, o) = edit(text).map_err(SettingsError::Edit)?;
         outcome = o;
         Ok(e)
@@ -488,6 +528,10 @@ fn fails_closed_note(agent: Agent, scope: Scope) -> String {
             "Gemini CLI has no fail-closed setting: the hook's command blocks \
                              when harness9 is missing or fails; a hook that times out lets the \
                              call run"
+        }
+        Agent::Copilot => {
+            "Copilot CLI denies a call whose hook fails or cannot start; the hook's command \
+             blocks too when harness9 is missing"
         }
         Agent::Codex => {
             "Codex has no fail-closed setting: the hook's command blocks when \
@@ -577,6 +621,9 @@ fn host_minimum(agent: Agent) -> (&'static str, Option<(Version, &'static str)>)
         ),
         // No fail-closed option in any version: the hook's command is the only guard.
         Agent::GeminiCli => ("gemini", None),
+        // It fails closed by itself (a hook that errs denies the call); the first version that
+        // does is not known, so none is required.
+        Agent::Copilot => ("copilot", None),
         Agent::Codex => (
             "codex",
             Some((
@@ -645,7 +692,7 @@ pub fn doctor(a: DoctorArgs) -> i32 {
     if a.agent.is_none() && guarded == 0 {
         println!(
             "problem: no agent has harness9's hook, so no call is checked (fix: harness9 \
-             install claude-code, gemini-cli or codex)"
+             install claude-code, gemini-cli, codex or copilot)"
         );
         problems += 1;
     }
@@ -733,7 +780,7 @@ fn check_settings_file(agent: Agent, scope: Scope, path: &Path, version: &str) -
     let mut hooks = 0;
     let mut problems = 0;
     for event in agent.events() {
-        let Ok(found) = hook_settings::entries(&text, event) else {
+        let Ok(found) = hook_settings::entries(&text, event, agent.layout()) else {
             println!(
                 "problem: {}: `hooks.{event}` is not as {} reads it",
                 path.display(),
@@ -909,7 +956,7 @@ mod tests {
         assert!(!moved.contains("/opt/h9"), "{moved}");
         assert!(moved.contains("PostToolUse"), "{moved}");
         // Uninstalled: the file is as it was.
-        let (gone, o) = without_hook(&moved, Agent::ClaudeCode).unwrap();
+        let (gone, o) = without_hook(&moved, Agent::ClaudeCode, "{}\n").unwrap();
         assert_eq!(o, Outcome::Removed(2));
         assert_eq!(gone, FileEdit::Write(text.to_string()));
     }

@@ -1,11 +1,12 @@
 //! Adapters that put harness9 in front of agents people already use: Claude Code's
-//! `PreToolUse` hook, Gemini CLI's `BeforeTool` hook and Codex CLI's `PreToolUse` and
-//! `PermissionRequest` hooks. Each is a thin translation — the
+//! `PreToolUse` hook, Gemini CLI's `BeforeTool` hook, Codex CLI's `PreToolUse` and
+//! `PermissionRequest` hooks and GitHub Copilot CLI's `preToolUse` hook. Each is a thin translation — the
 //! agent's event into a [`ToolCall`], the engine's [`Decision`] into the agent's answer — over
 //! one [`Engine`] loaded for the event's working folder ([`project_engine`]). No second matcher.
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod gemini_cli;
 
 use std::path::{Path, PathBuf};
@@ -24,12 +25,15 @@ pub const USER_DIR: &str = "harness9";
 
 /// Agents' settings files, which hold the hooks that put harness9 in front of them: writes to
 /// them are guarded like the policy's own files. Relative to the working folder and to home.
-pub const AGENT_SETTINGS: [&str; 5] = [
+pub const AGENT_SETTINGS: [&str; 8] = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".gemini/settings.json",
     ".codex/hooks.json",
     ".codex/config.toml",
+    ".github/hooks",
+    ".copilot/settings.json",
+    ".copilot/config.json",
 ];
 
 /// What an agent's hook event becomes: the call for the engine, plus what the audit log needs.

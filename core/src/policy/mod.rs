@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, Source};
 use ast::Statement;
 
 /// Policies compiled into the binary, by name.
-pub const EMBEDDED: [(&str, &str); 6] = [
+pub const EMBEDDED: [(&str, &str); 7] = [
     (
         "builtin.policy",
         include_str!("../../../policies/builtin.policy"),
@@ -41,6 +41,10 @@ pub const EMBEDDED: [(&str, &str); 6] = [
     (
         "codex.policy",
         include_str!("../../../policies/codex.policy"),
+    ),
+    (
+        "copilot.policy",
+        include_str!("../../../policies/copilot.policy"),
     ),
 ];
 

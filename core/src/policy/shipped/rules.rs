@@ -189,3 +189,20 @@ pub(super) fn codex() -> Vec<Statement> {
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(653, 658)), tool: st("update_goal", 659, 670), matchers: None, unless: vec![], risk: None, reason: None, span: sp(653, 670) }),
     ]
 }
+
+pub(super) const COPILOT_HASH: u64 = 0x7ccfe48949b80518;
+
+pub(super) fn copilot() -> Vec<Statement> {
+    vec![
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(728, 733)), tool: st("rg", 734, 736), matchers: None, unless: vec![], risk: None, reason: None, span: sp(728, 736) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(738, 743)), tool: st("glob", 744, 748), matchers: None, unless: vec![], risk: None, reason: None, span: sp(738, 748) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(750, 755)), tool: st("semantic_code_search", 756, 776), matchers: None, unless: vec![], risk: None, reason: None, span: sp(750, 776) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(849, 854)), tool: st("read_bash", 855, 864), matchers: None, unless: vec![], risk: None, reason: None, span: sp(849, 864) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(866, 871)), tool: st("list_bash", 872, 881), matchers: None, unless: vec![], risk: None, reason: None, span: sp(866, 881) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(883, 888)), tool: st("stop_bash", 889, 898), matchers: None, unless: vec![], risk: None, reason: None, span: sp(883, 898) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(988, 993)), tool: st("fetch_copilot_cli_documentation", 994, 1025), matchers: None, unless: vec![], risk: None, reason: None, span: sp(988, 1025) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1027, 1032)), tool: st("list_agents", 1033, 1044), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1027, 1044) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1046, 1051)), tool: st("read_agent", 1052, 1062), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1046, 1062) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1064, 1069)), tool: st("session_store_sql", 1070, 1087), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1064, 1087) }),
+    ]
+}
