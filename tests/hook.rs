@@ -1184,3 +1184,22 @@ fn copilot_events_are_decided_and_an_undecidable_one_is_denied_with_the_reason()
         "{v}"
     );
 }
+
+/// A host tool harness9 asks about says why; a team's allow of it still allows (the reason is
+/// the adapter's, not a shipped `ask` rule that would outrank the team's allow).
+#[test]
+fn a_known_tool_is_asked_with_its_reason_and_a_teams_allow_still_allows_it() {
+    let p = Project::new();
+    let (d, why) = decision(&p.claude("WebFetch", json!({"url": "https://docs.rs/x"})));
+    assert_eq!(d, "ask");
+    assert!(why.contains("reaches the network"), "{why}");
+    let (d, why) = decision(&p.claude("ScheduleWakeup", json!({"delaySeconds": 60})));
+    assert_eq!(d, "ask");
+    assert!(why.contains("work later"), "{why}");
+    p.write(
+        ".harness9/team.policy",
+        "allow WebFetch(arg url host \"docs.rs\");\n",
+    );
+    let (d, why) = decision(&p.claude("WebFetch", json!({"url": "https://docs.rs/x"})));
+    assert_eq!(d, "allow", "{why}");
+}

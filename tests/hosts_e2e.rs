@@ -1711,3 +1711,181 @@ fn copilot_is_blocked_by_a_broken_policy_and_by_a_missing_harness9() {
     run.assert_finished();
     assert!(!project.exists("ran.marker"), "{}", run.describe());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Every tool a pinned host offers its model is classified: harmless (its shipped policy allows
+// it), judged as what it runs (the adapter makes it a `bash`, file or patch call), or asked with
+// a reason (a rule of its shipped policy). A tool that only the policy's `default` decides is a
+// tool a new release brought: the test names it.
+
+/// The names of the tools a request offers the model, in each API's shape: Messages and
+/// Responses `tools[].name` (a Responses namespace's own tools too, a tool without a name by
+/// its type: `web_search`), Gemini `tools[].functionDeclarations[].name`.
+fn offered_tools(body: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    for tool in body["tools"].as_array().into_iter().flatten() {
+        if let Some(decls) = tool["functionDeclarations"].as_array() {
+            names.extend(
+                decls
+                    .iter()
+                    .filter_map(|d| d["name"].as_str())
+                    .map(String::from),
+            );
+        } else if let Some(inner) = tool["tools"].as_array() {
+            names.extend(
+                inner
+                    .iter()
+                    .filter_map(|d| d["name"].as_str())
+                    .map(String::from),
+            );
+        } else if let Some(name) = tool["name"].as_str().or(tool["type"].as_str()) {
+            names.push(name.to_string());
+        }
+    }
+    // Claude Code 2.1 lists the tools it defers by name in its instructions, one a line.
+    let marker = "deferred tools are now available";
+    let mut texts = Vec::new();
+    strings_in(body, &mut texts);
+    for text in texts.iter().filter(|t| t.contains(marker)) {
+        let after = text.split(marker).nth(1).unwrap_or("");
+        names.extend(
+            after
+                .lines()
+                .skip(1)
+                .take_while(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string())
+                .filter(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')),
+        );
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Every string in a JSON value.
+fn strings_in<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::String(s) => out.push(s),
+        Value::Array(xs) => xs.iter().for_each(|x| strings_in(x, out)),
+        Value::Object(m) => m.values().for_each(|x| strings_in(x, out)),
+        _ => {}
+    }
+}
+
+/// The tools of `names` that harness9 has not classified for `host`: what the adapter makes of
+/// each, then, for a tool it keeps, whether a rule of the host's shipped policy decides it.
+fn unclassified(host: Host, names: &[String]) -> Vec<String> {
+    use harness9::hooks::{claude_code, codex, copilot, gemini_cli, ToolEvent};
+    let dir = tempfile::tempdir().unwrap();
+    let project = harness9::hooks::Project {
+        cwd: dir.path().to_path_buf(),
+        home: Some(dir.path().to_path_buf()),
+        user_dir: None,
+    };
+    let (policy, asked) = match host {
+        Host::Claude => (claude_code::POLICY, claude_code::ASKED),
+        Host::Gemini => (gemini_cli::POLICY, gemini_cli::ASKED),
+        Host::Codex => (codex::POLICY, codex::ASKED),
+        Host::Copilot => (copilot::POLICY, copilot::ASKED),
+    };
+    let (engine, _) = harness9::hooks::project_engine(&project, Some(policy), None).unwrap();
+    let judged = ["bash", "read_file", "write_file", "edit_file", "list_dir"];
+    names
+        .iter()
+        .filter(|name| {
+            // The name Codex's hooks give its shell tools.
+            let hook_name = match (host, name.as_str()) {
+                (Host::Codex, "exec_command" | "shell" | "local_shell" | "shell_command") => "Bash",
+                _ => name.as_str(),
+            };
+            let event = ToolEvent {
+                tool_name: hook_name.to_string(),
+                tool_input: serde_json::Map::new(),
+                cwd: None,
+                session_id: None,
+                hook_event_name: None,
+                raw: serde_json::Map::new(),
+            };
+            let calls: Vec<harness9::ToolCall> = match host {
+                Host::Claude => vec![claude_code::tool_call(&event).call],
+                Host::Gemini => vec![gemini_cli::tool_call(&event).call],
+                Host::Codex => codex::tool_calls(&event)
+                    .into_iter()
+                    .map(|c| c.call)
+                    .collect(),
+                Host::Copilot => copilot::tool_calls(&event)
+                    .into_iter()
+                    .map(|c| c.call)
+                    .collect(),
+            };
+            let patch = hook_name == "apply_patch";
+            let with_reason = asked.iter().any(|(t, _)| *t == hook_name);
+            !patch
+                && !with_reason
+                && calls.iter().any(|c| {
+                    !judged.contains(&c.name.as_str())
+                        && engine.decide(c).rule == harness9::rule_ref::RuleRef::Default
+                })
+        })
+        .cloned()
+        .collect()
+}
+
+fn assert_all_classified(host: Host, run: &Run) {
+    let first = run
+        .requests
+        .iter()
+        .find(|r| !offered_tools(&r.body).is_empty());
+    let Some(first) = first else {
+        panic!(
+            "{} offered its model no tools: {}",
+            host.name(),
+            run.describe()
+        );
+    };
+    let names = offered_tools(&first.body);
+    eprintln!("{} offers {} tools: {names:?}", host.name(), names.len());
+    let missing = unclassified(host, &names);
+    assert!(
+        missing.is_empty(),
+        "{} offers tools harness9 has not classified (allow them in its shipped policy, map \
+         them in its adapter, or ask about them with a reason): {missing:?}",
+        host.name()
+    );
+}
+
+#[test]
+fn claude_code_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = claude(&project, vec![]) else {
+        return;
+    };
+    assert_all_classified(Host::Claude, &run);
+}
+
+#[test]
+fn gemini_cli_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = gemini(&project, vec![], as_installed, RUN_TIMEOUT) else {
+        return;
+    };
+    assert_all_classified(Host::Gemini, &run);
+}
+
+#[test]
+fn codex_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = codex(&project, vec![], |_| {}) else {
+        return;
+    };
+    assert_all_classified(Host::Codex, &run);
+}
+
+#[test]
+fn copilot_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = copilot(&project, vec![], |_| {}) else {
+        return;
+    };
+    assert_all_classified(Host::Copilot, &run);
+}

@@ -257,7 +257,7 @@ fn claude(a: ClaudeArgs) -> i32 {
     let permission_mode = claude_code::PermissionMode::parse(
         p.event.raw.get("permission_mode").and_then(Value::as_str),
     );
-    let d = claude_code::decide(&p.engine, &call.call, &permission_mode, a.mode);
+    let d = claude_code::decide_tool(&p.engine, call, &permission_mode, a.mode);
     let mode = match a.mode {
         Some(m) => m.as_str().to_string(),
         None => permission_mode.as_str().to_string(),
@@ -293,6 +293,7 @@ fn gemini(a: GeminiArgs) -> i32 {
     let call = &p.call;
     let ask_as = a.ask_as;
     let d = p.engine.decide_in_mode(&call.call, a.mode);
+    let d = hooks::with_asked_reason(d, gemini_cli::ASKED, &call.agent_tool);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {
         let logged = gemini_cli::effective(d, ask_as);
@@ -321,7 +322,10 @@ fn codex_hook(a: CodexArgs) -> i32 {
     let decisions: Vec<Decision> = p
         .calls
         .iter()
-        .map(|c| p.engine.decide_in_mode(&c.call, a.mode))
+        .map(|c| {
+            let d = p.engine.decide_in_mode(&c.call, a.mode);
+            hooks::with_asked_reason(d, codex::ASKED, &c.agent_tool)
+        })
         .collect();
     if !a.no_audit {
         for (c, d) in p.calls.iter().zip(&decisions) {
@@ -359,7 +363,10 @@ fn copilot_hook(a: CopilotArgs) -> i32 {
     let decisions: Vec<Decision> = p
         .calls
         .iter()
-        .map(|c| p.engine.decide_in_mode(&c.call, a.mode))
+        .map(|c| {
+            let d = p.engine.decide_in_mode(&c.call, a.mode);
+            hooks::with_asked_reason(d, copilot::ASKED, &c.agent_tool)
+        })
         .collect();
     if !a.no_audit {
         for (c, d) in p.calls.iter().zip(&decisions) {

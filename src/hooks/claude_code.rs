@@ -32,6 +32,39 @@ pub const OUTCOME_EVENT: &str = "PostToolUse";
 /// (`policies/claude-code.policy`, which says which tools are asked about and why).
 pub const POLICY: &str = "claude-code.policy";
 
+/// Claude Code's tools that harness9 asks about, with the reason (see [`super::Asked`]).
+pub const ASKED: &[super::Asked] = &[
+    ("WebFetch", "fetches a web page: it reaches the network"),
+    ("WebSearch", "searches the web: it reaches the network"),
+    (
+        "CronCreate",
+        "schedules a prompt to run later, with nobody watching",
+    ),
+    ("CronDelete", "removes a scheduled job"),
+    (
+        "ScheduleWakeup",
+        "schedules the session to wake up and work later",
+    ),
+    (
+        "Skill",
+        "runs a skill: instructions and scripts harness9 does not read",
+    ),
+    ("Workflow", "starts a workflow of further calls"),
+    (
+        "SendMessage",
+        "sends a message to another agent, which may act on it",
+    ),
+    ("EnterWorktree", "moves the session into another worktree"),
+    ("ExitWorktree", "moves the session out of its worktree"),
+    ("PushNotification", "sends a notification off this machine"),
+    ("SendUserFile", "sends a file off this machine"),
+    ("RemoteTrigger", "starts work on another machine"),
+    (
+        "PowerShell",
+        "runs PowerShell, which harness9 does not read",
+    ),
+];
+
 /// The harness9 call for a Claude Code tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {
     let input = &event.tool_input;
@@ -148,6 +181,17 @@ pub fn decide(
     };
     // Claude Code's modes loosen no ask of the managed tier either.
     engine.hold_managed(call, d)
+}
+
+/// [`decide`], with the reason harness9 asks about a tool it knows ([`ASKED`]).
+pub fn decide_tool(
+    engine: &Engine,
+    call: &HookCall,
+    permission_mode: &PermissionMode,
+    forced: Option<Mode>,
+) -> Decision {
+    let d = decide(engine, &call.call, permission_mode, forced);
+    super::with_asked_reason(d, ASKED, &call.agent_tool)
 }
 
 /// The hook's answer on standard output.

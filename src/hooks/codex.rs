@@ -44,6 +44,15 @@ pub const PERMISSION_EVENT: &str = "PermissionRequest";
 /// change nothing (`policies/codex.policy`).
 pub const POLICY: &str = "codex.policy";
 
+/// Codex's tools that harness9 asks about, with the reason (see [`super::Asked`]).
+pub const ASKED: &[super::Asked] = &[
+    (
+        "write_stdin",
+        "types into a running command, which harness9 does not read",
+    ),
+    ("web_search", "searches the web: it reaches the network"),
+];
+
 /// What an ask becomes in `PreToolUse`, where Codex takes only a deny.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum AskAs {

@@ -29,6 +29,21 @@ pub const EVENT: &str = "preToolUse";
 /// tools that change nothing (`policies/copilot.policy`).
 pub const POLICY: &str = "copilot.policy";
 
+/// Copilot CLI's tools that harness9 asks about, with the reason (see [`super::Asked`]).
+pub const ASKED: &[super::Asked] = &[
+    ("web_fetch", "fetches a web page: it reaches the network"),
+    (
+        "skill",
+        "runs a skill: instructions and scripts harness9 does not read",
+    ),
+    ("task", "starts a subagent"),
+    (
+        "write_agent",
+        "sends a running subagent a message, which it may act on",
+    ),
+    ("sql", "changes the session's database"),
+];
+
 /// Reads Copilot CLI's event into the fields every agent's event has.
 pub fn parse_event(text: &str) -> Result<ToolEvent, EventError> {
     let v: Value = serde_json::from_str(text).map_err(EventError::NotJson)?;

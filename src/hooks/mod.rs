@@ -303,6 +303,26 @@ pub fn explain(d: &Decision) -> String {
     }
 }
 
+/// A host's tool that harness9 asks about, and why: the reason a person reads when no rule of
+/// any policy decides the tool (the policy's `default` asks). Kept beside the adapter, not as
+/// an `ask` rule of the shipped policy, so that a team's `allow WebFetch(…)` still allows it.
+pub type Asked = (&'static str, &'static str);
+
+/// `d` with the reason of `tool` from `asked` when the policy's `default` asked about it; any
+/// other decision as it is (never loosened, never made stricter).
+pub fn with_asked_reason(d: Decision, asked: &[Asked], tool: &str) -> Decision {
+    if d.action != Action::Ask || d.rule != crate::rule_ref::RuleRef::Default {
+        return d;
+    }
+    match asked.iter().find(|(t, _)| *t == tool) {
+        Some((_, why)) => Decision {
+            reason: format!("{why} ({})", d.reason),
+            ..d
+        },
+        None => d,
+    }
+}
+
 /// The reason of an ask that no person will see (a headless run, a host that cannot ask): the
 /// call was not run, and the model is told what the user can do.
 pub fn explain_unasked(d: &Decision) -> String {
