@@ -491,6 +491,22 @@ fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
         Ok(e)
     })
     .map_err(|e| e.to_string())?;
+    if !path.exists() {
+        // Folders a removed file leaves empty go too (`.github/hooks`, then `.github`), up to
+        // the project (or home) itself.
+        let base = if scope == Scope::Global {
+            home()
+        } else {
+            Some(cwd.clone())
+        };
+        let mut dir = path.parent();
+        while let Some(d) = dir {
+            if Some(d) == base.as_deref() || (d.exists() && std::fs::remove_dir(d).is_err()) {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
     let event = agent.events().join(" and ");
     let command = hook_command(agent, &program, &[]);
     let note = add && !matches!(outcome, Outcome::AlreadyThere);
