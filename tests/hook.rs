@@ -92,6 +92,9 @@ fn run_with(cwd: &Path, home: &Path, args: &[&str], stdin: &str, env: &[(&str, &
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("XDG_STATE_HOME")
+        // Whether a person attends: said by each test that needs it.
+        .env_remove("CLAUDE_CODE_SESSION_ATTENDED")
+        .env_remove("CLAUDE_CODE_ENTRYPOINT")
         .envs(env.iter().map(|(k, v)| (*k, *v)))
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
@@ -1202,4 +1205,37 @@ fn a_known_tool_is_asked_with_its_reason_and_a_teams_allow_still_allows_it() {
     );
     let (d, why) = decision(&p.claude("WebFetch", json!({"url": "https://docs.rs/x"})));
     assert_eq!(d, "allow", "{why}");
+}
+
+/// Claude Code says whether a person attends (`CLAUDE_CODE_SESSION_ATTENDED`): an ask in its
+/// dialog is a question to that person; in `claude -p` the model is told the call did not run
+/// and to ask the user.
+#[test]
+fn claude_codes_ask_is_worded_for_the_person_or_for_the_model() {
+    let p = Project::new();
+    let event = p.claude_event("Bash", json!({"command": "make deploy"}));
+    let why = |attended: &Path| {
+        let o = run_with(
+            &p.cwd(),
+            &p.home(),
+            &["hook", "claude-code"],
+            &event,
+            &[("CLAUDE_CODE_SESSION_ATTENDED", attended)],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        decision(&answer(&o))
+    };
+    let (d, asked) = why(Path::new("1"));
+    assert_eq!(d, "ask");
+    assert!(
+        asked.starts_with("harness9 asks for your approval"),
+        "{asked}"
+    );
+    assert!(!asked.contains("not run"), "{asked}");
+    let (d, told) = why(Path::new("0"));
+    assert_eq!(d, "ask");
+    assert!(
+        told.contains("The call was not run: ask the user"),
+        "{told}"
+    );
 }

@@ -979,6 +979,11 @@ fn claude_code_does_not_run_an_asked_command_in_print_mode_and_the_model_sees_wh
         text.starts_with(ASK_PREFIX) && text.contains(ASK_REASON) && text.contains("was not run"),
         "the model sees that a person must approve it, and why: {text}"
     );
+    // Claude Code says nobody attends a `-p` run: the wording is for the model alone.
+    assert!(
+        text.contains("ask the user") && !text.contains("If nobody can approve it here"),
+        "{text}"
+    );
     let lines = audit_for(&project, &tool_use_id(0));
     assert_eq!(decisions(&lines), ["ask"], "audit: {lines:?}");
     assert!(

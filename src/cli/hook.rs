@@ -272,7 +272,8 @@ fn claude(a: ClaudeArgs) -> i32 {
             &d,
         );
     }
-    let code = answer("claude-code", &claude_code::response(&d));
+    let situation = claude_code::situation(|k| std::env::var(k).ok());
+    let code = answer("claude-code", &claude_code::response(&d, situation));
     // The process ends here: freeing the engine's rules and tables one by one would only
     // delay the agent's call.
     std::mem::forget(p);

@@ -323,6 +323,32 @@ pub fn with_asked_reason(d: Decision, asked: &[Asked], tool: &str) -> Decision {
     }
 }
 
+/// Who reads an ask's reason: the person a host's dialog asks, or, in a run nobody attends,
+/// the model, which is told the call did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Situation {
+    /// A person answers the host's dialog.
+    Interactive,
+    /// Nobody can answer (`claude -p`): the host denies the ask and the model reads why.
+    Headless,
+    /// The host does not say: the reason serves both.
+    Unknown,
+}
+
+/// The reason an agent is shown for `d`, worded for `situation`: an ask in a dialog is a
+/// question to the person; in a headless run it says the call was not run and what the user
+/// can do.
+pub fn explain_for(d: &Decision, situation: Situation) -> String {
+    match (d.action, situation) {
+        (Action::Ask, Situation::Interactive) => format!(
+            "harness9 asks for your approval: {} ({} risk; harness9 rule {})",
+            d.reason, d.risk, d.rule
+        ),
+        (Action::Ask, Situation::Headless) => explain_unasked(d),
+        _ => explain(d),
+    }
+}
+
 /// The reason of an ask that no person will see (a headless run, a host that cannot ask): the
 /// call was not run, and the model is told what the user can do.
 pub fn explain_unasked(d: &Decision) -> String {
