@@ -1,8 +1,9 @@
-//! `harness9 hook claude-code`, `harness9 hook gemini-cli` and `harness9 hook codex`: one hook
-//! event on standard input, the decision on standard output (for Codex, nothing where it takes
-//! no answer), exit 0. Anything that stops a decision (input that is not
-//! an event, a working folder that cannot be used, a policy that does not load) is a message on
-//! standard error and exit code 2, which every agent takes as "block this call": never an allow.
+//! `harness9 hook claude-code`, `gemini-cli`, `codex` and `copilot`: one hook event on standard
+//! input, the decision on standard output (for Codex, nothing where it takes no answer), exit 0.
+//! Anything that stops a decision (input that is not an event, a working folder that cannot be
+//! used, a policy that does not load) is a message on standard error and exit code 2, which
+//! every agent takes as "block this call" (for Copilot CLI, which does not show that message,
+//! a deny that says why): never an allow.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
