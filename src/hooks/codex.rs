@@ -163,17 +163,16 @@ fn remove_call(path: &str) -> ToolCall {
     ToolCall::primary("bash", format!("rm -- {quoted}"))
 }
 
-/// The strictest of several decisions (deny, then ask, then allow; the higher risk first):
-/// the answer for a call made of several (a patch's files).
+/// The strictest of several decisions ([`Decision::strictness`]: deny > ask > allow, then the
+/// higher risk; the first on a tie): the answer for a call made of several (a patch's files).
 pub fn strictest(decisions: Vec<Decision>) -> Option<Decision> {
-    let rank = |a: Action| match a {
-        Action::Deny => 2,
-        Action::Ask => 1,
-        Action::Allow => 0,
-    };
-    decisions
-        .into_iter()
-        .max_by_key(|d| (rank(d.action), d.risk))
+    decisions.into_iter().reduce(|a, b| {
+        if a.strictness() >= b.strictness() {
+            a
+        } else {
+            b
+        }
+    })
 }
 
 /// The decision an answer stands for in `event` (what the audit log records): in `PreToolUse`

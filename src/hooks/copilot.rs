@@ -41,7 +41,14 @@ pub const ASKED: &[super::Asked] = &[
         "write_agent",
         "sends a running subagent a message, which it may act on",
     ),
-    ("sql", "changes the session's database"),
+    (
+        "sql",
+        "runs SQL on the session's database, which harness9 does not read",
+    ),
+    (
+        "session_store_sql",
+        "runs SQL on the store of past sessions, which harness9 does not read",
+    ),
 ];
 
 /// Reads Copilot CLI's event into the fields every agent's event has.

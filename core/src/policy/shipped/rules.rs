@@ -192,19 +192,18 @@ pub(super) fn codex() -> Vec<Statement> {
     ]
 }
 
-pub(super) const COPILOT_HASH: u64 = 0x7ccfe48949b80518;
+pub(super) const COPILOT_HASH: u64 = 0x30eea59f404890bf;
 
 pub(super) fn copilot() -> Vec<Statement> {
     vec![
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(728, 733)), tool: st("rg", 734, 736), matchers: None, unless: vec![], risk: None, reason: None, span: sp(728, 736) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(738, 743)), tool: st("glob", 744, 748), matchers: None, unless: vec![], risk: None, reason: None, span: sp(738, 748) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(750, 755)), tool: st("semantic_code_search", 756, 776), matchers: None, unless: vec![], risk: None, reason: None, span: sp(750, 776) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(849, 854)), tool: st("read_bash", 855, 864), matchers: None, unless: vec![], risk: None, reason: None, span: sp(849, 864) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(866, 871)), tool: st("list_bash", 872, 881), matchers: None, unless: vec![], risk: None, reason: None, span: sp(866, 881) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(883, 888)), tool: st("stop_bash", 889, 898), matchers: None, unless: vec![], risk: None, reason: None, span: sp(883, 898) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(988, 993)), tool: st("fetch_copilot_cli_documentation", 994, 1025), matchers: None, unless: vec![], risk: None, reason: None, span: sp(988, 1025) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1027, 1032)), tool: st("list_agents", 1033, 1044), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1027, 1044) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1046, 1051)), tool: st("read_agent", 1052, 1062), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1046, 1062) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1064, 1069)), tool: st("session_store_sql", 1070, 1087), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1064, 1087) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(783, 788)), tool: st("rg", 789, 791), matchers: None, unless: vec![], risk: None, reason: None, span: sp(783, 791) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(793, 798)), tool: st("glob", 799, 803), matchers: None, unless: vec![], risk: None, reason: None, span: sp(793, 803) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(805, 810)), tool: st("semantic_code_search", 811, 831), matchers: None, unless: vec![], risk: None, reason: None, span: sp(805, 831) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(904, 909)), tool: st("read_bash", 910, 919), matchers: None, unless: vec![], risk: None, reason: None, span: sp(904, 919) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(921, 926)), tool: st("list_bash", 927, 936), matchers: None, unless: vec![], risk: None, reason: None, span: sp(921, 936) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(938, 943)), tool: st("stop_bash", 944, 953), matchers: None, unless: vec![], risk: None, reason: None, span: sp(938, 953) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1032, 1037)), tool: st("fetch_copilot_cli_documentation", 1038, 1069), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1032, 1069) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1071, 1076)), tool: st("list_agents", 1077, 1088), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1071, 1088) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1090, 1095)), tool: st("read_agent", 1096, 1106), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1090, 1106) }),
     ]
 }
