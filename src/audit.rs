@@ -1,7 +1,10 @@
-//! The audit log: one JSON line per decision and per outcome, appended to
-//! `<working folder>/.harness9/audit.jsonl` by the hook adapters and by the runtime (the TUI)
-//! alike, in one schema ([`Record`]) through one writer ([`append_line`]). `harness9 suggest`
-//! reads it back.
+//! The audit log: one JSON line per decision and per outcome, appended to the project's
+//! `audit.jsonl` in the user's state folder ([`state_dir`]: `$XDG_STATE_HOME/harness9/<project
+//! key>/`, by default `~/.local/state/harness9/<project key>/`) by the hook adapters and by the
+//! runtime (the TUI) alike, in one schema ([`Record`]) through one writer ([`append_line`]).
+//! `harness9 suggest` reads it back, and `harness9 doctor` says where it is. Nothing of it is
+//! written into the repository: a project gets a `.harness9/` folder only when a person puts a
+//! policy or settings there.
 //!
 //! A decision line:
 //!
@@ -25,17 +28,80 @@ use serde_json::Value;
 
 use crate::call::{Action, Risk, RuleRef, ToolCall};
 use crate::engine::Mode;
-use crate::hooks::PROJECT_DIR;
-
-/// The log's file name inside `.harness9/`.
+/// The log's file name in the project's state folder.
 pub const AUDIT_FILE: &str = "audit.jsonl";
 
 /// The longest `input` a line keeps whole; a longer one is cut and marked `truncated`.
 pub const MAX_INPUT_CHARS: usize = 4096;
 
+fn absolute_var(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
+/// The user's state folder for harness9: `$XDG_STATE_HOME/harness9` (an absolute value),
+/// else `~/.local/state/harness9` of `home`.
+pub fn state_home_in(home: Option<&Path>) -> std::io::Result<PathBuf> {
+    if let Some(state) = absolute_var("XDG_STATE_HOME") {
+        return Ok(state.join("harness9"));
+    }
+    match home {
+        Some(home) => Ok(home.join(".local/state/harness9")),
+        None => Err(std::io::Error::other(
+            "neither XDG_STATE_HOME nor HOME is set, so there is no state folder",
+        )),
+    }
+}
+
+/// The name of a project's state folder: the working folder's last name (letters, digits,
+/// `.`, `_`, `-`; at most 40 of them) and a hash of its whole path, so that two projects of
+/// one name keep their logs apart.
+pub fn project_key(cwd: &Path) -> String {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let name: String = cwd
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    let name = name.trim_start_matches('.');
+    let name = if name.is_empty() { "root" } else { name };
+    format!("{name}-{:016x}", fnv1a(cwd.as_os_str().as_encoded_bytes()))
+}
+
+/// FNV-1a, 64 bits: stable across releases and machines, which a key of a folder needs.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The state folder of the project at `cwd`: its audit log, the TUI's offloaded outputs and
+/// input history (home from `$HOME`).
+pub fn state_dir(cwd: &Path) -> std::io::Result<PathBuf> {
+    state_dir_in(cwd, absolute_var("HOME").as_deref())
+}
+
+/// [`state_dir`] with the home folder given.
+pub fn state_dir_in(cwd: &Path, home: Option<&Path>) -> std::io::Result<PathBuf> {
+    Ok(state_home_in(home)?.join(project_key(cwd)))
+}
+
 /// Where the log of a working folder is.
-pub fn audit_path(cwd: &Path) -> PathBuf {
-    cwd.join(PROJECT_DIR).join(AUDIT_FILE)
+pub fn audit_path(cwd: &Path) -> std::io::Result<PathBuf> {
+    Ok(state_dir(cwd)?.join(AUDIT_FILE))
 }
 
 /// One line of the log.
@@ -194,10 +260,10 @@ pub fn input_of(call: &ToolCall) -> (String, bool) {
     (cut, true)
 }
 
-/// Appends one record to the log of `cwd`, creating `.harness9/` when needed (see
+/// Appends one record to the log of `cwd`, creating its state folder when needed (see
 /// [`append_line`]).
 pub fn append(cwd: &Path, record: &Record) -> std::io::Result<PathBuf> {
-    let path = audit_path(cwd);
+    let path = audit_path(cwd)?;
     append_line(&path, &record.to_line())?;
     Ok(path)
 }
@@ -221,27 +287,6 @@ pub fn read_log(path: &Path) -> std::io::Result<(Vec<Record>, usize)> {
 /// The most of a log [`read_log`] reads.
 pub const MAX_LOG_BYTES: u64 = 256 << 20;
 
-/// What `.harness9/.gitignore` holds: the log, offloaded outputs and lock files are the
-/// machine's, not the project's (its policies and settings are).
-pub const GITIGNORE: &str = "# Written by harness9: the audit log, offloaded outputs, lock \
-                             files, the TUI's input history.\n\
-                             audit.jsonl\noffload/\n*.lock\nhistory.jsonl\n";
-
-/// Creates `.harness9/.gitignore` when the folder has none (an existing one is left alone).
-pub fn keep_out_of_git(dir: &Path) {
-    let path = dir.join(".gitignore");
-    if std::fs::symlink_metadata(&path).is_ok() {
-        return;
-    }
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-    {
-        let _ = f.write_all(GITIGNORE.as_bytes());
-    }
-}
-
 /// The one writer of audit logs (the hook adapters' and the runtime's): appends `line` and a
 /// newline to `path`, creating its folder when needed. Only ever to a regular file: a cloned
 /// repository's `audit.jsonl` linked to `~/.bashrc` would get a line with the model's `$(…)`
@@ -250,9 +295,6 @@ pub fn keep_out_of_git(dir: &Path) {
 pub fn append_line(path: &Path, line: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
-        if dir.file_name().is_some_and(|n| n == PROJECT_DIR) {
-            keep_out_of_git(dir);
-        }
     }
     let not_regular = || {
         std::io::Error::other("it is not a regular file (a symbolic link?); nothing was written")
@@ -304,6 +346,19 @@ impl Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_projects_key_is_its_name_and_a_hash_of_its_path() {
+        let a = project_key(Path::new("/nonexistent/work/my app"));
+        let b = project_key(Path::new("/nonexistent/other/my app"));
+        assert!(
+            a.starts_with("my_app-") && b.starts_with("my_app-"),
+            "{a} {b}"
+        );
+        assert_ne!(a, b, "two projects of one name keep their logs apart");
+        assert_eq!(a, project_key(Path::new("/nonexistent/work/my app")));
+        assert!(project_key(Path::new("/")).starts_with("root-"));
+    }
 
     #[test]
     fn long_inputs_are_cut_on_a_character_boundary_and_marked() {

@@ -252,13 +252,19 @@ fn load_cases() -> Vec<Case> {
     cases
 }
 
-/// The engine `harness9 check` builds with no flags, in `cwd` with the corpus home.
+/// The engine `harness9 check` builds with no flags, in `cwd` with the corpus home: the
+/// shipped default policy, and the project's and the agents' settings guarded as `check` and
+/// the hook guard them.
 fn default_engine(cwd: &Path) -> Engine {
-    Engine::builder()
-        .context(PathContext::new(cwd, Some(PathBuf::from(HOME))))
-        .default_policy()
-        .build()
-        .expect("the default policy loads")
+    let home = PathBuf::from(HOME);
+    harness9::hooks::guard_project(
+        Engine::builder().context(PathContext::new(cwd, Some(home.clone()))),
+        cwd,
+        Some(&home),
+    )
+    .default_policy()
+    .build()
+    .expect("the default policy loads")
 }
 
 /// Counts per file, then every failure; panics if there is any.

@@ -64,9 +64,16 @@ impl Project {
         answer(&o)
     }
 
+    /// The project's audit log, in the state folder of this HOME.
+    fn audit_log(&self) -> PathBuf {
+        self.home()
+            .join(".local/state/harness9")
+            .join(harness9::audit::project_key(&self.cwd()))
+            .join("audit.jsonl")
+    }
+
     fn audit_lines(&self) -> Vec<Value> {
-        let text =
-            std::fs::read_to_string(self.cwd().join(".harness9/audit.jsonl")).unwrap_or_default();
+        let text = std::fs::read_to_string(self.audit_log()).unwrap_or_default();
         text.lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
@@ -81,10 +88,14 @@ fn run_with(cwd: &Path, home: &Path, args: &[&str], stdin: &str, env: &[(&str, &
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
         .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .current_dir(cwd)
         .env("HOME", home)
         .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        // Whether a person attends: said by each test that needs it.
+        .env_remove("CLAUDE_CODE_SESSION_ATTENDED")
+        .env_remove("CLAUDE_CODE_ENTRYPOINT")
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -451,7 +462,7 @@ fn an_unwritable_audit_log_warns_and_the_decision_stands() {
     let p = Project::new();
     // The log's name is taken by a folder, so it cannot be opened for appending (not even by
     // root, whom permissions would not stop).
-    std::fs::create_dir_all(p.cwd().join(".harness9/audit.jsonl")).unwrap();
+    std::fs::create_dir_all(p.audit_log()).unwrap();
     let o = p.run(
         &["hook", "claude-code"],
         &p.claude_event("Bash", json!({"command": "rm -rf /"})),
@@ -772,16 +783,16 @@ fn an_ask_says_it_needs_a_person_and_what_to_do() {
     assert!(why.ends_with("the call was not run"), "{why}");
 }
 
-/// The hook's audit log is written only to a regular file: never through a link a cloned
-/// repository planted (`.harness9/audit.jsonl` → `~/.bashrc`), never blocking on a FIFO. The
-/// decision stands either way.
+/// The hook's audit log is written only to a regular file: never through a link someone
+/// planted (`audit.jsonl` → `~/.bashrc`), never blocking on a FIFO. The decision stands
+/// either way.
 #[test]
 fn the_audit_log_is_never_written_through_a_link_or_into_a_fifo() {
     let p = Project::new();
     let target = p.home().join(".bashrc");
     std::fs::write(&target, "# rc\n").unwrap();
-    std::fs::create_dir_all(p.cwd().join(".harness9")).unwrap();
-    let log = p.cwd().join(".harness9/audit.jsonl");
+    let log = p.audit_log();
+    std::fs::create_dir_all(log.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&target, &log).unwrap();
     let o = p.run(
         &["hook", "claude-code"],
@@ -804,21 +815,62 @@ fn the_audit_log_is_never_written_through_a_link_or_into_a_fifo() {
     }
 }
 
-/// The log (and offloaded outputs, lock files) stay out of git: the first write creates
-/// `.harness9/.gitignore`; one the project has is left as it is.
+/// The log is the machine's, not the project's: a session of hook calls in a git clone with a
+/// shared install leaves no untracked file, and no `.harness9/` folder appears where no person
+/// put one. The log is in the state folder (`$XDG_STATE_HOME` when set).
 #[test]
-fn the_first_audit_line_keeps_the_log_out_of_git() {
+fn hook_calls_leave_no_file_in_the_repository_and_log_to_the_state_folder() {
     let p = Project::new();
-    p.claude("Bash", json!({"command": "git status"}));
-    let ignore = std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap();
-    assert!(ignore.lines().any(|l| l == "audit.jsonl"), "{ignore}");
-    assert!(ignore.lines().any(|l| l == "offload/"), "{ignore}");
-    std::fs::write(p.cwd().join(".harness9/.gitignore"), "mine\n").unwrap();
-    p.claude("Bash", json!({"command": "git status"}));
-    assert_eq!(
-        std::fs::read_to_string(p.cwd().join(".harness9/.gitignore")).unwrap(),
-        "mine\n"
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(args)
+            .current_dir(p.cwd())
+            .env("HOME", p.home())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    git(&["init", "-q"]);
+    let o = p.run(&["install", "claude-code", "--shared"], "");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    git(&["add", "-A"]);
+    git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-qm",
+        "shared install",
+    ]);
+    for command in ["git status", "rm -rf /", "cat README"] {
+        p.claude("Bash", json!({"command": command}));
+    }
+    let post = json!({"cwd": p.cwd(), "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                      "tool_input": {"command": "git status"}, "tool_use_id": "toolu_01ABC123"});
+    let o = p.run(&["hook", "claude-code"], &post.to_string());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(git(&["status", "--porcelain", "--untracked-files=all"]), "");
+    assert!(!p.cwd().join(".harness9").exists());
+    assert_eq!(p.audit_lines().len(), 4, "three decisions and one outcome");
+    // XDG_STATE_HOME, when set, is the state folder.
+    let state = p.dir.path().join("state");
+    let o = run_with(
+        &p.cwd(),
+        &p.home(),
+        &["hook", "claude-code"],
+        &p.claude_event("Bash", json!({"command": "git status"})),
+        &[("XDG_STATE_HOME", &state)],
     );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let key = harness9::audit::project_key(&p.cwd());
+    assert!(state
+        .join("harness9")
+        .join(key)
+        .join("audit.jsonl")
+        .is_file());
 }
 
 /// Claude Code's PostToolUse event says a call ran: logged with the call's id (an asked call
@@ -1044,4 +1096,146 @@ fn folders_named_with_glob_characters_stand_for_themselves() {
     assert_eq!(claude("Read", json!({"file_path": key})).0, "deny");
     let (d, why) = claude("Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
     assert_eq!(d, "deny", "{why}");
+}
+
+/// Codex's PermissionRequest (its schema: `tool_name` `Bash`, `tool_input.command`), which
+/// `codex exec` never sends: harness9 answers allow or deny, and leaves an ask to Codex's user.
+#[test]
+fn codex_permission_requests_are_allowed_denied_or_left_to_its_user() {
+    let p = Project::new();
+    let event = |command: &str| {
+        json!({"session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": p.cwd(),
+               "hook_event_name": "PermissionRequest", "model": "gpt-5.5",
+               "permission_mode": "default", "tool_name": "Bash",
+               "tool_input": {"command": command, "description": "why"}})
+        .to_string()
+    };
+    let run = |command: &str| {
+        let o = p.run(&["hook", "codex"], &event(command));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let allow: Value = serde_json::from_str(&run("git status")).unwrap();
+    assert_eq!(
+        allow["hookSpecificOutput"]["hookEventName"],
+        "PermissionRequest"
+    );
+    assert_eq!(allow["hookSpecificOutput"]["decision"]["behavior"], "allow");
+    let deny: Value = serde_json::from_str(&run("cat ~/.ssh/id_rsa")).unwrap();
+    assert_eq!(deny["hookSpecificOutput"]["decision"]["behavior"], "deny");
+    assert!(deny["hookSpecificOutput"]["decision"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("the call was not run"));
+    assert_eq!(run("make deploy"), "", "an ask is Codex's user's to answer");
+    // In PreToolUse the same ask is a deny: Codex might run it without asking anyone.
+    let pre = event("make deploy").replace("PermissionRequest", "PreToolUse");
+    let o = p.run(&["hook", "codex"], &pre);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    // An event it does not answer blocks.
+    let other = event("ls").replace("PermissionRequest", "Stop");
+    assert_eq!(p.run(&["hook", "codex"], &other).status.code(), Some(2));
+}
+
+/// Copilot CLI's preToolUse event (`toolName`, `toolArgs`: an object, or a patch's text):
+/// decided like any other call; a call that cannot be decided is a deny that says why, since
+/// Copilot CLI does not show a failed hook's message.
+#[test]
+fn copilot_events_are_decided_and_an_undecidable_one_is_denied_with_the_reason() {
+    let p = Project::new();
+    let event = |tool: &str, args: Value| {
+        json!({"sessionId": "s", "timestamp": 1, "cwd": p.cwd(), "toolName": tool, "toolArgs": args})
+            .to_string()
+    };
+    let run = |e: &str| {
+        let o = p.run(&["hook", "copilot"], e);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        serde_json::from_str::<Value>(&stdout(&o)).unwrap()
+    };
+    assert_eq!(
+        run(&event("bash", json!({"command": "git status"})))["permissionDecision"],
+        "allow"
+    );
+    assert_eq!(
+        run(&event("bash", json!({"command": "make deploy"})))["permissionDecision"],
+        "ask"
+    );
+    let v = run(&event(
+        "view",
+        json!({"path": p.home().join(".ssh/id_rsa")}),
+    ));
+    assert_eq!(v["permissionDecision"], "deny");
+    // A patch that deletes the policy is judged as the `rm` that deletes it.
+    let patch = "*** Begin Patch\n*** Delete File: .harness9/team.policy\n*** End Patch\n";
+    let v = run(&event("apply_patch", json!(patch)));
+    assert_ne!(v["permissionDecision"], "allow", "{v}");
+    assert!(
+        v["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("policy's own files"),
+        "{v}"
+    );
+    let v = run("not json");
+    assert_eq!(v["permissionDecision"], "deny");
+    assert!(
+        v["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("the tool call is blocked"),
+        "{v}"
+    );
+}
+
+/// A host tool harness9 asks about says why; a team's allow of it still allows (the reason is
+/// the adapter's, not a shipped `ask` rule that would outrank the team's allow).
+#[test]
+fn a_known_tool_is_asked_with_its_reason_and_a_teams_allow_still_allows_it() {
+    let p = Project::new();
+    let (d, why) = decision(&p.claude("WebFetch", json!({"url": "https://docs.rs/x"})));
+    assert_eq!(d, "ask");
+    assert!(why.contains("reaches the network"), "{why}");
+    let (d, why) = decision(&p.claude("ScheduleWakeup", json!({"delaySeconds": 60})));
+    assert_eq!(d, "ask");
+    assert!(why.contains("work later"), "{why}");
+    p.write(
+        ".harness9/team.policy",
+        "allow WebFetch(arg url host \"docs.rs\");\n",
+    );
+    let (d, why) = decision(&p.claude("WebFetch", json!({"url": "https://docs.rs/x"})));
+    assert_eq!(d, "allow", "{why}");
+}
+
+/// Claude Code says whether a person attends (`CLAUDE_CODE_SESSION_ATTENDED`): an ask in its
+/// dialog is a question to that person; in `claude -p` the model is told the call did not run
+/// and to ask the user.
+#[test]
+fn claude_codes_ask_is_worded_for_the_person_or_for_the_model() {
+    let p = Project::new();
+    let event = p.claude_event("Bash", json!({"command": "make deploy"}));
+    let why = |attended: &Path| {
+        let o = run_with(
+            &p.cwd(),
+            &p.home(),
+            &["hook", "claude-code"],
+            &event,
+            &[("CLAUDE_CODE_SESSION_ATTENDED", attended)],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        decision(&answer(&o))
+    };
+    let (d, asked) = why(Path::new("1"));
+    assert_eq!(d, "ask");
+    assert!(
+        asked.starts_with("harness9 asks for your approval"),
+        "{asked}"
+    );
+    assert!(!asked.contains("not run"), "{asked}");
+    let (d, told) = why(Path::new("0"));
+    assert_eq!(d, "ask");
+    assert!(
+        told.contains("The call was not run: ask the user"),
+        "{told}"
+    );
 }

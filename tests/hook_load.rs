@@ -143,6 +143,7 @@ fn a_thousand_hook_calls_in_a_row_each_get_their_answer_and_leak_nothing() {
             .current_dir(&project)
             .env("HOME", &home)
             .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_STATE_HOME")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -185,7 +186,11 @@ fn a_thousand_hook_calls_in_a_row_each_get_their_answer_and_leak_nothing() {
         "the test process leaked file handles"
     );
 
-    let audit = std::fs::read_to_string(project.join(".harness9/audit.jsonl")).expect("audit log");
+    let log = home
+        .join(".local/state/harness9")
+        .join(harness9::audit::project_key(&project))
+        .join("audit.jsonl");
+    let audit = std::fs::read_to_string(log).expect("audit log");
     let lines: Vec<Value> = audit
         .lines()
         .map(|l| serde_json::from_str(l).expect("an audit line is JSON"))

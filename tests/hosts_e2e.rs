@@ -1,16 +1,20 @@
-//! End to end with the real hosts: the Claude Code and Gemini CLI releases pinned in
-//! `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`, `@google/gemini-cli`, installed
-//! into `target/hosts` by `tests/hosts/install.sh`), each run non-interactively (`-p`) in a
-//! temporary project with a temporary HOME, against a scripted model server on 127.0.0.1, with
-//! harness9 installed as its hook by `harness9 install claude-code` / `harness9 install
-//! gemini-cli` (nothing else is configured: the hook finds the project's policy itself).
+//! End to end with the real hosts: the Claude Code, Gemini CLI, Codex CLI and Copilot CLI
+//! releases pinned in `tests/hosts/versions.env` (npm `@anthropic-ai/claude-code`,
+//! `@google/gemini-cli`, `@openai/codex`, `@github/copilot`, installed into `target/hosts` by
+//! `tests/hosts/install.sh`), each run non-interactively (`-p`, `codex exec`) in a temporary
+//! project with a temporary HOME, against
+//! a scripted model server on 127.0.0.1, with harness9 installed as its hook by `harness9
+//! install AGENT --shared` (the hook names `harness9`, found on the PATH the host gets; nothing
+//! else is configured: the hook finds the project's policy itself).
 //!
 //! The model server answers by a script: while the conversation holds fewer tool results than
 //! the script has calls, the next call; then a final text. It records every request, so the
 //! tests read what the model was told: the command's output for an allow, harness9's reason for
 //! a deny or an ask. Claude Code speaks the Messages API (`ANTHROPIC_BASE_URL`, streamed as
 //! server-sent events); Gemini CLI the Gemini API (`GOOGLE_GEMINI_BASE_URL`,
-//! `streamGenerateContent?alt=sse`).
+//! `streamGenerateContent?alt=sse`); Codex the Responses API (a custom provider in its
+//! `config.toml`, `wire_api = "responses"`), and Copilot CLI too (its custom provider,
+//! `COPILOT_PROVIDER_BASE_URL`, which needs no GitHub sign-in).
 //!
 //! The project policy (`.harness9/hosts-e2e.policy`) is complete on its own: its own rules and
 //! `default ask;`. It allows `touch` and `echo`, denies `mkdir`, and asks about `cp`, so the
@@ -40,8 +44,9 @@
 //!   headless runs) in a hook command edited by hand, with which the model gets the reason.
 //!
 //! When a CLI is not installed (or not at the pinned version), its tests print why and pass;
-//! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN` and
-//! `HARNESS9_GEMINI_BIN` point the tests at other binaries (any version).
+//! with `HARNESS9_HOST_TESTS=require` (CI) that is a failure. `HARNESS9_CLAUDE_BIN`,
+//! `HARNESS9_GEMINI_BIN`, `HARNESS9_CODEX_BIN` and `HARNESS9_COPILOT_BIN` point the tests at
+//! other binaries (any version).
 
 // Test code: a failed unwrap is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -83,6 +88,8 @@ const BROKEN_POLICY: &str = "allow bash(\n";
 
 const ALLOWED: &str = "touch ran.marker && echo hosts-e2e-allowed-output";
 const ALLOWED_OUTPUT: &str = "hosts-e2e-allowed-output";
+/// A command that changes nothing, which Claude Code's own rules run once `Bash` is allowed.
+const ECHOED: &str = "echo hosts-e2e-allowed-output";
 const DENIED: &str = "mkdir denied.marker";
 const DENY_REASON: &str = "hosts-e2e: mkdir is denied in this project";
 const ASKED: &str = "cp /dev/null asked.marker";
@@ -97,6 +104,8 @@ const BLOCKED_BY_BROKEN: &str = "touch broken.marker";
 enum Host {
     Claude,
     Gemini,
+    Codex,
+    Copilot,
 }
 
 impl Host {
@@ -104,6 +113,8 @@ impl Host {
         match self {
             Host::Claude => "Claude Code",
             Host::Gemini => "Gemini CLI",
+            Host::Codex => "Codex CLI",
+            Host::Copilot => "Copilot CLI",
         }
     }
 
@@ -111,6 +122,8 @@ impl Host {
         match self {
             Host::Claude => "HARNESS9_CLAUDE_BIN",
             Host::Gemini => "HARNESS9_GEMINI_BIN",
+            Host::Codex => "HARNESS9_CODEX_BIN",
+            Host::Copilot => "HARNESS9_COPILOT_BIN",
         }
     }
 
@@ -118,19 +131,23 @@ impl Host {
         let key = match self {
             Host::Claude => "CLAUDE_CODE_VERSION",
             Host::Gemini => "GEMINI_CLI_VERSION",
+            Host::Codex => "CODEX_VERSION",
+            Host::Copilot => "COPILOT_VERSION",
         };
         include_str!("hosts/versions.env")
             .lines()
             .filter_map(|l| l.split_once('='))
             .find(|(k, _)| k.trim() == key)
             .map(|(_, v)| v.trim().to_string())
-            .expect("tests/hosts/versions.env names both versions")
+            .expect("tests/hosts/versions.env names every host's version")
     }
 
     fn default_bin(self) -> PathBuf {
         let name = match self {
             Host::Claude => "claude",
             Host::Gemini => "gemini",
+            Host::Codex => "codex",
+            Host::Copilot => "copilot",
         };
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("target/hosts/node_modules/.bin")
@@ -159,10 +176,13 @@ impl Host {
             .stdin(Stdio::null())
             .output()
             .map_err(|e| format!("{} at {} does not start: {e}", self.name(), bin.display()))?;
+        // `2.1.332 (Claude Code)`, `0.61.0`, `codex-cli 0.171.0`, `GitHub Copilot CLI
+        // 1.0.102.`: the first word that is a version.
         let version = String::from_utf8_lossy(&out.stdout)
             .split_whitespace()
-            .next()
+            .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))
             .unwrap_or("")
+            .trim_end_matches('.')
             .to_string();
         if !out.status.success() || version.is_empty() {
             return Err(format!(
@@ -219,6 +239,8 @@ enum Api {
     Anthropic,
     /// The Gemini API (`streamGenerateContent?alt=sse`, `generateContent`, `countTokens`).
     Gemini,
+    /// OpenAI's Responses API, streamed (Codex's custom providers).
+    Responses,
 }
 
 /// One tool call the model makes.
@@ -314,6 +336,7 @@ fn serve(mut stream: TcpStream, api: Api, script: &[ScriptedCall], log: &Mutex<V
         match api {
             Api::Anthropic => anthropic_answer(&path, &body, script),
             Api::Gemini => gemini_answer(&path, &body, script),
+            Api::Responses => responses_answer(&path, &body, script),
         }
     };
     let head = format!(
@@ -509,6 +532,78 @@ fn gemini_answer(
     }
 }
 
+/// The id of the `n`th scripted call in the Responses API.
+fn call_id(n: usize) -> String {
+    format!("call_hosts_e2e_{n}")
+}
+
+/// The Responses API's answer: the next scripted call (a function call, or for a string input
+/// a custom tool call: `apply_patch`), or the final text.
+fn responses_answer(
+    path: &str,
+    body: &Value,
+    script: &[ScriptedCall],
+) -> (&'static str, &'static str, String) {
+    if !path.ends_with("/responses") {
+        return (
+            "404 Not Found",
+            "application/json",
+            json!({"error": "not here"}).to_string(),
+        );
+    }
+    let answered = body["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|i| {
+            i["type"]
+                .as_str()
+                .is_some_and(|t| t.ends_with("_call_output"))
+        })
+        .count();
+    let item = match script.get(answered) {
+        Some(c) => match &c.input {
+            Value::String(text) => json!({"type": "custom_tool_call", "name": c.name,
+                "input": text, "call_id": call_id(answered), "id": format!("ctc_{answered}")}),
+            args => json!({"type": "function_call", "name": c.name,
+                "arguments": args.to_string(), "call_id": call_id(answered),
+                "id": format!("fc_{answered}")}),
+        },
+        None => json!({"type": "message", "role": "assistant", "id": "msg_hosts_e2e",
+            "content": [{"type": "output_text", "text": FINAL_TEXT}]}),
+    };
+    // Codex reads the item when it is done; Copilot CLI also wants it added, and the whole
+    // output again with the completed response.
+    let events = [
+        (
+            "response.created",
+            json!({"type": "response.created", "sequence_number": 0, "response":
+                {"id": "resp_hosts_e2e", "object": "response", "status": "in_progress",
+                 "output": []}}),
+        ),
+        (
+            "response.output_item.added",
+            json!({"type": "response.output_item.added", "sequence_number": 1,
+                   "output_index": 0, "item": item}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "sequence_number": 2,
+                   "output_index": 0, "item": item}),
+        ),
+        (
+            "response.completed",
+            json!({"type": "response.completed", "sequence_number": 3, "response":
+                {"id": "resp_hosts_e2e", "object": "response", "status": "completed",
+                 "model": body["model"], "output": [item],
+                 "usage": {"input_tokens": 10, "input_tokens_details": null,
+                           "output_tokens": 5, "output_tokens_details": null,
+                           "total_tokens": 15}}}),
+        ),
+    ];
+    ("200 OK", "text/event-stream", sse(&events))
+}
+
 // ---------------------------------------------------------------------------------------------
 // A project with the hook installed, and one run of a host in it.
 
@@ -547,10 +642,28 @@ impl Project {
         self.cwd().join(rel).symlink_metadata().is_ok()
     }
 
-    /// `harness9 install AGENT` in the project, as a user runs it; returns the settings file.
+    /// The folder on the hosts' `PATH` that holds `harness9` (a link to the binary under
+    /// test), as a teammate's machine has it.
+    fn bin(&self) -> PathBuf {
+        self.dir.path().join("bin")
+    }
+
+    /// Takes harness9 off this machine: the program the shared hook names is gone.
+    fn remove_harness9(&self) {
+        std::fs::remove_file(self.bin().join("harness9")).expect("harness9 was there");
+    }
+
+    /// `harness9 install AGENT --shared` in the project, as a team runs it (the hook names
+    /// `harness9`, found on PATH); returns the settings file.
     fn install(&self, agent: &str) -> PathBuf {
-        let out = Command::new(env!("CARGO_BIN_EXE_harness9"))
-            .args(["install", agent])
+        std::fs::create_dir_all(self.bin()).expect("the bin folder");
+        let linked = self.bin().join("harness9");
+        if linked.symlink_metadata().is_err() {
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_harness9"), &linked)
+                .expect("harness9 linked into the bin folder");
+        }
+        let out = Command::new(&linked)
+            .args(["install", agent, "--shared"])
             .current_dir(self.cwd())
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", self.home().join(".config"))
@@ -563,23 +676,26 @@ impl Project {
         );
         let settings = match agent {
             "claude-code" => self.cwd().join(".claude/settings.json"),
+            "codex" => self.cwd().join(".codex/hooks.json"),
+            "copilot" => self.cwd().join(".github/hooks/harness9.json"),
             _ => self.cwd().join(".gemini/settings.json"),
         };
         let text = std::fs::read_to_string(&settings).expect("install wrote the settings");
-        let exe = Path::new(env!("CARGO_BIN_EXE_harness9"))
-            .canonicalize()
-            .expect("the harness9 binary's path");
         assert!(
-            text.contains(&exe.display().to_string()) && text.contains(&format!(" hook {agent}")),
-            "the hook runs this harness9 by its absolute path: {text}"
+            text.contains(&format!("; harness9 hook {agent} || exit 2")),
+            "the shared hook runs harness9 by name and fails closed: {text}"
         );
         settings
     }
 
-    /// The lines of `.harness9/audit.jsonl`.
+    /// The lines of the project's audit log, in the state folder of its home.
     fn audit(&self) -> Vec<Value> {
-        let text =
-            std::fs::read_to_string(self.cwd().join(".harness9/audit.jsonl")).unwrap_or_default();
+        let log = self
+            .home()
+            .join(".local/state/harness9")
+            .join(harness9::audit::project_key(&self.cwd()))
+            .join("audit.jsonl");
+        let text = std::fs::read_to_string(log).unwrap_or_default();
         text.lines()
             .map(|l| serde_json::from_str(l).expect("an audit line is JSON"))
             .collect()
@@ -670,10 +786,14 @@ fn base_command(bin: &Path, project: &Project) -> Command {
         .env("HOME", project.home())
         .env("XDG_CONFIG_HOME", project.home().join(".config"))
         .env("LANG", "C.UTF-8");
-    for var in ["PATH", "TMPDIR"] {
-        if let Some(v) = std::env::var_os(var) {
-            c.env(var, v);
-        }
+    // harness9 is found on PATH, as on a machine it is installed on.
+    let mut path = vec![project.bin()];
+    if let Some(v) = std::env::var_os("PATH") {
+        path.extend(std::env::split_paths(&v));
+    }
+    c.env("PATH", std::env::join_paths(path).expect("a PATH"));
+    if let Some(v) = std::env::var_os("TMPDIR") {
+        c.env("TMPDIR", v);
     }
     c
 }
@@ -683,8 +803,18 @@ fn base_command(bin: &Path, project: &Project) -> Command {
 
 /// `claude -p` in `project` (harness9's hook installed) against a server playing `script`.
 fn claude(project: &Project, script: Vec<ScriptedCall>) -> Option<Run> {
+    claude_after(project, script, |_| {})
+}
+
+/// [`claude`], with `after_install` run on the project between the install and the run.
+fn claude_after(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+) -> Option<Run> {
     let bin = Host::Claude.bin()?;
-    project.install("claude-code");
+    let settings = project.install("claude-code");
+    after_install(&settings);
     let server = ModelServer::start(Api::Anthropic, script);
     let mut c = base_command(&bin, project);
     c.args([
@@ -797,6 +927,12 @@ fn claude_code_runs_a_bash_command_the_project_policy_allows_and_logs_that_it_ra
     assert_eq!(decision["tool"], "Bash");
     assert_eq!(decision["input"], ALLOWED);
     assert_eq!(decision["rule"], ".harness9/hosts-e2e.policy:2");
+    // The log is not the repository's: nothing but the policy is in `.harness9/`.
+    let names: Vec<_> = std::fs::read_dir(project.cwd().join(".harness9"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["hosts-e2e.policy"], "{names:?}");
 }
 
 #[test]
@@ -842,6 +978,11 @@ fn claude_code_does_not_run_an_asked_command_in_print_mode_and_the_model_sees_wh
     assert!(
         text.starts_with(ASK_PREFIX) && text.contains(ASK_REASON) && text.contains("was not run"),
         "the model sees that a person must approve it, and why: {text}"
+    );
+    // Claude Code says nobody attends a `-p` run: the wording is for the model alone.
+    assert!(
+        text.contains("ask the user") && !text.contains("If nobody can approve it here"),
+        "{text}"
     );
     let lines = audit_for(&project, &tool_use_id(0));
     assert_eq!(decisions(&lines), ["ask"], "audit: {lines:?}");
@@ -898,6 +1039,71 @@ fn claude_code_is_blocked_by_a_project_policy_that_does_not_load() {
     assert!(
         text.contains("broken.policy") && text.contains("the tool call is blocked"),
         "the model sees which policy failed and that the call was blocked: {text}"
+    );
+}
+
+/// Lets Claude Code run every Bash command by its own rules, so that only the hook can stop
+/// one: a hook that fails open shows as a command that ran.
+fn allow_bash_in_claude_code(settings: &Path) {
+    let text = std::fs::read_to_string(settings).unwrap();
+    let text = text.replacen('{', "{\n  \"permissions\": { \"allow\": [\"Bash\"] },", 1);
+    std::fs::write(settings, text).unwrap();
+}
+
+#[test]
+fn claude_code_blocks_the_call_when_harness9_is_removed_after_a_shared_install() {
+    let project = Project::new(Some(POLICY));
+    // The complete policy would allow this, and so would Claude Code's own rules; without
+    // harness9 nothing may run.
+    let Some(run) = claude_after(&project, vec![bash(ECHOED)], |settings| {
+        allow_bash_in_claude_code(settings);
+        project.remove_harness9();
+    }) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(
+        is_error && !text.contains(ALLOWED_OUTPUT),
+        "the command did not run: {text}"
+    );
+    assert!(
+        text.contains("harness9 is not installed here"),
+        "the model sees why the call was blocked: {text}"
+    );
+}
+
+#[test]
+fn claude_code_on_failure_block_stops_a_call_whose_hook_cannot_start() {
+    // The host's own fail-closed option, without the command's guard: a hook command whose
+    // program is missing exits 127, which Claude Code would take as no decision.
+    let project = Project::new(Some(POLICY));
+    let bare = |settings: &Path| {
+        let text = std::fs::read_to_string(settings).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let installed = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["hooks"][0]["onFailure"], "block",
+            "install sets Claude Code's fail-closed option: {text}"
+        );
+        let text = text.replace(
+            &serde_json::to_string(&installed).unwrap(),
+            "\"harness9-missing hook claude-code\"",
+        );
+        std::fs::write(settings, text).unwrap();
+        allow_bash_in_claude_code(settings);
+    };
+    let Some(run) = claude_after(&project, vec![bash(ECHOED)], bare) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(
+        is_error && !text.contains(ALLOWED_OUTPUT),
+        "the command did not run: {text}"
     );
 }
 
@@ -1083,10 +1289,13 @@ fn gemini_cli_with_ask_as_deny_does_not_run_an_asked_command_and_the_model_sees_
     let project = Project::new(Some(POLICY));
     let ask_as_deny = |settings: &str| {
         assert!(
-            settings.contains(" hook gemini-cli\""),
+            settings.contains(" hook gemini-cli || exit 2\""),
             "the installed hook: {settings}"
         );
-        settings.replace(" hook gemini-cli\"", " hook gemini-cli --ask-as deny\"")
+        settings.replace(
+            " hook gemini-cli || exit 2\"",
+            " hook gemini-cli --ask-as deny || exit 2\"",
+        )
     };
     let Some(run) = gemini(&project, vec![shell(ASKED)], ask_as_deny, RUN_TIMEOUT) else {
         return;
@@ -1156,4 +1365,532 @@ fn gemini_cli_is_blocked_by_a_project_policy_that_does_not_load() {
         is_error && text.contains("broken.policy") && text.contains("the tool call is blocked"),
         "the model sees which policy failed and that the call was blocked: {text}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codex CLI.
+
+/// `codex exec` in `project` (harness9's hook installed, then `after_install` run on its
+/// settings file) against a server playing `script`. Codex's user config names the server as
+/// a custom provider (`wire_api = "responses"`) and trusts the project, whose `.codex/hooks.json`
+/// it then reads. `--dangerously-bypass-hook-trust` stands for the person who reviews a new
+/// hook in `/hooks` before Codex runs it. The model is one Codex knows (`gpt-5.5`): for it
+/// Codex offers `apply_patch`.
+fn codex(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+) -> Option<Run> {
+    let bin = Host::Codex.bin()?;
+    let settings = project.install("codex");
+    after_install(&settings);
+    let server = ModelServer::start(Api::Responses, script);
+    let config = project.home().join(".codex/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "model = \"gpt-5.5\"\nmodel_provider = \"hosts_e2e\"\n\n\
+             [model_providers.hosts_e2e]\nname = \"hosts-e2e\"\nbase_url = \"{}/v1\"\n\
+             wire_api = \"responses\"\nenv_key = \"HOSTS_E2E_KEY\"\n\n\
+             [projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            server.url(),
+            project.cwd().display()
+        ),
+    )
+    .unwrap();
+    let mut c = base_command(&bin, project);
+    c.args([
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-hook-trust",
+        "hosts-e2e: do the scripted step",
+    ])
+    .env("HOSTS_E2E_KEY", "dummy");
+    Some(run(c, project.dir.path(), &server, RUN_TIMEOUT))
+}
+
+fn exec_command(command: &str) -> ScriptedCall {
+    call("exec_command", json!({"cmd": command}))
+}
+
+fn apply_patch(patch: &'static str) -> ScriptedCall {
+    call("apply_patch", Value::String(patch.to_string()))
+}
+
+/// What the model was told about the `n`th scripted call.
+fn codex_tool_output(run: &Run, n: usize) -> String {
+    let id = call_id(n);
+    let found = run
+        .requests
+        .iter()
+        .rev()
+        .flat_map(|r| r.body["input"].as_array().into_iter().flatten())
+        .find(|i| {
+            i["call_id"] == id.as_str()
+                && i["type"]
+                    .as_str()
+                    .is_some_and(|t| t.ends_with("_call_output"))
+        });
+    let Some(item) = found else {
+        panic!("the model never got the result of {id}: {}", run.describe());
+    };
+    match &item["output"] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn codex_runs_a_shell_command_the_project_policy_allows() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(ALLOWED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        project.exists("ran.marker"),
+        "the command ran: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(ALLOWED_OUTPUT),
+        "the model sees the output: {text}"
+    );
+    let lines = audit_for(&project, &call_id(0));
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+    assert_eq!(lines[0]["tool"], "Bash");
+    assert_eq!(lines[0]["input"], ALLOWED);
+}
+
+#[test]
+fn codex_does_not_run_a_denied_command_and_the_model_sees_harness9s_reason() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(DENIED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("denied.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(DENY_REASON) && text.contains("the call was not run"),
+        "the model sees harness9's reason: {text}"
+    );
+    assert_eq!(decisions(&audit_for(&project, &call_id(0))), ["deny"]);
+}
+
+#[test]
+fn codex_does_not_run_an_asked_command_and_the_model_is_told_to_ask_the_user() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(ASKED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("asked.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(ASK_PREFIX) && text.contains(ASK_REASON) && text.contains("ask the user"),
+        "the model sees that a person must approve it, and why: {text}"
+    );
+    // Logged as what it was answered: a deny, for want of a person.
+    assert_eq!(decisions(&audit_for(&project, &call_id(0))), ["deny"]);
+}
+
+/// The project policy of the patch scenarios: text files may be written, secrets not.
+const PATCH_POLICY: &str = r#"allow write_file("*.txt");
+allow edit_file("*.txt");
+deny write_file("secret*") reason "hosts-e2e: no secrets";
+default ask;
+"#;
+
+#[test]
+fn codex_apply_patch_is_decided_file_by_file_and_runs_only_when_every_file_may_change() {
+    let project = Project::new(Some(PATCH_POLICY));
+    let fine = apply_patch("*** Begin Patch\n*** Add File: added.txt\n+hello\n*** End Patch\n");
+    let mixed = apply_patch(
+        "*** Begin Patch\n*** Add File: also.txt\n+x\n*** Add File: secret.key\n+k\n*** End Patch\n",
+    );
+    let Some(run) = codex(&project, vec![fine, mixed], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    let first = run.requests.first().expect("a request").body.to_string();
+    assert!(
+        first.contains("\"apply_patch\""),
+        "this Codex release offers `apply_patch` to the model"
+    );
+    assert!(project.exists("added.txt"), "{}", run.describe());
+    assert!(
+        !project.exists("also.txt") && !project.exists("secret.key"),
+        "a patch with a denied file does not run at all: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 1);
+    assert!(text.contains("hosts-e2e: no secrets"), "{text}");
+    let lines = audit_for(&project, &call_id(1));
+    let inputs: Vec<_> = lines.iter().map(|l| l["input"].as_str().unwrap()).collect();
+    assert_eq!(
+        inputs,
+        ["also.txt", "secret.key"],
+        "one line a file: {lines:?}"
+    );
+    assert_eq!(decisions(&lines), ["allow", "deny"]);
+}
+
+#[test]
+fn codex_is_blocked_by_a_project_policy_that_does_not_load() {
+    let project = Project::new(Some(POLICY));
+    project.write(".harness9/broken.policy", BROKEN_POLICY);
+    let Some(run) = codex(&project, vec![exec_command(BLOCKED_BY_BROKEN)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("broken.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains("broken.policy") && text.contains("the tool call is blocked"),
+        "the model sees which policy failed and that the call was blocked: {text}"
+    );
+}
+
+#[test]
+fn codex_blocks_the_call_when_harness9_is_removed_after_a_shared_install() {
+    // Codex has no fail-closed option: the hook's command is the guard.
+    let project = Project::new(Some(POLICY));
+    let Some(run) = codex(&project, vec![exec_command(ALLOWED)], |_| {
+        project.remove_harness9()
+    }) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("ran.marker"),
+        "the command did not run: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(text.contains("harness9 is not installed here"), "{text}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub Copilot CLI.
+
+/// `copilot -p … --allow-all-tools` in `project` (harness9's hook installed, then
+/// `after_install` run on it) against a server playing `script`, as a custom provider
+/// (`COPILOT_PROVIDER_BASE_URL`, the Responses API; no GitHub sign-in). Copilot CLI loads a
+/// repository's `.github/hooks/*.json` only in a folder the user trusts: its config trusts the
+/// project. `--allow-all-tools` lets Copilot CLI run every tool by its own rules, so that
+/// harness9 is the only gate.
+fn copilot(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+) -> Option<Run> {
+    let bin = Host::Copilot.bin()?;
+    let settings = project.install("copilot");
+    after_install(&settings);
+    let server = ModelServer::start(Api::Responses, script);
+    let config = project.home().join(".copilot/config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(
+        &config,
+        json!({"trustedFolders": [project.cwd()]}).to_string(),
+    )
+    .unwrap();
+    let mut c = base_command(&bin, project);
+    c.args(["-p", "hosts-e2e: do the scripted step", "--allow-all-tools"])
+        .env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", server.url()))
+        .env("COPILOT_PROVIDER_WIRE_API", "responses")
+        .env("COPILOT_PROVIDER_API_KEY", "dummy")
+        .env("COPILOT_MODEL", "gpt-5.4");
+    Some(run(c, project.dir.path(), &server, RUN_TIMEOUT))
+}
+
+fn copilot_bash(command: &str) -> ScriptedCall {
+    call(
+        "bash",
+        json!({"command": command, "description": "the scripted step"}),
+    )
+}
+
+#[test]
+fn copilot_runs_a_bash_command_the_project_policy_allows() {
+    let project = Project::new(Some(POLICY));
+    let Some(run) = copilot(&project, vec![copilot_bash(ALLOWED)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        project.exists("ran.marker"),
+        "the command ran: {}",
+        run.describe()
+    );
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains(ALLOWED_OUTPUT),
+        "the model sees the output: {text}"
+    );
+    let lines = audit_for_tool(&project, "bash");
+    assert_eq!(decisions(&lines), ["allow"], "audit: {lines:?}");
+}
+
+#[test]
+fn copilot_does_not_run_denied_or_asked_commands_and_the_model_sees_why() {
+    let project = Project::new(Some(POLICY));
+    let script = vec![copilot_bash(DENIED), copilot_bash(ASKED)];
+    let Some(run) = copilot(&project, script, |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("denied.marker") && !project.exists("asked.marker"),
+        "neither command ran: {}",
+        run.describe()
+    );
+    let denied = codex_tool_output(&run, 0);
+    assert!(
+        denied.contains(DENY_REASON) && denied.contains("the call was not run"),
+        "the model sees harness9's reason: {denied}"
+    );
+    // `copilot -p` cannot ask: it denies the ask and tells the model why.
+    let asked = codex_tool_output(&run, 1);
+    assert!(
+        asked.contains(ASK_PREFIX) && asked.contains(ASK_REASON),
+        "the model sees that a person must approve it, and why: {asked}"
+    );
+    let lines = audit_for_tool(&project, "bash");
+    assert_eq!(decisions(&lines), ["deny", "ask"], "audit: {lines:?}");
+}
+
+#[test]
+fn copilot_apply_patch_with_a_denied_file_does_not_run() {
+    let project = Project::new(Some(PATCH_POLICY));
+    let mixed = apply_patch(
+        "*** Begin Patch\n*** Add File: also.txt\n+x\n*** Add File: secret.key\n+k\n*** End Patch\n",
+    );
+    let Some(run) = copilot(&project, vec![mixed], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(
+        !project.exists("also.txt") && !project.exists("secret.key"),
+        "{}",
+        run.describe()
+    );
+    assert!(codex_tool_output(&run, 0).contains("hosts-e2e: no secrets"));
+}
+
+#[test]
+fn copilot_is_blocked_by_a_broken_policy_and_by_a_missing_harness9() {
+    let project = Project::new(Some(POLICY));
+    project.write(".harness9/broken.policy", BROKEN_POLICY);
+    let Some(run) = copilot(&project, vec![copilot_bash(BLOCKED_BY_BROKEN)], |_| {}) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(!project.exists("broken.marker"), "{}", run.describe());
+    let text = codex_tool_output(&run, 0);
+    assert!(
+        text.contains("broken.policy") && text.contains("the tool call is blocked"),
+        "the model sees which policy failed and that the call was blocked: {text}"
+    );
+    let project = Project::new(Some(POLICY));
+    let Some(run) = copilot(&project, vec![copilot_bash(ALLOWED)], |_| {
+        project.remove_harness9()
+    }) else {
+        return;
+    };
+    run.assert_finished();
+    assert!(!project.exists("ran.marker"), "{}", run.describe());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every tool a pinned host offers its model is classified: harmless (its shipped policy allows
+// it), judged as what it runs (the adapter makes it a `bash`, file or patch call), or asked with
+// a reason (a rule of its shipped policy). A tool that only the policy's `default` decides is a
+// tool a new release brought: the test names it.
+
+/// The names of the tools a request offers the model, in each API's shape: Messages and
+/// Responses `tools[].name` (a Responses namespace's own tools too, a tool without a name by
+/// its type: `web_search`), Gemini `tools[].functionDeclarations[].name`.
+fn offered_tools(body: &Value) -> Vec<String> {
+    let mut names = Vec::new();
+    for tool in body["tools"].as_array().into_iter().flatten() {
+        if let Some(decls) = tool["functionDeclarations"].as_array() {
+            names.extend(
+                decls
+                    .iter()
+                    .filter_map(|d| d["name"].as_str())
+                    .map(String::from),
+            );
+        } else if let Some(inner) = tool["tools"].as_array() {
+            names.extend(
+                inner
+                    .iter()
+                    .filter_map(|d| d["name"].as_str())
+                    .map(String::from),
+            );
+        } else if let Some(name) = tool["name"].as_str().or(tool["type"].as_str()) {
+            names.push(name.to_string());
+        }
+    }
+    // Claude Code 2.1 lists the tools it defers by name in its instructions, one a line.
+    let marker = "deferred tools are now available";
+    let mut texts = Vec::new();
+    strings_in(body, &mut texts);
+    for text in texts.iter().filter(|t| t.contains(marker)) {
+        let after = text.split(marker).nth(1).unwrap_or("");
+        names.extend(
+            after
+                .lines()
+                .skip(1)
+                .take_while(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string())
+                .filter(|l| l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')),
+        );
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Every string in a JSON value.
+fn strings_in<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::String(s) => out.push(s),
+        Value::Array(xs) => xs.iter().for_each(|x| strings_in(x, out)),
+        Value::Object(m) => m.values().for_each(|x| strings_in(x, out)),
+        _ => {}
+    }
+}
+
+/// The tools of `names` that harness9 has not classified for `host`: what the adapter makes of
+/// each, then, for a tool it keeps, whether a rule of the host's shipped policy decides it.
+fn unclassified(host: Host, names: &[String]) -> Vec<String> {
+    use harness9::hooks::{claude_code, codex, copilot, gemini_cli, ToolEvent};
+    let dir = tempfile::tempdir().unwrap();
+    let project = harness9::hooks::Project {
+        cwd: dir.path().to_path_buf(),
+        home: Some(dir.path().to_path_buf()),
+        user_dir: None,
+    };
+    let (policy, asked) = match host {
+        Host::Claude => (claude_code::POLICY, claude_code::ASKED),
+        Host::Gemini => (gemini_cli::POLICY, gemini_cli::ASKED),
+        Host::Codex => (codex::POLICY, codex::ASKED),
+        Host::Copilot => (copilot::POLICY, copilot::ASKED),
+    };
+    let (engine, _) = harness9::hooks::project_engine(&project, Some(policy), None).unwrap();
+    let judged = ["bash", "read_file", "write_file", "edit_file", "list_dir"];
+    names
+        .iter()
+        .filter(|name| {
+            // The name Codex's hooks give its shell tools.
+            let hook_name = match (host, name.as_str()) {
+                (Host::Codex, "exec_command" | "shell" | "local_shell" | "shell_command") => "Bash",
+                _ => name.as_str(),
+            };
+            let event = ToolEvent {
+                tool_name: hook_name.to_string(),
+                tool_input: serde_json::Map::new(),
+                cwd: None,
+                session_id: None,
+                hook_event_name: None,
+                raw: serde_json::Map::new(),
+            };
+            let calls: Vec<harness9::ToolCall> = match host {
+                Host::Claude => vec![claude_code::tool_call(&event).call],
+                Host::Gemini => vec![gemini_cli::tool_call(&event).call],
+                Host::Codex => codex::tool_calls(&event)
+                    .into_iter()
+                    .map(|c| c.call)
+                    .collect(),
+                Host::Copilot => copilot::tool_calls(&event)
+                    .into_iter()
+                    .map(|c| c.call)
+                    .collect(),
+            };
+            let patch = hook_name == "apply_patch";
+            let with_reason = asked.iter().any(|(t, _)| *t == hook_name);
+            !patch
+                && !with_reason
+                && calls.iter().any(|c| {
+                    !judged.contains(&c.name.as_str())
+                        && engine.decide(c).rule == harness9::rule_ref::RuleRef::Default
+                })
+        })
+        .cloned()
+        .collect()
+}
+
+fn assert_all_classified(host: Host, run: &Run) {
+    let first = run
+        .requests
+        .iter()
+        .find(|r| !offered_tools(&r.body).is_empty());
+    let Some(first) = first else {
+        panic!(
+            "{} offered its model no tools: {}",
+            host.name(),
+            run.describe()
+        );
+    };
+    let names = offered_tools(&first.body);
+    eprintln!("{} offers {} tools: {names:?}", host.name(), names.len());
+    let missing = unclassified(host, &names);
+    assert!(
+        missing.is_empty(),
+        "{} offers tools harness9 has not classified (allow them in its shipped policy, map \
+         them in its adapter, or ask about them with a reason): {missing:?}",
+        host.name()
+    );
+}
+
+#[test]
+fn claude_code_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = claude(&project, vec![]) else {
+        return;
+    };
+    assert_all_classified(Host::Claude, &run);
+}
+
+#[test]
+fn gemini_cli_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = gemini(&project, vec![], as_installed, RUN_TIMEOUT) else {
+        return;
+    };
+    assert_all_classified(Host::Gemini, &run);
+}
+
+#[test]
+fn codex_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = codex(&project, vec![], |_| {}) else {
+        return;
+    };
+    assert_all_classified(Host::Codex, &run);
+}
+
+#[test]
+fn copilot_offers_no_tool_harness9_has_not_classified() {
+    let project = Project::new(None);
+    let Some(run) = copilot(&project, vec![], |_| {}) else {
+        return;
+    };
+    assert_all_classified(Host::Copilot, &run);
 }

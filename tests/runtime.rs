@@ -809,7 +809,7 @@ fn an_unchanged_settings_file_is_not_read_again() {
 }
 
 #[test]
-fn the_first_audit_line_creating_the_project_folder_reloads_nothing() {
+fn audit_lines_go_to_the_state_folder_make_no_project_folder_and_reload_nothing() {
     let p = Project::new();
     assert!(!p.cwd().join(".harness9").exists());
     rt().block_on(async {
@@ -818,7 +818,9 @@ fn the_first_audit_line_creating_the_project_folder_reloads_nothing() {
         for _ in 0..3 {
             reg.execute(HookContext::default(), bash("ls"), &tool).await;
         }
-        assert!(p.cwd().join(".harness9/audit.jsonl").exists());
+        assert!(p.state().join("audit.jsonl").exists());
+        assert_eq!(loaded.audit, p.state().join("audit.jsonl"));
+        assert!(!p.cwd().join(".harness9").exists());
         assert_eq!(loaded.engine.reloads(), 0);
     });
 }
@@ -888,7 +890,10 @@ fn large_outputs_are_offloaded_to_a_file_keeping_head_and_tail() {
             .unwrap();
         let full = std::fs::read_to_string(saved).unwrap();
         assert_eq!(full.len(), 5008);
-        assert!(saved.contains(".harness9/offload/"));
+        assert!(
+            Path::new(saved).starts_with(p.state().join("offload")),
+            "offloaded to the state folder, not the repository: {saved}"
+        );
     });
 }
 
@@ -1032,6 +1037,10 @@ fn two_processes_adding_rules_at_the_same_moment_both_land_and_nothing_is_lost()
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let allow = v["permissions"]["allow"].as_array().unwrap();
     assert_eq!(allow.len(), 50, "every rule of both writers landed");
+    assert!(
+        !dir.path().join(".harness9/settings.json.lock").exists(),
+        "no lock file is left beside the settings"
+    );
     assert_eq!(v["theme"], "dark");
     assert_eq!(v["permissions"]["deny"], json!(["bash(sudo *)"]));
     // Adding one again changes nothing.

@@ -1249,13 +1249,14 @@ fn session_rules_survive_a_settings_reload() {
 fn the_audit_log_and_the_offload_folder_are_never_written_through_a_link() {
     let big = Output("y".repeat(100_000));
     let p = Project::new();
-    let h9 = p.h9();
+    let state = p.state();
+    std::fs::create_dir_all(&state).unwrap();
     let bashrc = p.home.path().join(".bashrc");
     std::fs::write(&bashrc, "# rc\n").unwrap();
-    std::os::unix::fs::symlink(&bashrc, h9.join("audit.jsonl")).unwrap();
+    std::os::unix::fs::symlink(&bashrc, state.join("audit.jsonl")).unwrap();
     let elsewhere = p.home.path().join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, h9.join("offload")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, state.join("offload")).unwrap();
     let (reg, _) = p.try_registry(Mode::Default, None).unwrap();
     // Denied, and logged: its text would reach the linked file.
     let denied =

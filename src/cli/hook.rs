@@ -1,7 +1,9 @@
-//! `harness9 hook claude-code` and `harness9 hook gemini-cli`: one hook event on standard input,
-//! the decision on standard output, exit 0. Anything that stops a decision (input that is not
-//! an event, a working folder that cannot be used, a policy that does not load) is a message on
-//! standard error and exit code 2, which both agents take as "block this call": never an allow.
+//! `harness9 hook claude-code`, `gemini-cli`, `codex` and `copilot`: one hook event on standard
+//! input, the decision on standard output (for Codex, nothing where it takes no answer), exit 0.
+//! Anything that stops a decision (input that is not an event, a working folder that cannot be
+//! used, a policy that does not load) is a message on standard error and exit code 2, which
+//! every agent takes as "block this call" (for Copilot CLI, which does not show that message,
+//! a deny that says why): never an allow.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -12,7 +14,8 @@ use serde_json::Value;
 use super::{parse_mode, print_diags, report_load_error, EXIT_USAGE};
 use harness9::audit::{self, Caller, DecidedBy, Record, Verdict};
 use harness9::hooks::{
-    self, claude_code, gemini_cli, parse_tool_event, HookCall, Project, SetupError, ToolEvent,
+    self, claude_code, codex, copilot, gemini_cli, parse_tool_event, EventError, HookCall, Project,
+    SetupError, ToolEvent,
 };
 use harness9::{Decision, Engine, Mode};
 
@@ -28,6 +31,37 @@ enum Agent {
     ClaudeCode(ClaudeArgs),
     /// Gemini CLI's BeforeTool hook: event JSON in, `decision` JSON out.
     GeminiCli(GeminiArgs),
+    /// Codex CLI's PreToolUse and PermissionRequest hooks: a deny in PreToolUse (an ask too,
+    /// unless `--ask-as codex`), allow or deny in PermissionRequest (an ask left to its user).
+    Codex(CodexArgs),
+    /// GitHub Copilot CLI's preToolUse hook: event JSON in, `permissionDecision` JSON out (a
+    /// call that cannot be decided is denied, with the reason).
+    Copilot(CopilotArgs),
+}
+
+#[derive(Args, Debug)]
+struct CopilotArgs {
+    /// The harness9 mode to decide in.
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    /// Write no audit line.
+    #[arg(long)]
+    no_audit: bool,
+}
+
+#[derive(Args, Debug)]
+struct CodexArgs {
+    /// The harness9 mode to decide in.
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    mode: Mode,
+    /// What an ask becomes in PreToolUse, where Codex takes only a deny: `deny` (the model is
+    /// told a person must approve it) or `codex` (Codex's own approval policy decides, and may
+    /// run the call in its sandbox without asking).
+    #[arg(long, value_enum, default_value = "deny")]
+    ask_as: codex::AskAs,
+    /// Write no audit line.
+    #[arg(long)]
+    no_audit: bool,
 }
 
 #[derive(Args, Debug)]
@@ -60,12 +94,16 @@ pub fn hook(a: HookArgs) -> i32 {
     let agent = match &a.agent {
         Agent::ClaudeCode(_) => "claude-code",
         Agent::GeminiCli(_) => "gemini-cli",
+        Agent::Codex(_) => "codex",
+        Agent::Copilot(_) => "copilot",
     };
     // A panic would exit with 101, which both agents take as a non-blocking error: the call
     // would go on. Whatever goes wrong, the answer is exit 2, which blocks it.
     let run = std::panic::AssertUnwindSafe(|| match a.agent {
         Agent::ClaudeCode(c) => claude(c),
         Agent::GeminiCli(g) => gemini(g),
+        Agent::Codex(c) => codex_hook(c),
+        Agent::Copilot(c) => copilot_hook(c),
     });
     match std::panic::catch_unwind(run) {
         Ok(code) => code,
@@ -81,6 +119,8 @@ struct Prepared {
     event: ToolEvent,
     /// The event's call, as harness9 names it (`tool_call`).
     call: HookCall,
+    /// Every call of the event (one, or a Codex patch's files); the first is `call`.
+    calls: Vec<HookCall>,
     project: Project,
     engine: Engine,
 }
@@ -90,14 +130,44 @@ struct Prepared {
 /// not even that) and the hook is done: `Err(0)`.
 fn prepare(
     agent: &str,
-    expected_event: &str,
+    expected_events: &[&str],
     fallback: &'static str,
     outcomes: Option<bool>,
-    tool_call: fn(&ToolEvent) -> HookCall,
+    tool_calls: fn(&ToolEvent) -> Vec<HookCall>,
+) -> Result<Prepared, i32> {
+    prepare_with(
+        agent,
+        expected_events,
+        fallback,
+        outcomes,
+        parse_tool_event,
+        tool_calls,
+        None,
+    )
+}
+
+/// [`prepare`] with the host's event parser, and `deny`: the answer that blocks a call that
+/// cannot be decided, for a host that does not show a failed hook's message (`None`: the
+/// message on standard error and exit 2).
+fn prepare_with(
+    agent: &str,
+    expected_events: &[&str],
+    fallback: &'static str,
+    outcomes: Option<bool>,
+    parse: fn(&str) -> Result<ToolEvent, EventError>,
+    tool_calls: fn(&ToolEvent) -> Vec<HookCall>,
+    deny: Option<fn(&str) -> Value>,
 ) -> Result<Prepared, i32> {
     let fail = |msg: String| {
         eprintln!("harness9 hook {agent}: {msg}; the tool call is blocked");
-        EXIT_USAGE
+        match deny {
+            // Blocked either way: an answer that says why, else exit 2.
+            Some(answer_of) => match answer(agent, &answer_of(&msg)) {
+                0 => 0,
+                _ => EXIT_USAGE,
+            },
+            None => EXIT_USAGE,
+        }
     };
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
@@ -108,7 +178,7 @@ fn prepare(
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(fail("the event on standard input is not UTF-8 text".into()));
     };
-    let event = parse_tool_event(&text).map_err(|e| fail(e.to_string()))?;
+    let event = parse(&text).map_err(|e| fail(e.to_string()))?;
     if let (Some(name), Some(no_audit)) = (&event.hook_event_name, outcomes) {
         if name == claude_code::OUTCOME_EVENT {
             if !no_audit {
@@ -118,9 +188,10 @@ fn prepare(
         }
     }
     if let Some(name) = &event.hook_event_name {
-        if name != expected_event {
+        if !expected_events.contains(&name.as_str()) {
             return Err(fail(format!(
-                "this hook answers {expected_event} events, not `{name}`"
+                "this hook answers {} events, not `{name}`",
+                expected_events.join(" and ")
             )));
         }
     }
@@ -139,9 +210,15 @@ fn prepare(
     // A folder that cannot be entered is reported by `project_engine`.
     let _ = std::env::set_current_dir(&cwd);
     let project = Project::from_env(cwd);
-    // The engine decides this one call: the shipped rules of other tools are not compiled.
-    let call = tool_call(&event);
-    match hooks::project_engine(&project, Some(fallback), Some(&call.call.name)) {
+    let calls = tool_calls(&event);
+    let Some(call) = calls.first().cloned() else {
+        return Err(fail("the event holds no call to decide".into()));
+    };
+    // The engine decides this one tool's calls: the shipped rules of other tools are not
+    // compiled (all tools when the calls are of several, as a patch's can be).
+    let one_tool = calls.iter().all(|c| c.call.name == call.call.name);
+    let for_tool = one_tool.then_some(call.call.name.as_str());
+    match hooks::project_engine(&project, Some(fallback), for_tool) {
         Ok((engine, _sources)) => {
             print_diags(engine.warnings().iter().filter(|d| {
                 !harness9::policy::EMBEDDED
@@ -151,13 +228,16 @@ fn prepare(
             Ok(Prepared {
                 event,
                 call,
+                calls,
                 project,
                 engine,
             })
         }
         Err(SetupError::Load(e)) => {
             report_load_error(&e);
-            Err(fail("the policy of this project did not load".to_string()))
+            Err(fail(format!(
+                "the policy of this project did not load ({e})"
+            )))
         }
         Err(e) => Err(fail(e.to_string())),
     }
@@ -166,10 +246,10 @@ fn prepare(
 fn claude(a: ClaudeArgs) -> i32 {
     let p = match prepare(
         "claude-code",
-        claude_code::EVENT,
+        &[claude_code::EVENT],
         claude_code::POLICY,
         Some(a.no_audit),
-        claude_code::tool_call,
+        |e| vec![claude_code::tool_call(e)],
     ) {
         Ok(p) => p,
         Err(code) => return code,
@@ -178,7 +258,7 @@ fn claude(a: ClaudeArgs) -> i32 {
     let permission_mode = claude_code::PermissionMode::parse(
         p.event.raw.get("permission_mode").and_then(Value::as_str),
     );
-    let d = claude_code::decide(&p.engine, &call.call, &permission_mode, a.mode);
+    let d = claude_code::decide_tool(&p.engine, call, &permission_mode, a.mode);
     let mode = match a.mode {
         Some(m) => m.as_str().to_string(),
         None => permission_mode.as_str().to_string(),
@@ -193,7 +273,8 @@ fn claude(a: ClaudeArgs) -> i32 {
             &d,
         );
     }
-    let code = answer("claude-code", &claude_code::response(&d));
+    let situation = claude_code::situation(|k| std::env::var(k).ok());
+    let code = answer("claude-code", &claude_code::response(&d, situation));
     // The process ends here: freeing the engine's rules and tables one by one would only
     // delay the agent's call.
     std::mem::forget(p);
@@ -203,10 +284,10 @@ fn claude(a: ClaudeArgs) -> i32 {
 fn gemini(a: GeminiArgs) -> i32 {
     let p = match prepare(
         "gemini-cli",
-        gemini_cli::EVENT,
+        &[gemini_cli::EVENT],
         gemini_cli::POLICY,
         None,
-        gemini_cli::tool_call,
+        |e| vec![gemini_cli::tool_call(e)],
     ) {
         Ok(p) => p,
         Err(code) => return code,
@@ -214,12 +295,93 @@ fn gemini(a: GeminiArgs) -> i32 {
     let call = &p.call;
     let ask_as = a.ask_as;
     let d = p.engine.decide_in_mode(&call.call, a.mode);
+    let d = hooks::with_asked_reason(d, gemini_cli::ASKED, &call.agent_tool);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {
         let logged = gemini_cli::effective(d, ask_as);
         write_audit("gemini-cli", &p, None, call, a.mode.as_str(), &logged);
     }
     answer("gemini-cli", &out)
+}
+
+fn codex_hook(a: CodexArgs) -> i32 {
+    let p = match prepare(
+        "codex",
+        &[codex::PRE_EVENT, codex::PERMISSION_EVENT],
+        codex::POLICY,
+        None,
+        codex::tool_calls,
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let event = p
+        .event
+        .hook_event_name
+        .clone()
+        .unwrap_or_else(|| codex::PRE_EVENT.to_string());
+    // Each file of a patch is decided (and logged) on its own; the strictest is the answer.
+    let decisions: Vec<Decision> = p
+        .calls
+        .iter()
+        .map(|c| {
+            let d = p.engine.decide_in_mode(&c.call, a.mode);
+            hooks::with_asked_reason(d, codex::ASKED, &c.agent_tool)
+        })
+        .collect();
+    if !a.no_audit {
+        for (c, d) in p.calls.iter().zip(&decisions) {
+            let logged = codex::effective(d.clone(), &event, a.ask_as);
+            let id = c.call.id.as_deref();
+            write_audit("codex", &p, id, c, a.mode.as_str(), &logged);
+        }
+    }
+    let Some(d) = codex::strictest(decisions) else {
+        eprintln!("harness9 hook codex: no decision; the tool call is blocked");
+        return EXIT_USAGE;
+    };
+    let code = match codex::answer(&d, &event, a.ask_as) {
+        Some(v) => answer("codex", &v),
+        None => 0,
+    };
+    std::mem::forget(p);
+    code
+}
+
+fn copilot_hook(a: CopilotArgs) -> i32 {
+    let p = match prepare_with(
+        "copilot",
+        &[copilot::EVENT],
+        copilot::POLICY,
+        None,
+        copilot::parse_event,
+        copilot::tool_calls,
+        Some(copilot::blocked),
+    ) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    // Each file of a patch is decided (and logged) on its own; the strictest is the answer.
+    let decisions: Vec<Decision> = p
+        .calls
+        .iter()
+        .map(|c| {
+            let d = p.engine.decide_in_mode(&c.call, a.mode);
+            hooks::with_asked_reason(d, copilot::ASKED, &c.agent_tool)
+        })
+        .collect();
+    if !a.no_audit {
+        for (c, d) in p.calls.iter().zip(&decisions) {
+            write_audit("copilot", &p, None, c, a.mode.as_str(), d);
+        }
+    }
+    let out = match codex::strictest(decisions) {
+        Some(d) => copilot::response(&d),
+        None => copilot::blocked("no decision"),
+    };
+    let code = answer("copilot", &out);
+    std::mem::forget(p);
+    code
 }
 
 /// Logs that a call ran (Claude Code's PostToolUse): after an ask, the person approved it.
@@ -240,10 +402,7 @@ fn record_outcome(agent: &str, event: &harness9::hooks::ToolEvent) {
     };
     let record = Record::outcome(by, "ran");
     if let Err(e) = audit::append(&cwd, &record) {
-        eprintln!(
-            "harness9 hook {agent}: warning: cannot write the audit log `{}`: {e}",
-            audit::audit_path(&cwd).display()
-        );
+        warn_unlogged(agent, &cwd, &e);
     }
 }
 
@@ -274,10 +433,18 @@ fn write_audit(
     };
     let record = Record::decision(by, &call.call, mode, verdict);
     if let Err(e) = audit::append(&p.project.cwd, &record) {
-        eprintln!(
-            "harness9 hook {agent}: warning: cannot append to `{}`: {e}",
-            audit::audit_path(&p.project.cwd).display()
-        );
+        warn_unlogged(agent, &p.project.cwd, &e);
+    }
+}
+
+/// The warning for a line the audit log did not get; the decision stands.
+fn warn_unlogged(agent: &str, cwd: &std::path::Path, e: &std::io::Error) {
+    match audit::audit_path(cwd) {
+        Ok(log) => eprintln!(
+            "harness9 hook {agent}: warning: cannot append to the audit log `{}`: {e}",
+            log.display()
+        ),
+        Err(_) => eprintln!("harness9 hook {agent}: warning: no audit log: {e}"),
     }
 }
 

@@ -1,51 +1,170 @@
-//! `harness9 install AGENT`, `harness9 uninstall AGENT` and `harness9 doctor`: the hook
-//! written into the agent's settings with the absolute path of this binary (a hook whose
-//! program is not found exits 127, which Claude Code takes as a non-blocking error: the call
-//! runs), every other key and hook kept, comments too; and a check that what is installed
-//! resolves to this harness9 and that the project's policies load.
+//! `harness9 install AGENT`, `harness9 uninstall AGENT` and `harness9 doctor`.
+//!
+//! The hook is written so that it never fails open: its command stops the call (exit 2, with a
+//! message that says why) when harness9 is not there or does not answer, since every host runs
+//! a call whose hook exits with another code; and where a host has a fail-closed option of its
+//! own (Claude Code's `"onFailure": "block"`), it is set too. A shared install (a settings file
+//! a team commits) names the binary by name, so that it works on every teammate's machine; a
+//! personal or global one names this binary by its absolute path. Every other key and hook is
+//! kept, comments too, and `uninstall` gives back the file as it was before `install`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use jsonc_parser::ParseOptions;
 
+use super::hook_settings::{self, Json, Layout};
+
 use harness9::hooks::{self, Project};
-use harness9::runtime::allowlist::{edit_json_file, SettingsError};
+use harness9::runtime::allowlist::{edit_file, FileEdit, SettingsError};
 use harness9::ToolCall;
+
+/// The program a shared install names (found on `PATH` on each machine).
+const PROGRAM: &str = "harness9";
 
 /// The agents harness9 installs into.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Agent {
     ClaudeCode,
     GeminiCli,
+    Codex,
+    Copilot,
+}
+
+/// Which settings file of an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    /// The project's file that is not committed (`.claude/settings.local.json`).
+    Personal,
+    /// The project's file a team commits (`.claude/settings.json`).
+    Shared,
+    /// The user's own file, for every project (`~/.claude/settings.json`).
+    Global,
 }
 
 impl Agent {
-    const ALL: [Agent; 2] = [Agent::ClaudeCode, Agent::GeminiCli];
+    const ALL: [Agent; 4] = [
+        Agent::ClaudeCode,
+        Agent::GeminiCli,
+        Agent::Codex,
+        Agent::Copilot,
+    ];
 
     fn name(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude-code",
             Agent::GeminiCli => "gemini-cli",
+            Agent::Codex => "codex",
+            Agent::Copilot => "copilot",
+        }
+    }
+
+    /// The host's name for people.
+    fn host(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "Claude Code",
+            Agent::GeminiCli => "Gemini CLI",
+            Agent::Codex => "Codex CLI",
+            Agent::Copilot => "Copilot CLI",
         }
     }
 
     /// Every event harness9's hook is installed for: before a tool, and for Claude Code after
-    /// one too (the audit log records that an asked call ran).
+    /// one too (the audit log records that an asked call ran), and for Codex its permission
+    /// requests (harness9 answers the prompts Codex would show).
     fn events(self) -> &'static [&'static str] {
         match self {
             Agent::ClaudeCode => &["PreToolUse", "PostToolUse"],
             Agent::GeminiCli => &["BeforeTool"],
+            Agent::Codex => &["PreToolUse", "PermissionRequest"],
+            Agent::Copilot => &["preToolUse"],
         }
     }
 
-    /// The agent's settings folder (`.claude`, `.gemini`) under `base`.
-    fn settings(self, base: &Path) -> PathBuf {
+    /// How the host lays out its hooks.
+    fn layout(self) -> Layout {
         match self {
-            Agent::ClaudeCode => base.join(".claude/settings.json"),
-            Agent::GeminiCli => base.join(".gemini/settings.json"),
+            Agent::Copilot => Layout {
+                flat: true,
+                command: "bash",
+            },
+            _ => hook_settings::GROUPED,
+        }
+    }
+
+    /// What the settings file of `scope` reads as when it is missing: Copilot CLI's hook files
+    /// say their version.
+    fn missing(self, scope: Scope) -> &'static str {
+        match (self, scope) {
+            (Agent::Copilot, Scope::Personal | Scope::Shared) => "{\n  \"version\": 1\n}\n",
+            _ => "{}\n",
+        }
+    }
+
+    /// The host's own setting that makes a hook that fails block the call instead of letting
+    /// it run, for the event that guards tool calls; `None`: the host has none, and the hook's
+    /// command alone fails closed (see [`hook_command`]).
+    fn fail_closed(self, event: &str) -> Option<(&'static str, &'static str)> {
+        match (self, event) {
+            (Agent::ClaudeCode, "PreToolUse") => Some(("onFailure", "block")),
+            _ => None,
+        }
+    }
+
+    /// The matcher of the hook's group: every tool.
+    fn matcher(self) -> Option<&'static str> {
+        match self {
+            // Codex's matcher is a regular expression; without one, every tool. Copilot CLI's
+            // hooks have none.
+            Agent::Codex | Agent::Copilot => None,
+            _ => Some("*"),
+        }
+    }
+
+    /// Whether the host has a project settings file of its own that is not committed.
+    fn has_personal_file(self) -> bool {
+        self == Agent::ClaudeCode
+    }
+
+    /// The settings file of `scope`; `home` for the global one.
+    fn settings(self, scope: Scope, cwd: &Path, home: Option<&Path>) -> Result<PathBuf, String> {
+        let home = || {
+            home.map(Path::to_path_buf).ok_or_else(|| {
+                "HOME is not set, so the user's settings cannot be found".to_string()
+            })
+        };
+        Ok(match (self, scope) {
+            (Agent::ClaudeCode, Scope::Personal) => cwd.join(".claude/settings.local.json"),
+            (Agent::ClaudeCode, Scope::Shared) => cwd.join(".claude/settings.json"),
+            (Agent::ClaudeCode, Scope::Global) => home()?.join(".claude/settings.json"),
+            (Agent::GeminiCli, Scope::Global) => home()?.join(".gemini/settings.json"),
+            (Agent::GeminiCli, _) => cwd.join(".gemini/settings.json"),
+            (Agent::Codex, Scope::Global) => match std::env::var_os("CODEX_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+            {
+                Some(codex_home) => codex_home.join("hooks.json"),
+                None => home()?.join(".codex/hooks.json"),
+            },
+            (Agent::Codex, _) => cwd.join(".codex/hooks.json"),
+            // A hook file of harness9's own among the repository's hooks; the user's hooks
+            // are in Copilot CLI's settings.
+            (Agent::Copilot, Scope::Global) => home()?.join(".copilot/settings.json"),
+            (Agent::Copilot, _) => cwd.join(".github/hooks/harness9.json"),
+        })
+    }
+
+    /// The scope a project install without `--shared` really has: the personal file where the
+    /// host has one, else the shared one.
+    fn scope(self, global: bool, shared: bool) -> Scope {
+        if global {
+            Scope::Global
+        } else if shared || !self.has_personal_file() {
+            Scope::Shared
+        } else {
+            Scope::Personal
         }
     }
 }
@@ -55,9 +174,16 @@ pub struct InstallArgs {
     /// The agent whose settings get the hook.
     #[arg(value_enum)]
     agent: Agent,
-    /// The user's settings (`~/.claude/settings.json`) instead of the project's.
-    #[arg(long)]
+    /// The user's settings (`~/.claude/settings.json`, `~/.gemini/settings.json`,
+    /// `~/.codex/hooks.json`, `~/.copilot/settings.json`) instead of the project's.
+    #[arg(long, conflicts_with = "shared")]
     global: bool,
+    /// The project's settings file that a team commits (`.claude/settings.json`): the hook
+    /// names `harness9` by name, so that it runs on every teammate's machine. Without it,
+    /// Claude Code's hook goes to `.claude/settings.local.json`; Gemini CLI, Codex and Copilot
+    /// CLI have no personal project file, so theirs is always the shared one.
+    #[arg(long)]
+    shared: bool,
     /// Show the settings file as it would be, and write nothing.
     #[arg(long)]
     print: bool,
@@ -68,57 +194,133 @@ pub struct InstallArgs {
 
 #[derive(Args, Debug)]
 pub struct DoctorArgs {
+    /// The agent to check (default: every agent; then a problem only when none has the hook).
+    #[arg(value_enum)]
+    agent: Option<Agent>,
     /// The project folder (default: the working folder).
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
 }
 
-/// The settings file `a` is about.
-fn settings_path(agent: Agent, global: bool, cwd: Option<&Path>) -> Result<PathBuf, String> {
-    if global {
-        let home = std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .ok_or("HOME is not set, so the user's settings cannot be found")?;
-        return Ok(agent.settings(Path::new(&home)));
-    }
-    let cwd = match cwd {
-        Some(c) => c.to_path_buf(),
-        None => std::env::current_dir().map_err(|e| format!("the working folder: {e}"))?,
-    };
-    Ok(agent.settings(&cwd))
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
-/// The hook's command: this binary by its absolute path, quoted for the shell the agent runs
-/// it with when it needs to be.
-fn hook_command(agent: Agent) -> Result<String, String> {
+fn working_folder(cwd: Option<&Path>) -> Result<PathBuf, String> {
+    match cwd {
+        Some(c) => Ok(c.to_path_buf()),
+        None => std::env::current_dir().map_err(|e| format!("the working folder: {e}")),
+    }
+}
+
+/// A word for the shell: as it is when it needs no quoting, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b'+'));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The program the hook runs: `harness9` by name for a shared install, else this binary by its
+/// absolute path.
+fn hook_program(scope: Scope) -> Result<String, String> {
+    if scope == Scope::Shared {
+        return Ok(PROGRAM.to_string());
+    }
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| format!("cannot tell where this harness9 binary is: {e}"))?;
-    let path = exe.to_string_lossy();
-    let plain = path
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b'+'));
-    let program = if plain {
-        path.into_owned()
+    Ok(exe.to_string_lossy().into_owned())
+}
+
+/// The hook's command, for the shell the host runs it with. It fails closed whatever the host
+/// does with a failed hook: a missing `program` stops with exit 2 and a message that says so,
+/// and so does a harness9 that ends any other way than with its answer (exit 0) or its own
+/// block (exit 2). Every host blocks a call whose hook exits 2, and shows the message.
+fn hook_command(agent: Agent, program: &str, options: &[String]) -> String {
+    let p = shell_word(program);
+    let options: String = options
+        .iter()
+        .map(|o| format!(" {}", shell_word(o)))
+        .collect();
+    let missing = if program == PROGRAM {
+        "harness9 is not installed here (no harness9 on PATH), so this tool call is blocked: \
+         install harness9, or take its hook out of the agent settings"
     } else {
-        format!("'{}'", path.replace('\'', r"'\''"))
+        "harness9 is not found where it was installed, so this tool call is blocked: \
+         run harness9 install again, or take its hook out of the agent settings"
     };
-    Ok(format!("{program} hook {}", agent.name()))
+    format!(
+        "command -v {p} >/dev/null 2>&1 || {{ echo '{missing}' >&2; exit 2; }}; \
+         {p} hook {}{options} || exit 2",
+        agent.name()
+    )
+}
+
+/// harness9's hook for an agent, as a hook command has it.
+#[derive(Debug, PartialEq, Eq)]
+struct Ours {
+    /// The program, unquoted (`harness9`, `/opt/h9/harness9`).
+    program: String,
+    /// The hook's options after the agent's name (`--ask-as deny`), kept by an update.
+    options: Vec<String>,
+}
+
+/// harness9's hook for `agent` in `command` (any path to it, any form of the command harness9
+/// ever wrote: `PROGRAM hook AGENT [OPTIONS]`, alone or in the fail-closed form of
+/// [`hook_command`]); `None`: not harness9's hook for that agent.
+fn our_hook(command: &str, agent: Agent) -> Option<Ours> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    for i in 1..words.len().saturating_sub(1) {
+        let name = words[i + 1].trim_end_matches(';');
+        if words[i] != "hook" || name != agent.name() {
+            continue;
+        }
+        // The program: the word before, or the quoted words that end there.
+        let mut start = i - 1;
+        if words[start].ends_with('\'') && !words[start].starts_with('\'') {
+            while start > 0 && !words[start].starts_with('\'') {
+                start -= 1;
+            }
+        }
+        let program = words[start..i].join(" ");
+        let program = program.trim_matches(['\'', '"']).to_string();
+        let named = Path::new(&program)
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(PROGRAM));
+        if !named {
+            continue;
+        }
+        let options = if words[i + 1].ends_with(';') {
+            Vec::new()
+        } else {
+            words[i + 2..]
+                .iter()
+                .take_while(|w| !matches!(**w, "||" | "&&" | "|" | ";"))
+                .map(|w| w.trim_end_matches(';').to_string())
+                .collect()
+        };
+        return Some(Ours { program, options });
+    }
+    None
 }
 
 /// Whether a hook command runs harness9's hook for `agent` (any path to it).
 fn is_our_hook(command: &str, agent: Agent) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    match words.as_slice() {
-        [program @ .., "hook", name] if *name == agent.name() && !program.is_empty() => {
-            let program = program.join(" ");
-            let program = program.trim_matches(['\'', '"']);
-            Path::new(program)
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("harness9"))
-        }
-        _ => false,
-    }
+    our_hook(command, agent).is_some()
+}
+
+/// Whether a hook command of harness9's is in the fail-closed form [`hook_command`] writes
+/// (whatever its program and options).
+fn fails_closed(command: &str) -> bool {
+    command.starts_with("command -v ") && command.ends_with(" || exit 2")
 }
 
 /// What installing did to the settings.
@@ -131,148 +333,107 @@ enum Outcome {
     NotThere,
 }
 
-/// The hook entries of `event` in the settings, with the command of each.
-fn hook_objects(root: &CstRootNode, event: &str) -> Vec<(CstObject, String)> {
-    let mut out = Vec::new();
-    let Some(groups) = root
-        .object_value()
-        .and_then(|o| o.object_value("hooks"))
-        .and_then(|h| h.array_value(event))
-    else {
-        return out;
-    };
-    for group in groups.elements() {
-        let Some(hooks) = group.as_object().and_then(|g| g.array_value("hooks")) else {
-            continue;
-        };
-        for h in hooks.elements() {
-            let Some(obj) = h.as_object() else { continue };
-            let command = obj
-                .get("command")
-                .and_then(|p| p.value())
-                .and_then(|v| v.as_string_lit())
-                .and_then(|s| s.decoded_value().ok());
-            if let Some(c) = command {
-                out.push((obj, c));
-            }
-        }
+/// The hook entry `install` writes for `event`: its group (Copilot CLI: the entry).
+fn new_group(agent: Agent, event: &str, program: &str) -> Json {
+    let mut hook = vec![
+        ("type".to_string(), Json::Str("command".into())),
+        (
+            agent.layout().command.to_string(),
+            Json::Str(hook_command(agent, program, &[])),
+        ),
+    ];
+    if agent.layout().flat {
+        return Json::Obj(hook);
     }
-    out
+    if let Some((key, value)) = agent.fail_closed(event) {
+        hook.push((key.to_string(), Json::Str(value.into())));
+    }
+    if agent == Agent::GeminiCli {
+        hook.push(("name".to_string(), Json::Str("harness9".into())));
+    }
+    let mut group = Vec::new();
+    if let Some(m) = agent.matcher() {
+        group.push(("matcher".to_string(), Json::Str(m.into())));
+    }
+    group.push(("hooks".to_string(), Json::Arr(vec![Json::Obj(hook)])));
+    Json::Obj(group)
 }
 
-/// The settings text with the hook installed for every event of `agent` (`None`: already as
-/// it should be).
-fn with_hook(text: &str, agent: Agent, command: &str) -> Result<(Option<String>, Outcome), String> {
-    let root = CstRootNode::parse(text, &ParseOptions::default())
-        .map_err(|e| format!("it does not parse ({e})"))?;
+/// The settings text with the hook installed for every event of `agent`, running `program`
+/// (`None`: already as it should be).
+fn with_hook(text: &str, agent: Agent, program: &str) -> Result<(Option<String>, Outcome), String> {
+    let mut text = text.to_string();
     let mut outcome = Outcome::AlreadyThere;
     for event in agent.events() {
-        let ours: Vec<(CstObject, String)> = hook_objects(&root, event)
+        let layout = agent.layout();
+        let found = hook_settings::entries(&text, event, layout)?
             .into_iter()
-            .filter(|(_, c)| is_our_hook(c, agent))
-            .collect();
-        if ours.iter().any(|(_, c)| c == command) {
+            .find_map(|f| our_hook(&f.command, agent).map(|h| (f, h)));
+        let Some((found, hook)) = found else {
+            text = hook_settings::add_group(&text, event, new_group(agent, event, program))?;
+            if !matches!(outcome, Outcome::Updated(_)) {
+                outcome = Outcome::Added;
+            }
             continue;
+        };
+        let command = hook_command(agent, program, &hook.options);
+        let mut changed = false;
+        if found.command != command {
+            text =
+                hook_settings::set_field(&text, event, found.at, layout, layout.command, &command)?;
+            changed = true;
         }
-        if let Some((obj, old)) = ours.first() {
-            obj.get("command")
-                .ok_or("a hook lost its command")?
-                .set_value(CstInputValue::String(command.to_string()));
-            outcome = Outcome::Updated(old.clone());
-            continue;
+        if let Some((key, value)) = agent.fail_closed(event) {
+            if !found.fields.iter().any(|(k, v)| k == key && v == value) {
+                text = hook_settings::set_field(&text, event, found.at, layout, key, value)?;
+                changed = true;
+            }
         }
-        let obj = root
-            .object_value()
-            .ok_or("its top level is not a JSON object")?;
-        let groups = obj
-            .object_value_or_create("hooks")
-            .ok_or("`hooks` is not an object")?
-            .array_value_or_create(event)
-            .ok_or_else(|| format!("`hooks.{event}` is not a list"))?;
-        let mut hook = vec![
-            ("type".to_string(), CstInputValue::String("command".into())),
-            ("command".to_string(), CstInputValue::String(command.into())),
-        ];
-        if agent == Agent::GeminiCli {
-            hook.push(("name".to_string(), CstInputValue::String("harness9".into())));
-        }
-        groups.append(CstInputValue::Object(vec![
-            ("matcher".to_string(), CstInputValue::String("*".into())),
-            (
-                "hooks".to_string(),
-                CstInputValue::Array(vec![CstInputValue::Object(hook)]),
-            ),
-        ]));
-        if !matches!(outcome, Outcome::Updated(_)) {
-            outcome = Outcome::Added;
+        if changed {
+            outcome = Outcome::Updated(found.command);
         }
     }
     if outcome == Outcome::AlreadyThere {
         return Ok((None, outcome));
     }
-    Ok((Some(finish(&root)?), outcome))
+    check_parses(&text)?;
+    Ok((Some(text), outcome))
 }
 
-/// The settings text with harness9's hooks for `agent` taken out.
-fn without_hook(text: &str, agent: Agent) -> Result<(Option<String>, Outcome), String> {
-    let root = CstRootNode::parse(text, &ParseOptions::default())
-        .map_err(|e| format!("it does not parse ({e})"))?;
+/// The settings with harness9's hooks for `agent` taken out, the last first, so that what an
+/// install added goes as it came: what is left, or `Remove` when nothing is (the file held
+/// only what `install` wrote).
+fn without_hook(text: &str, agent: Agent, missing: &str) -> Result<(FileEdit, Outcome), String> {
+    let mut text = text.to_string();
     let mut removed = 0;
-    for event in agent.events() {
-        let ours: Vec<CstObject> = hook_objects(&root, event)
+    let layout = agent.layout();
+    for event in agent.events().iter().rev() {
+        while let Some(found) = hook_settings::entries(&text, event, layout)?
             .into_iter()
-            .filter(|(_, c)| is_our_hook(c, agent))
-            .map(|(o, _)| o)
-            .collect();
-        if ours.is_empty() {
-            continue;
-        }
-        removed += ours.len();
-        for o in ours {
-            o.remove();
-        }
-        // Groups left without hooks, and the event left without groups, go too.
-        let Some(groups) = root
-            .object_value()
-            .and_then(|o| o.object_value("hooks"))
-            .and_then(|h| h.array_value(event))
-        else {
-            continue;
-        };
-        for g in groups.elements() {
-            let empty = g
-                .as_object()
-                .and_then(|o| o.array_value("hooks"))
-                .is_some_and(|h| h.elements().is_empty());
-            if empty {
-                g.remove();
-            }
-        }
-        if groups.elements().is_empty() {
-            if let Some(p) = root
-                .object_value()
-                .and_then(|o| o.object_value("hooks"))
-                .and_then(|h| h.get(event))
-            {
-                p.remove();
-            }
+            .rev()
+            .find(|f| is_our_hook(&f.command, agent))
+        {
+            text = hook_settings::remove_entry(&text, event, found.at, layout)?;
+            removed += 1;
         }
     }
     if removed == 0 {
-        return Ok((None, Outcome::NotThere));
+        return Ok((FileEdit::Keep, Outcome::NotThere));
     }
-    Ok((Some(finish(&root)?), Outcome::Removed(removed)))
+    check_parses(&text)?;
+    let edit = if text.trim() == "{}" || text == missing {
+        FileEdit::Remove
+    } else {
+        FileEdit::Write(text)
+    };
+    Ok((edit, Outcome::Removed(removed)))
 }
 
-/// The edited text, checked to still parse.
-fn finish(root: &CstRootNode) -> Result<String, String> {
-    let mut out = root.to_string();
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    CstRootNode::parse(&out, &ParseOptions::default())
-        .map_err(|e| format!("the edit would not parse ({e})"))?;
-    Ok(out)
+/// The edited text must still parse.
+fn check_parses(text: &str) -> Result<(), String> {
+    jsonc_parser::parse_to_ast(text, &Default::default(), &ParseOptions::default())
+        .map(|_| ())
+        .map_err(|e| format!("the edit would not parse ({e})"))
 }
 
 pub fn install(a: InstallArgs) -> i32 {
@@ -284,58 +445,71 @@ pub fn uninstall(a: InstallArgs) -> i32 {
 }
 
 fn change(a: InstallArgs, add: bool) -> i32 {
-    let path = match settings_path(a.agent, a.global, a.cwd.as_deref()) {
-        Ok(p) => p,
+    match try_change(&a, add) {
+        Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e}");
-            return 1;
+            1
         }
-    };
-    let command = match hook_command(a.agent) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
-        }
-    };
+    }
+}
+
+fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
+    let agent = a.agent;
+    let scope = agent.scope(a.global, a.shared);
+    let cwd = working_folder(a.cwd.as_deref())?;
+    let path = agent.settings(scope, &cwd, home().as_deref())?;
+    let program = hook_program(scope)?;
+    let shown = path.display();
     let edit = |text: &str| {
         if add {
-            with_hook(text, a.agent, &command)
+            with_hook(text, agent, &program).map(|(new, o)| {
+                let e = match new {
+                    Some(t) => FileEdit::Write(t),
+                    None => FileEdit::Keep,
+                };
+                (e, o)
+            })
         } else {
-            without_hook(text, a.agent)
+            without_hook(text, agent, agent.missing(scope))
         }
-        .map_err(|e| {
-            format!(
-                "cannot edit `{}`: {e}; the file was left as it was",
-                path.display()
-            )
-        })
+        .map_err(|e| format!("cannot edit `{shown}`: {e}; the file was left as it was"))
     };
-    let shown = path.display();
     if a.print {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|_| "{}\n".into());
-        return match edit(&text) {
-            Ok((new, _)) => {
-                print!("{}", new.unwrap_or(text));
-                0
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                1
-            }
-        };
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|_| agent.missing(scope).into());
+        match edit(&text)?.0 {
+            FileEdit::Write(new) => print!("{new}"),
+            FileEdit::Keep => print!("{text}"),
+            FileEdit::Remove => println!("(`{shown}` would be removed: nothing else is in it)"),
+        }
+        return Ok(());
     }
     let mut outcome = Outcome::NotThere;
-    let written = edit_json_file(&path, None, |text| {
-        let (new, o) = edit(text).map_err(SettingsError::Edit)?;
+    edit_file(&path, None, agent.missing(scope), |text| {
+        let (e, o) = edit(text).map_err(SettingsError::Edit)?;
         outcome = o;
-        Ok(new)
-    });
-    if let Err(e) = written {
-        eprintln!("error: {e}");
-        return 1;
+        Ok(e)
+    })
+    .map_err(|e| e.to_string())?;
+    if !path.exists() {
+        // Folders a removed file leaves empty go too (`.github/hooks`, then `.github`), up to
+        // the project (or home) itself.
+        let base = if scope == Scope::Global {
+            home()
+        } else {
+            Some(cwd.clone())
+        };
+        let mut dir = path.parent();
+        while let Some(d) = dir {
+            if Some(d) == base.as_deref() || (d.exists() && std::fs::remove_dir(d).is_err()) {
+                break;
+            }
+            dir = d.parent();
+        }
     }
-    let event = a.agent.events().join(" and ");
+    let event = agent.events().join(" and ");
+    let command = hook_command(agent, &program, &[]);
+    let note = add && !matches!(outcome, Outcome::AlreadyThere);
     match outcome {
         Outcome::Added => println!("added the {event} hook `{command}` to {shown}"),
         Outcome::Updated(old) => {
@@ -345,42 +519,205 @@ fn change(a: InstallArgs, add: bool) -> i32 {
         Outcome::Removed(n) => println!("removed {n} harness9 {event} hook(s) from {shown}"),
         Outcome::NotThere => println!("no harness9 hook in {shown}; nothing changed"),
     }
-    0
+    if note {
+        println!("{}", fails_closed_note(agent, scope));
+    }
+    Ok(())
 }
 
-/// The program a hook command runs, unquoted, and where it is (`PATH` searched for a bare
-/// name).
-fn program_of(command: &str) -> (String, Option<PathBuf>) {
-    let program = match command.strip_prefix('\'') {
-        Some(rest) => rest.split('\'').next().unwrap_or(rest).to_string(),
-        None => command.split_whitespace().next().unwrap_or("").to_string(),
+/// What an install says about the hook's failures and who it runs for.
+fn fails_closed_note(agent: Agent, scope: Scope) -> String {
+    let who = match scope {
+        Scope::Shared => format!(
+            "the file is shared: the hook runs `{PROGRAM}` by name, so every teammate needs \
+             harness9 on PATH; without it each call is blocked with a message that says so"
+        ),
+        Scope::Personal => "the file is yours alone (not committed)".to_string(),
+        Scope::Global => "the file is yours, for every project".to_string(),
     };
-    let found = if program.contains('/') {
-        Some(PathBuf::from(&program)).filter(|p| p.is_file())
-    } else {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|d| d.join(&program))
-                .find(|p| p.is_file())
+    let option = match agent {
+        Agent::ClaudeCode => {
+            "Claude Code blocks the call when the hook cannot start, fails or \
+                              times out (\"onFailure\": \"block\", Claude Code 2.1.295 or newer)"
+        }
+        Agent::GeminiCli => {
+            "Gemini CLI has no fail-closed setting: the hook's command blocks \
+                             when harness9 is missing or fails; a hook that times out lets the \
+                             call run"
+        }
+        Agent::Copilot => {
+            "Copilot CLI denies a call whose hook fails or cannot start; the hook's command \
+             blocks too when harness9 is missing"
+        }
+        Agent::Codex => {
+            "Codex has no fail-closed setting: the hook's command blocks when \
+                         harness9 is missing or fails; a hook that times out lets the call run. \
+                         Codex runs a new or changed hook only once you have trusted it (/hooks)"
+        }
+    };
+    format!("note: {who}; {option}")
+}
+
+/// The `install` command that puts right a hook of `scope`.
+fn install_hint(agent: Agent, scope: Scope) -> String {
+    let flag = match scope {
+        Scope::Global => " --global",
+        Scope::Shared if agent.has_personal_file() => " --shared",
+        _ => "",
+    };
+    format!("harness9 install {}{flag}", agent.name())
+}
+
+/// Where a program is: a path as it is, a bare name searched on `PATH`.
+fn locate(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(PathBuf::from(program)).filter(|p| p.is_file());
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The first line a program prints for `--version` within a few seconds, or `None`.
+fn version_of(program: &Path) -> Option<String> {
+    let mut child = Command::new(program)
+        .arg("--version")
+        .env("GEMINI_CLI_NO_RELAUNCH", "true")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .map(|l| l.trim().to_string())
+}
+
+/// A version as `N.N.N`.
+type Version = (u64, u64, u64);
+
+/// The first `N.N.N` in a version line.
+fn parse_version(line: &str) -> Option<Version> {
+    line.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find_map(|w| {
+            let mut parts = w.split('.').map(|p| p.parse::<u64>().ok());
+            match (parts.next()?, parts.next()?, parts.next()?) {
+                (Some(a), Some(b), Some(c)) => Some((a, b, c)),
+                _ => None,
+            }
         })
-    };
-    (program, found)
+}
+
+/// The host's program, and its first version whose hooks can guard every call as installed
+/// (with its fail-closed option, where it has one), with what that version brought.
+fn host_minimum(agent: Agent) -> (&'static str, Option<(Version, &'static str)>) {
+    match agent {
+        Agent::ClaudeCode => (
+            "claude",
+            Some(((2, 1, 295), "the hooks' \"onFailure\": \"block\"")),
+        ),
+        // No fail-closed option in any version: the hook's command is the only guard.
+        Agent::GeminiCli => ("gemini", None),
+        // It fails closed by itself (a hook that errs denies the call); the first version that
+        // does is not known, so none is required.
+        Agent::Copilot => ("copilot", None),
+        Agent::Codex => (
+            "codex",
+            Some((
+                (0, 124, 0),
+                "hooks on by default, run for shell, apply_patch and MCP calls",
+            )),
+        ),
+    }
 }
 
 pub fn doctor(a: DoctorArgs) -> i32 {
-    let mut problems = 0;
-    let cwd = match &a.cwd {
-        Some(c) => c.clone(),
-        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    let cwd = match working_folder(a.cwd.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
     };
     let version = env!("CARGO_PKG_VERSION");
     println!("harness9 {version}");
-    for agent in Agent::ALL {
-        for global in [false, true] {
-            problems += check_settings_file(agent, global, &cwd, version);
+    let home = home();
+    let agents: Vec<Agent> = match a.agent {
+        Some(x) => vec![x],
+        None => Agent::ALL.to_vec(),
+    };
+    let mut problems = 0;
+    let mut guarded = 0;
+    for &agent in &agents {
+        let mut found = 0;
+        let mut seen = Vec::new();
+        for scope in [Scope::Personal, Scope::Shared, Scope::Global] {
+            let Ok(path) = agent.settings(scope, &cwd, home.as_deref()) else {
+                continue;
+            };
+            if seen.contains(&path) {
+                continue;
+            }
+            seen.push(path.clone());
+            let (n, p) = check_settings_file(agent, scope, &path, version);
+            found += n;
+            problems += p;
         }
+        if found == 0 {
+            if a.agent.is_some() {
+                println!(
+                    "problem: {} has no harness9 hook here ({}): its calls are not checked \
+                     (fix: {}, or {} for every project)",
+                    agent.host(),
+                    seen.iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    install_hint(agent, agent.scope(false, false)),
+                    install_hint(agent, Scope::Global),
+                );
+                problems += 1;
+                problems += check_host_version(agent);
+            } else {
+                println!("note: {} has no harness9 hook", agent.host());
+            }
+            continue;
+        }
+        guarded += 1;
+        problems += check_host_version(agent);
+    }
+    if a.agent.is_none() && guarded == 0 {
+        println!(
+            "problem: no agent has harness9's hook, so no call is checked (fix: harness9 \
+             install claude-code, gemini-cli, codex or copilot)"
+        );
+        problems += 1;
     }
     problems += check_policies(&cwd);
+    match harness9::audit::audit_path(&cwd) {
+        Ok(log) if log.is_file() => println!("the audit log: {}", log.display()),
+        Ok(log) => println!("the audit log (none yet): {}", log.display()),
+        Err(e) => println!("warning: no audit log: {e}"),
+    }
     if problems > 0 {
         println!("{problems} problem(s)");
         1
@@ -389,93 +726,176 @@ pub fn doctor(a: DoctorArgs) -> i32 {
     }
 }
 
-/// Checks the harness9 hooks of one agent's settings file (the project's, or the global one),
-/// when there is one; says what it finds, and returns how many problems.
-fn check_settings_file(agent: Agent, global: bool, cwd: &Path, version: &str) -> usize {
-    let Ok(path) = settings_path(agent, global, Some(cwd)) else {
+/// Checks that the host on PATH is new enough for the hook as installed; a host that is not
+/// on PATH is not checked. How many problems.
+fn check_host_version(agent: Agent) -> usize {
+    let (program, minimum) = host_minimum(agent);
+    let Some((min, what)) = minimum else {
         return 0;
     };
-    let Ok(text) = std::fs::read_to_string(&path) else {
+    let Some(exe) = locate(program) else {
+        println!(
+            "note: `{program}` is not on PATH: {}'s version is not checked",
+            agent.host()
+        );
         return 0;
     };
-    let Ok(root) = CstRootNode::parse(&text, &ParseOptions::default()) else {
-        println!("problem: {} does not parse", path.display());
-        return 1;
-    };
-    let commands = agent
-        .events()
-        .iter()
-        .flat_map(|e| hook_objects(&root, e))
-        .map(|(_, c)| c);
-    let mut problems = 0;
-    for command in commands {
-        if !is_our_hook(&command, agent) {
-            continue;
+    let line = version_of(&exe);
+    match line.as_deref().and_then(parse_version) {
+        Some(v) if v >= min => {
+            println!(
+                "ok: {} {}.{}.{} ({})",
+                agent.host(),
+                v.0,
+                v.1,
+                v.2,
+                exe.display()
+            );
+            0
         }
-        let hook = InstalledHook {
-            agent,
-            global,
-            at: &path,
-            command: &command,
-        };
-        problems += check_hook(&hook, version);
+        Some(v) => {
+            println!(
+                "problem: {} {}.{}.{} ({}) is older than {}.{}.{}, the first with {what}: a \
+                 failing hook may let a call run (fix: update {})",
+                agent.host(),
+                v.0,
+                v.1,
+                v.2,
+                exe.display(),
+                min.0,
+                min.1,
+                min.2,
+                agent.host()
+            );
+            1
+        }
+        None => {
+            println!(
+                "warning: `{} --version` gave no version: cannot tell whether it has {what}",
+                exe.display()
+            );
+            0
+        }
     }
-    problems
+}
+
+/// Checks the harness9 hooks of one agent's settings file, when there is one; says what it
+/// finds, and returns how many hooks and how many problems.
+fn check_settings_file(agent: Agent, scope: Scope, path: &Path, version: &str) -> (usize, usize) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return (0, 0);
+    };
+    if jsonc_parser::parse_to_ast(&text, &Default::default(), &ParseOptions::default()).is_err() {
+        println!(
+            "problem: {} does not parse, so {} runs no hook from it",
+            path.display(),
+            agent.host()
+        );
+        return (0, 1);
+    }
+    let mut hooks = 0;
+    let mut problems = 0;
+    for event in agent.events() {
+        let Ok(found) = hook_settings::entries(&text, event, agent.layout()) else {
+            println!(
+                "problem: {}: `hooks.{event}` is not as {} reads it",
+                path.display(),
+                agent.host()
+            );
+            problems += 1;
+            continue;
+        };
+        for f in found {
+            let Some(ours) = our_hook(&f.command, agent) else {
+                continue;
+            };
+            hooks += 1;
+            let hook = InstalledHook {
+                agent,
+                scope,
+                event,
+                at: path,
+                command: &f.command,
+                program: &ours.program,
+                fail_closed_set: agent
+                    .fail_closed(event)
+                    .is_none_or(|(k, v)| f.fields.iter().any(|(fk, fv)| fk == k && fv == v)),
+            };
+            problems += check_hook(&hook, version);
+        }
+    }
+    (hooks, problems)
 }
 
 /// A harness9 hook command found in an agent's settings file.
 struct InstalledHook<'a> {
     agent: Agent,
-    global: bool,
+    scope: Scope,
+    event: &'a str,
     /// The settings file.
     at: &'a Path,
     command: &'a str,
+    program: &'a str,
+    /// The host's fail-closed option is set as `install` sets it (or the host has none).
+    fail_closed_set: bool,
 }
 
-/// Checks that a hook command starts this harness9, by an absolute path; says what it finds,
-/// and returns how many problems.
+/// Checks that a hook fails closed and starts this harness9; says what it finds, and returns
+/// how many problems.
 fn check_hook(hook: &InstalledHook, version: &str) -> usize {
-    let command = hook.command;
-    let (program, found) = program_of(command);
     let at = hook.at.display();
-    let Some(exe) = found else {
+    let command = hook.command;
+    let event = hook.event;
+    let fix = install_hint(hook.agent, hook.scope);
+    let mut problems = 0;
+    if !fails_closed(command) {
         println!(
-            "problem: {at}: `{command}`: `{program}` is not found; the agent treats \
-             a hook that cannot start as no decision and runs the call \
-             (fix: harness9 install {}{})",
-            hook.agent.name(),
-            if hook.global { " --global" } else { "" }
+            "problem: {at}: the {event} hook `{command}` lets the call run when harness9 is \
+             missing or fails (fix: {fix})"
         );
-        return 1;
-    };
-    let answer = Command::new(&exe).arg("--version").output();
-    let theirs = answer
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    match theirs {
-        Some(v) if v.split_whitespace().last() == Some(version) => {
-            let relative = !program.starts_with('/');
-            if relative {
-                println!(
-                    "warning: {at}: `{command}` finds harness9 through PATH; an \
-                     agent started with another PATH runs the call unchecked \
-                     (harness9 install writes the absolute path)"
-                );
-            } else {
-                println!("ok: {at}: `{command}` ({v})");
-            }
-            0
-        }
-        Some(v) => {
-            println!("problem: {at}: `{command}` is `{v}`, not harness9 {version}");
-            1
-        }
-        None => {
-            println!("problem: {at}: `{command}` does not run (`--version` failed)");
-            1
-        }
+        problems += 1;
     }
+    if !hook.fail_closed_set {
+        let (key, value) = hook.agent.fail_closed(event).unwrap_or(("", ""));
+        println!(
+            "problem: {at}: the {event} hook has no \"{key}\": \"{value}\", so {} runs the \
+             call when the hook times out or cannot start (fix: {fix})",
+            hook.agent.host()
+        );
+        problems += 1;
+    }
+    let program = hook.program;
+    let Some(exe) = locate(program) else {
+        let blocked = if fails_closed(command) {
+            "every call is blocked"
+        } else {
+            "the agent runs every call unchecked"
+        };
+        println!(
+            "problem: {at}: the {event} hook runs `{program}`, which is not found: {blocked} \
+             (fix: install harness9{}, or {fix})",
+            if program == PROGRAM { " on PATH" } else { "" }
+        );
+        return problems + 1;
+    };
+    let this = std::env::current_exe().and_then(|p| p.canonicalize()).ok();
+    let theirs = exe.canonicalize().ok();
+    if this.is_some() && theirs == this {
+        println!(
+            "ok: {at}: the {event} hook runs this harness9 ({})",
+            exe.display()
+        );
+        return problems;
+    }
+    let v = version_of(&exe).unwrap_or_else(|| "no answer to --version".to_string());
+    println!(
+        "problem: {at}: the {event} hook runs {} ({v}), not this harness9 {version}{} \
+         (fix: put this harness9 on PATH, or {fix} with it)",
+        exe.display(),
+        this.map(|t| format!(" ({})", t.display()))
+            .unwrap_or_default()
+    );
+    problems + 1
 }
 
 /// Checks that the project's policies load, and what they answer to `git status`; returns how
@@ -529,43 +949,36 @@ mod tests {
     #[test]
     fn installing_keeps_other_keys_and_hooks_and_comments() {
         let text = "{\n  // the team's\n  \"model\": \"x\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint-hook\"}]}]}\n}\n";
-        let (new, o) =
-            with_hook(text, Agent::ClaudeCode, "/opt/h9/harness9 hook claude-code").unwrap();
+        let (new, o) = with_hook(text, Agent::ClaudeCode, "/opt/h9/harness9").unwrap();
         assert_eq!(o, Outcome::Added);
         let new = new.unwrap();
         assert!(new.contains("// the team's"), "{new}");
         assert!(new.contains("lint-hook"), "{new}");
         assert!(new.contains("\"model\": \"x\""), "{new}");
-        assert!(new.contains("/opt/h9/harness9 hook claude-code"), "{new}");
+        assert!(
+            new.contains("; /opt/h9/harness9 hook claude-code || exit 2"),
+            "{new}"
+        );
+        assert_eq!(new.matches("\"onFailure\": \"block\"").count(), 1, "{new}");
         // Again: nothing to do.
-        let (again, o) =
-            with_hook(&new, Agent::ClaudeCode, "/opt/h9/harness9 hook claude-code").unwrap();
+        let (again, o) = with_hook(&new, Agent::ClaudeCode, "/opt/h9/harness9").unwrap();
         assert_eq!((again, o), (None, Outcome::AlreadyThere));
         // Another path: the entry is updated, not doubled.
-        let (moved, o) = with_hook(
-            &new,
-            Agent::ClaudeCode,
-            "/usr/bin/harness9 hook claude-code",
-        )
-        .unwrap();
-        assert_eq!(
-            o,
-            Outcome::Updated("/opt/h9/harness9 hook claude-code".into())
-        );
+        let (moved, o) = with_hook(&new, Agent::ClaudeCode, "harness9").unwrap();
+        assert!(matches!(o, Outcome::Updated(_)), "{o:?}");
         let moved = moved.unwrap();
         // One hook before a tool, one after it (the log records that a call ran).
         assert_eq!(moved.matches("hook claude-code").count(), 2, "{moved}");
+        assert!(!moved.contains("/opt/h9"), "{moved}");
         assert!(moved.contains("PostToolUse"), "{moved}");
-        // Uninstalled: the team's hook stays.
-        let (gone, o) = without_hook(&moved, Agent::ClaudeCode).unwrap();
+        // Uninstalled: the file is as it was.
+        let (gone, o) = without_hook(&moved, Agent::ClaudeCode, "{}\n").unwrap();
         assert_eq!(o, Outcome::Removed(2));
-        let gone = gone.unwrap();
-        assert!(!gone.contains("harness9"), "{gone}");
-        assert!(gone.contains("lint-hook"), "{gone}");
+        assert_eq!(gone, FileEdit::Write(text.to_string()));
     }
 
     #[test]
-    fn our_hook_is_recognised_by_its_program_and_agent() {
+    fn our_hook_is_recognised_by_its_program_and_agent_in_every_form() {
         assert!(is_our_hook("harness9 hook claude-code", Agent::ClaudeCode));
         assert!(is_our_hook(
             "/a b/harness9 hook claude-code",
@@ -578,16 +991,37 @@ mod tests {
         assert!(!is_our_hook("harness9 hook gemini-cli", Agent::ClaudeCode));
         assert!(!is_our_hook("other hook claude-code", Agent::ClaudeCode));
         assert!(!is_our_hook("hook claude-code", Agent::ClaudeCode));
+        for program in ["harness9", "/opt/my tools/harness9"] {
+            let c = hook_command(Agent::Codex, program, &["--x".into()]);
+            assert_eq!(
+                our_hook(&c, Agent::Codex),
+                Some(Ours {
+                    program: program.to_string(),
+                    options: vec!["--x".into()]
+                }),
+                "{c}"
+            );
+            assert!(fails_closed(&c), "{c}");
+        }
+        assert!(!fails_closed("harness9 hook codex"));
     }
 
     #[test]
     fn a_settings_file_that_is_not_an_object_is_refused() {
-        assert!(with_hook("[1, 2]", Agent::ClaudeCode, "harness9 hook claude-code").is_err());
+        assert!(with_hook("[1, 2]", Agent::ClaudeCode, "harness9").is_err());
+        assert!(with_hook("{\"hooks\": 3}", Agent::ClaudeCode, "harness9").is_err());
         assert!(with_hook(
-            "{\"hooks\": 3}",
+            "{\"hooks\": {\"PreToolUse\": 1}}",
             Agent::ClaudeCode,
-            "harness9 hook claude-code"
+            "harness9"
         )
         .is_err());
+    }
+
+    #[test]
+    fn versions_are_read_from_the_first_dotted_triple() {
+        assert_eq!(parse_version("2.1.332 (Claude Code)"), Some((2, 1, 332)));
+        assert_eq!(parse_version("codex-cli 0.171.0"), Some((0, 171, 0)));
+        assert_eq!(parse_version("no version"), None);
     }
 }

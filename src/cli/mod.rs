@@ -4,6 +4,7 @@ mod allow;
 mod check;
 mod fmt;
 mod hook;
+mod hook_settings;
 mod import;
 mod install;
 mod lint;
@@ -63,12 +64,13 @@ enum Command {
     Import(import::ImportArgs),
     /// Add allow rules to `.harness9/settings.json` (atomic, locked, other content kept).
     Allow(allow::AllowArgs),
-    /// Write harness9's hook into an agent's settings, with this binary's absolute path
-    /// (every other key and hook kept; run again to update the path).
+    /// Write harness9's hook into an agent's settings, in a form that blocks the call when
+    /// harness9 is missing or fails (every other key and hook kept; run again to update it).
     Install(install::InstallArgs),
     /// Take harness9's hook out of an agent's settings.
     Uninstall(install::InstallArgs),
-    /// Check that the installed hooks run this harness9 and that the project's policies load.
+    /// Check that the agent has harness9's hook, that it fails closed and runs this harness9,
+    /// that the host is new enough, and that the project's policies load (exit 1 if not).
     Doctor(install::DoctorArgs),
     /// The calls a person approved again and again (from the audit log), as the narrow rules
     /// "always allow" would write, with counts; `--apply` adds them to settings.json.

@@ -21,7 +21,8 @@ pub struct SuggestArgs {
     /// The project folder (default: the working folder).
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
-    /// The audit log to read (default: the project's `.harness9/audit.jsonl`).
+    /// The audit log to read (default: the project's, in the state folder:
+    /// `$XDG_STATE_HOME/harness9/<project>/audit.jsonl`, `harness9 doctor` names it).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
     /// Suggest only calls approved at least this many times.
@@ -47,7 +48,13 @@ pub fn suggest(a: SuggestArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let log = a.log.clone().unwrap_or_else(|| audit_path(&cwd));
+    let log = match a.log.clone().map_or_else(|| audit_path(&cwd), Ok) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: cannot tell where the audit log is: {e}");
+            return EXIT_USAGE;
+        }
+    };
     let (records, bad) = match read_log(&log) {
         Ok(r) => r,
         Err(e) => {

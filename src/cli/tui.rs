@@ -290,7 +290,10 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
         // The demo starts by itself, so a newcomer sees the approval dialog at once.
         auto_start: demo.then(String::new),
         system: (!demo).then(|| app::system_prompt(&cwd)),
-        history_file: Some(project_dir.join(app::HISTORY_FILE)),
+        // The history is the machine's: in the project's state folder, not the repository.
+        history_file: harness9::audit::state_dir(&cwd)
+            .ok()
+            .map(|d| d.join(app::HISTORY_FILE)),
         settings_file: Some(project_dir.join("settings.json")),
         cwd,
         switch_model,

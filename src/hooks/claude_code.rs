@@ -32,6 +32,39 @@ pub const OUTCOME_EVENT: &str = "PostToolUse";
 /// (`policies/claude-code.policy`, which says which tools are asked about and why).
 pub const POLICY: &str = "claude-code.policy";
 
+/// Claude Code's tools that harness9 asks about, with the reason (see [`super::Asked`]).
+pub const ASKED: &[super::Asked] = &[
+    ("WebFetch", "fetches a web page: it reaches the network"),
+    ("WebSearch", "searches the web: it reaches the network"),
+    (
+        "CronCreate",
+        "schedules a prompt to run later, with nobody watching",
+    ),
+    ("CronDelete", "removes a scheduled job"),
+    (
+        "ScheduleWakeup",
+        "schedules the session to wake up and work later",
+    ),
+    (
+        "Skill",
+        "runs a skill: instructions and scripts harness9 does not read",
+    ),
+    ("Workflow", "starts a workflow of further calls"),
+    (
+        "SendMessage",
+        "sends a message to another agent, which may act on it",
+    ),
+    ("EnterWorktree", "moves the session into another worktree"),
+    ("ExitWorktree", "moves the session out of its worktree"),
+    ("PushNotification", "sends a notification off this machine"),
+    ("SendUserFile", "sends a file off this machine"),
+    ("RemoteTrigger", "starts work on another machine"),
+    (
+        "PowerShell",
+        "runs PowerShell, which harness9 does not read",
+    ),
+];
+
 /// The harness9 call for a Claude Code tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {
     let input = &event.tool_input;
@@ -150,13 +183,41 @@ pub fn decide(
     engine.hold_managed(call, d)
 }
 
-/// The hook's answer on standard output.
-pub fn response(d: &Decision) -> Value {
+/// [`decide`], with the reason harness9 asks about a tool it knows ([`ASKED`]).
+pub fn decide_tool(
+    engine: &Engine,
+    call: &HookCall,
+    permission_mode: &PermissionMode,
+    forced: Option<Mode>,
+) -> Decision {
+    let d = decide(engine, &call.call, permission_mode, forced);
+    super::with_asked_reason(d, ASKED, &call.agent_tool)
+}
+
+/// Whether a person attends the session, from the environment Claude Code gives its hooks:
+/// `CLAUDE_CODE_SESSION_ATTENDED` (`1`, `0`), else `CLAUDE_CODE_ENTRYPOINT` (`cli` for the
+/// interactive terminal, `sdk-…` for `claude -p` and the SDKs).
+pub fn situation(env: impl Fn(&str) -> Option<String>) -> super::Situation {
+    use super::Situation;
+    match env("CLAUDE_CODE_SESSION_ATTENDED").as_deref() {
+        Some("1") => return Situation::Interactive,
+        Some("0") => return Situation::Headless,
+        _ => {}
+    }
+    match env("CLAUDE_CODE_ENTRYPOINT").as_deref() {
+        Some("cli") => Situation::Interactive,
+        Some(e) if e.starts_with("sdk") => Situation::Headless,
+        _ => Situation::Unknown,
+    }
+}
+
+/// The hook's answer on standard output, its reason worded for `situation`.
+pub fn response(d: &Decision, situation: super::Situation) -> Value {
     json!({
         "hookSpecificOutput": {
             "hookEventName": EVENT,
             "permissionDecision": d.action,
-            "permissionDecisionReason": super::explain(d),
+            "permissionDecisionReason": super::explain_for(d, situation),
         }
     })
 }
@@ -194,6 +255,63 @@ mod tests {
         assert_eq!(c.name, "mcp__github__create_issue");
         assert_eq!(c.arguments["title"], "t");
         assert_eq!(c.id.as_deref(), Some("toolu_1"));
+    }
+
+    #[test]
+    fn an_ask_is_a_question_to_the_person_or_a_note_to_the_model_by_situation() {
+        use crate::hooks::Situation;
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(
+            situation(env(&[("CLAUDE_CODE_SESSION_ATTENDED", "0")])),
+            Situation::Headless
+        );
+        assert_eq!(
+            situation(env(&[
+                ("CLAUDE_CODE_SESSION_ATTENDED", "1"),
+                ("CLAUDE_CODE_ENTRYPOINT", "sdk-cli")
+            ])),
+            Situation::Interactive
+        );
+        assert_eq!(
+            situation(env(&[("CLAUDE_CODE_ENTRYPOINT", "cli")])),
+            Situation::Interactive
+        );
+        assert_eq!(
+            situation(env(&[("CLAUDE_CODE_ENTRYPOINT", "sdk-ts")])),
+            Situation::Headless
+        );
+        assert_eq!(situation(env(&[])), Situation::Unknown);
+        let d = Decision::new(
+            Action::Ask,
+            Risk::High,
+            "r",
+            crate::call::RuleRef::file("x", 1),
+        );
+        let why = |s| {
+            response(&d, s)["hookSpecificOutput"]["permissionDecisionReason"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let asked = why(Situation::Interactive);
+        assert!(
+            asked.starts_with("harness9 asks for your approval: r"),
+            "{asked}"
+        );
+        assert!(!asked.contains("not run"), "{asked}");
+        let told = why(Situation::Headless);
+        assert!(
+            told.contains("The call was not run: ask the user"),
+            "{told}"
+        );
+        assert!(why(Situation::Unknown).contains("If nobody can approve it here"));
     }
 
     #[test]

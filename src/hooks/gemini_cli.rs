@@ -31,6 +31,25 @@ pub const EVENT: &str = "BeforeTool";
 /// (`policies/gemini-cli.policy`).
 pub const POLICY: &str = "gemini-cli.policy";
 
+/// Gemini CLI's tools that harness9 asks about, with the reason (see [`super::Asked`]).
+pub const ASKED: &[super::Asked] = &[
+    ("web_fetch", "fetches a web page: it reaches the network"),
+    (
+        "google_web_search",
+        "searches the web: it reaches the network",
+    ),
+    (
+        "activate_skill",
+        "runs a skill: instructions and scripts harness9 does not read",
+    ),
+    ("invoke_agent", "starts another agent"),
+    (
+        "read_mcp_resource",
+        "reads an MCP server's resource: the server decides what that does",
+    ),
+    ("take_snapshot", "takes a snapshot of a browser page"),
+];
+
 /// The harness9 call for a Gemini CLI tool call.
 pub fn tool_call(event: &ToolEvent) -> HookCall {
     let input = &event.tool_input;

@@ -1,9 +1,12 @@
 //! Adapters that put harness9 in front of agents people already use: Claude Code's
-//! `PreToolUse` hook and Gemini CLI's `BeforeTool` hook. Each is a thin translation — the
+//! `PreToolUse` hook, Gemini CLI's `BeforeTool` hook, Codex CLI's `PreToolUse` and
+//! `PermissionRequest` hooks and GitHub Copilot CLI's `preToolUse` hook. Each is a thin translation — the
 //! agent's event into a [`ToolCall`], the engine's [`Decision`] into the agent's answer — over
 //! one [`Engine`] loaded for the event's working folder ([`project_engine`]). No second matcher.
 
 pub mod claude_code;
+pub mod codex;
+pub mod copilot;
 pub mod gemini_cli;
 
 use std::path::{Path, PathBuf};
@@ -22,10 +25,15 @@ pub const USER_DIR: &str = "harness9";
 
 /// Agents' settings files, which hold the hooks that put harness9 in front of them: writes to
 /// them are guarded like the policy's own files. Relative to the working folder and to home.
-pub const AGENT_SETTINGS: [&str; 3] = [
+pub const AGENT_SETTINGS: [&str; 8] = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".gemini/settings.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".github/hooks",
+    ".copilot/settings.json",
+    ".copilot/config.json",
 ];
 
 /// What an agent's hook event becomes: the call for the engine, plus what the audit log needs.
@@ -218,10 +226,14 @@ pub fn project_engine(
     Ok((engine, sources))
 }
 
-/// Guards the project's policy folder (`cwd/.harness9`) and the agents' settings files
+/// Guards the project's policy folder (`cwd/.harness9`), harness9's state folder (the audit
+/// logs `harness9 suggest` turns into rules) and the agents' settings files
 /// ([`AGENT_SETTINGS`]) of the project and of home.
 pub fn guard_project(mut b: EngineBuilder, cwd: &Path, home: Option<&Path>) -> EngineBuilder {
     b = b.guard(cwd.join(PROJECT_DIR));
+    if let Ok(state) = crate::audit::state_home_in(home) {
+        b = b.guard(state);
+    }
     for base in std::iter::once(cwd).chain(home) {
         for f in AGENT_SETTINGS {
             b = b.guard(base.join(f));
@@ -289,6 +301,63 @@ pub fn explain(d: &Decision) -> String {
         Action::Deny => format!("{why}; the call was not run"),
         Action::Allow => why,
     }
+}
+
+/// A host's tool that harness9 asks about, and why: the reason a person reads when no rule of
+/// any policy decides the tool (the policy's `default` asks). Kept beside the adapter, not as
+/// an `ask` rule of the shipped policy, so that a team's `allow WebFetch(…)` still allows it.
+pub type Asked = (&'static str, &'static str);
+
+/// `d` with the reason of `tool` from `asked` when the policy's `default` asked about it; any
+/// other decision as it is (never loosened, never made stricter).
+pub fn with_asked_reason(d: Decision, asked: &[Asked], tool: &str) -> Decision {
+    if d.action != Action::Ask || d.rule != crate::rule_ref::RuleRef::Default {
+        return d;
+    }
+    match asked.iter().find(|(t, _)| *t == tool) {
+        Some((_, why)) => Decision {
+            reason: format!("{why} ({})", d.reason),
+            ..d
+        },
+        None => d,
+    }
+}
+
+/// Who reads an ask's reason: the person a host's dialog asks, or, in a run nobody attends,
+/// the model, which is told the call did not run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Situation {
+    /// A person answers the host's dialog.
+    Interactive,
+    /// Nobody can answer (`claude -p`): the host denies the ask and the model reads why.
+    Headless,
+    /// The host does not say: the reason serves both.
+    Unknown,
+}
+
+/// The reason an agent is shown for `d`, worded for `situation`: an ask in a dialog is a
+/// question to the person; in a headless run it says the call was not run and what the user
+/// can do.
+pub fn explain_for(d: &Decision, situation: Situation) -> String {
+    match (d.action, situation) {
+        (Action::Ask, Situation::Interactive) => format!(
+            "harness9 asks for your approval: {} ({} risk; harness9 rule {})",
+            d.reason, d.risk, d.rule
+        ),
+        (Action::Ask, Situation::Headless) => explain_unasked(d),
+        _ => explain(d),
+    }
+}
+
+/// The reason of an ask that no person will see (a headless run, a host that cannot ask): the
+/// call was not run, and the model is told what the user can do.
+pub fn explain_unasked(d: &Decision) -> String {
+    format!(
+        "needs a person's approval: {} ({} risk; harness9 rule {}). The call was not run: ask \
+         the user to approve or run it, or to add a rule for it (harness9 allow, or a policy \
+         file)",
+        d.reason, d.risk, d.rule
+    )
 }
 
 /// Reads an optional string field of an event; a value of another type is an error naming it.

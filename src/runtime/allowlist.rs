@@ -1,6 +1,7 @@
 //! Writing "always allow" rules to `.harness9/settings.json`, safely:
 //! - under an advisory lock on a sidecar file (`settings.json.lock`), re-reading the file under
-//!   the lock, so two processes adding rules at the same moment both land;
+//!   the lock, so two processes adding rules at the same moment both land; the lock file is
+//!   removed before the lock is let go, so none is left beside the settings;
 //! - editing the JSON text in place (comments, key order and formatting of everything else are
 //!   kept), adding only rules not already in the allow list;
 //! - atomically: the new text goes to a temporary file in the same folder, is synced, and
@@ -260,61 +261,176 @@ fn add_allow_rules_within(
     Ok(added)
 }
 
-/// Edits a JSON settings file the safe way: under a lock file beside it, read after the lock
-/// is taken (a missing file reads as `{}`), `edit` returns the new text (`None`: nothing to
-/// change), written to a temporary file and renamed over the old one. A symbolic link or a
-/// file that is not regular is refused, and so is a folder that leads out of `root` through a
-/// link. Whether the file changed.
+/// What an edit of a settings file does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileEdit {
+    /// Nothing to change.
+    Keep,
+    /// The file's new text.
+    Write(String),
+    /// The file goes: what is left of it is nothing anyone wrote.
+    Remove,
+}
+
+/// Edits a JSON settings file the safe way (see [`edit_file`]); a missing file reads as `{}`,
+/// and `edit` returns the new text (`None`: nothing to change). Whether the file changed.
 pub fn edit_json_file(
     path: &Path,
     root: Option<&Path>,
     edit: impl FnOnce(&str) -> Result<Option<String>, SettingsError>,
 ) -> Result<bool, SettingsError> {
+    edit_file(path, root, "{}\n", |text| {
+        Ok(match edit(text)? {
+            Some(t) => FileEdit::Write(t),
+            None => FileEdit::Keep,
+        })
+    })
+}
+
+/// Edits a settings file the safe way: under a lock file beside it, read after the lock is
+/// taken (a missing file reads as `missing`), the new text written to a temporary file and
+/// renamed over the old one, or the file removed. A symbolic link or a file that is not
+/// regular is refused, and so is a folder that leads out of `root` through a link. Whether the
+/// file changed.
+///
+/// Nothing is left behind but the edit: the lock file is removed before the lock is let go
+/// (a writer that was waiting on it sees that and takes a new one), a missing folder is made
+/// only when there is something to write, and a folder a removal leaves empty goes too.
+pub fn edit_file(
+    path: &Path,
+    root: Option<&Path>,
+    missing: &str,
+    edit: impl FnOnce(&str) -> Result<FileEdit, SettingsError>,
+) -> Result<bool, SettingsError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    fs::create_dir_all(&dir).map_err(|source| SettingsError::CreateFolder {
-        dir: dir.clone(),
-        source,
-    })?;
-    if let Some(root) = root {
-        // The folder may be a link out of the project (`.harness9` → `~/.claude`).
-        let real = |p: &Path| {
-            p.canonicalize().map_err(|source| SettingsError::Resolve {
-                path: p.to_path_buf(),
-                source,
-            })
+    if fs::symlink_metadata(&dir).is_err() {
+        // No folder, so no file and no lock of another writer: decided before anything is
+        // made, so that an edit that changes nothing leaves no folder behind.
+        let FileEdit::Write(text) = edit(missing)? else {
+            return Ok(false);
         };
-        if !real(&dir)?.starts_with(real(root)?) {
-            return Err(SettingsError::LeadsOut {
-                dir,
-                root: root.to_path_buf(),
-            });
-        }
+        fs::create_dir_all(&dir).map_err(|source| SettingsError::CreateFolder {
+            dir: dir.clone(),
+            source,
+        })?;
+        check_root(&dir, root)?;
+        return locked(path, &dir, missing, |_, existed| {
+            if existed {
+                return Err(SettingsError::Edit(format!(
+                    "`{}` was made by another program while it was being edited; run the \
+                     command again",
+                    path.display()
+                )));
+            }
+            Ok(FileEdit::Write(text))
+        });
     }
+    check_root(&dir, root)?;
+    locked(path, &dir, missing, |text, _| edit(text))
+}
+
+/// Refuses a folder that leads out of `root` through a link (`.harness9` → `~/.claude`).
+fn check_root(dir: &Path, root: Option<&Path>) -> Result<(), SettingsError> {
+    let Some(root) = root else {
+        return Ok(());
+    };
+    let real = |p: &Path| {
+        p.canonicalize().map_err(|source| SettingsError::Resolve {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    if !real(dir)?.starts_with(real(root)?) {
+        return Err(SettingsError::LeadsOut {
+            dir: dir.to_path_buf(),
+            root: root.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// How often a lock is taken again because another writer removed its file meanwhile.
+const LOCK_TRIES: usize = 1000;
+
+/// The edit of [`edit_file`] under the lock; `edit` gets the text and whether the file exists.
+fn locked(
+    path: &Path,
+    dir: &Path,
+    missing: &str,
+    edit: impl FnOnce(&str, bool) -> Result<FileEdit, SettingsError>,
+) -> Result<bool, SettingsError> {
     refuse_link(path)?;
     let lock_path = sidecar(path, "lock");
-    refuse_link(&lock_path)?;
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|source| SettingsError::OpenLock {
+    let mut lock = None;
+    for _ in 0..LOCK_TRIES {
+        refuse_link(&lock_path)?;
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|source| SettingsError::OpenLock {
+                path: lock_path.clone(),
+                source,
+            })?;
+        file.lock().map_err(|source| SettingsError::Lock {
             path: lock_path.clone(),
             source,
         })?;
-    lock.lock().map_err(|source| SettingsError::Lock {
-        path: lock_path.clone(),
-        source,
-    })?;
+        // The writer before us removes the lock file before it lets go: a lock on a file that
+        // is no longer there guards nothing, so the lock is taken again on the new one.
+        if still_named(&file, &lock_path) {
+            lock = Some(file);
+            break;
+        }
+    }
+    let Some(lock) = lock else {
+        return Err(SettingsError::Lock {
+            path: lock_path.clone(),
+            source: std::io::Error::other("the lock file kept being replaced"),
+        });
+    };
+    let result = edit_locked(path, dir, missing, edit);
+    let _ = fs::remove_file(&lock_path);
+    drop(lock);
+    if matches!(result, Ok(Some(FileEdit::Remove))) {
+        // Only an empty folder is removed.
+        let _ = fs::remove_dir(dir);
+    }
+    result.map(|done| done.is_some())
+}
 
+/// Whether `path` still names the open `file`.
+fn still_named(file: &File, path: &Path) -> bool {
+    let (Ok(open), Ok(named)) = (file.metadata(), fs::symlink_metadata(path)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (open.dev(), open.ino()) == (named.dev(), named.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        open.is_file() && named.is_file()
+    }
+}
+
+/// Reads, edits and writes (or removes) the file; the change made, if any.
+fn edit_locked(
+    path: &Path,
+    dir: &Path,
+    missing: &str,
+    edit: impl FnOnce(&str, bool) -> Result<FileEdit, SettingsError>,
+) -> Result<Option<FileEdit>, SettingsError> {
     // Under the lock: whatever another process wrote before us is read now.
     refuse_link(path)?;
     let (text, existed) = match read_settings(path) {
         Ok(t) => (t, true),
-        Err(e) if e.kind() == ErrorKind::NotFound => ("{}\n".to_string(), false),
+        Err(e) if e.kind() == ErrorKind::NotFound => (missing.to_string(), false),
         Err(source) => {
             return Err(SettingsError::Read {
                 path: path.to_path_buf(),
@@ -322,12 +438,24 @@ pub fn edit_json_file(
             })
         }
     };
-    let Some(new_text) = edit(&text)? else {
-        return Ok(false);
-    };
-    write_atomically(path, &dir, &new_text, existed)?;
-    drop(lock);
-    Ok(true)
+    match edit(&text, existed)? {
+        FileEdit::Keep => Ok(None),
+        FileEdit::Write(new_text) => {
+            write_atomically(path, dir, &new_text, existed)?;
+            Ok(Some(FileEdit::Keep))
+        }
+        FileEdit::Remove if !existed => Ok(None),
+        FileEdit::Remove => {
+            fs::remove_file(path).map_err(|source| SettingsError::Write {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+            Ok(Some(FileEdit::Remove))
+        }
+    }
 }
 
 fn refuse_link(path: &Path) -> Result<(), SettingsError> {
@@ -460,6 +588,25 @@ mod tests {
 
     fn rules(xs: &[&str]) -> Vec<String> {
         xs.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn an_edit_leaves_no_lock_file_and_one_that_changes_nothing_makes_no_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("new/settings.json");
+        let keep = edit_json_file(&path, None, |_| Ok(None)).expect("edited");
+        assert!(!keep && !dir.path().join("new").exists());
+        let wrote = edit_json_file(&path, None, |_| Ok(Some("{\"a\": 1}\n".into())));
+        assert!(matches!(wrote, Ok(true)));
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("new"))
+            .expect("the folder")
+            .map(|e| e.expect("an entry").file_name())
+            .collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("settings.json")]);
+        // Removed: the folder the edit made goes with it.
+        let gone = edit_file(&path, None, "{}", |_| Ok(FileEdit::Remove));
+        assert!(matches!(gone, Ok(true)));
+        assert!(!dir.path().join("new").exists());
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //!   edit keeps the last good policy in force and reports a diagnostic event.
 //! - [`DangerHook`]: the same engine's built-in layer (hard protections, danger rules, what the
 //!   analysis refuses), for chains that do not run the permission hook first.
-//! - [`OffloadHook`]: large outputs go to `.harness9/offload/`, the model gets head, tail and
-//!   the file's path.
-//! - [`AuditHook`]: one JSON line per decision to `.harness9/audit.jsonl`.
+//! - [`OffloadHook`]: large outputs go to `offload/` of the project's state folder, the model
+//!   gets head, tail and the file's path.
+//! - [`AuditHook`]: one JSON line per decision to the project's audit log in the user's state
+//!   folder ([`crate::audit::state_dir`]).
 
 use std::collections::hash_map::DefaultHasher;
 use std::ffi::OsString;
@@ -708,7 +709,15 @@ pub fn standard_registry_with(
         events.clone(),
     ));
     let session = SessionMemory::default();
-    let audit = project_dir.join(crate::audit::AUDIT_FILE);
+    // The log and offloaded outputs are the machine's, kept in the user's state folder: the
+    // repository gets nothing from a session.
+    let state = crate::audit::state_dir_in(&cwd, project.home.as_deref()).map_err(|e| {
+        SetupError::Folder(format!(
+            "cannot keep the audit log of `{}`: {e}",
+            cwd.display()
+        ))
+    })?;
+    let audit = state.join(crate::audit::AUDIT_FILE);
     let headless = engine.snapshot().headless();
     let mut registry = HookRegistry::new(mode.clone())
         .with_session(session.clone())
@@ -718,7 +727,7 @@ pub fn standard_registry_with(
         .with_hook(Arc::new(PermissionHook::new(engine.clone(), mode, session)))
         .with_hook(Arc::new(DangerHook::new(engine.clone())))
         .with_hook(Arc::new(OffloadHook::new(
-            project_dir.join("offload"),
+            state.join("offload"),
             options.offload_bytes,
         )))
         .with_hook(Arc::new(AuditHook::new(audit.clone(), events)));

@@ -49,8 +49,8 @@ pub struct App {
     pub system: Option<String>,
     /// The folder the tools work in (file changes are diffed there).
     pub cwd: PathBuf,
-    /// The project's history of sent messages (`.harness9/history.jsonl`); `None` keeps it in
-    /// memory only.
+    /// The project's history of sent messages (`history.jsonl` in its state folder,
+    /// [`crate::audit::state_dir`]); `None` keeps it in memory only.
     pub history_file: Option<PathBuf>,
     /// The allowlist `/permissions` lists and edits (`.harness9/settings.json`).
     pub settings_file: Option<PathBuf>,
@@ -67,7 +67,8 @@ pub type ModelSwitch = Box<dyn Fn(&str) -> Option<Arc<dyn Model>> + Send>;
 /// Lists the models of the server (it blocks: the app loop calls it on a thread of its own).
 pub type ModelLister = Arc<dyn Fn() -> Result<Vec<String>, String> + Send + Sync>;
 
-/// The history file under a project's `.harness9/` (git-ignored with the rest of it).
+/// The history file in a project's state folder ([`crate::audit::state_dir`]), outside the
+/// repository.
 pub const HISTORY_FILE: &str = "history.jsonl";
 
 /// The messages of a history file, oldest first: one JSON string a line; other lines are
@@ -84,41 +85,11 @@ pub fn read_history(path: &Path) -> Vec<String> {
     all.into_iter().skip(skip).collect()
 }
 
-/// The line of `.harness9/.gitignore` that keeps the history out of git.
-const HISTORY_IGNORED: &str = "history.jsonl";
-
-/// Keeps the history file out of git: `.harness9/.gitignore` is created when missing (with
-/// harness9's lines, [`crate::audit::GITIGNORE`], the history's among them), and the
-/// history's line is added to one an older harness9 wrote before it knew of the history. A `.gitignore`
-/// a person wrote is left alone.
-pub fn keep_history_out_of_git(dir: &Path) {
-    use std::io::Write;
-    let path = dir.join(".gitignore");
-    match std::fs::symlink_metadata(&path) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => crate::audit::keep_out_of_git(dir),
-        Ok(m) if m.is_file() => {
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                return;
-            };
-            let ours = text.starts_with("# Written by harness9");
-            if ours && !text.lines().any(|l| l.trim() == HISTORY_IGNORED) {
-                if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(&path) {
-                    let sep = if text.ends_with('\n') { "" } else { "\n" };
-                    let _ = writeln!(f, "{sep}{HISTORY_IGNORED}");
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Adds a message to a history file (created with its folder when missing, and kept out of
-/// git).
+/// Adds a message to a history file (created with its folder when missing).
 pub fn append_history(path: &Path, text: &str) -> io::Result<()> {
     use std::io::Write;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
-        keep_history_out_of_git(dir);
     }
     let line = serde_json::to_string(text).map_err(io::Error::other)?;
     let mut f = std::fs::OpenOptions::new()
@@ -753,34 +724,6 @@ mod tests {
         text.push_str("not json\n");
         std::fs::write(&path, text).expect("written");
         assert_eq!(read_history(&path), ["first", "two\nlines"]);
-    }
-
-    #[test]
-    fn the_history_is_kept_out_of_git() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let h9 = dir.path().join(".harness9");
-        append_history(&h9.join(HISTORY_FILE), "hi").expect("written");
-        let ignore = std::fs::read_to_string(h9.join(".gitignore")).expect("a .gitignore");
-        assert!(ignore.starts_with(crate::audit::GITIGNORE), "{ignore}");
-        assert!(ignore.lines().any(|l| l == "history.jsonl"), "{ignore}");
-
-        // One harness9 wrote before: the line is added, once.
-        let other = tempfile::tempdir().expect("temp dir");
-        let h9 = other.path().join(".harness9");
-        std::fs::create_dir_all(&h9).expect("folder");
-        std::fs::write(h9.join(".gitignore"), crate::audit::GITIGNORE).expect("written");
-        append_history(&h9.join(HISTORY_FILE), "a").expect("written");
-        append_history(&h9.join(HISTORY_FILE), "b").expect("written");
-        let ignore = std::fs::read_to_string(h9.join(".gitignore")).expect("read");
-        assert_eq!(ignore.matches("history.jsonl").count(), 1, "{ignore}");
-
-        // A person's own is left alone.
-        std::fs::write(h9.join(".gitignore"), "mine\n").expect("written");
-        append_history(&h9.join(HISTORY_FILE), "c").expect("written");
-        assert_eq!(
-            std::fs::read_to_string(h9.join(".gitignore")).expect("read"),
-            "mine\n"
-        );
     }
 
     #[test]

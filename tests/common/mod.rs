@@ -131,6 +131,11 @@ impl Project {
         d
     }
 
+    /// The project's state folder (audit log, offloaded outputs) under this home.
+    pub fn state(&self) -> PathBuf {
+        harness9::audit::state_dir_in(self.cwd(), Some(self.home.path())).expect("a state folder")
+    }
+
     /// `.harness9/settings.json` (its folder created).
     pub fn settings(&self) -> PathBuf {
         self.h9().join("settings.json")

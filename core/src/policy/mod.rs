@@ -17,7 +17,7 @@ use crate::diag::{Diagnostic, Source};
 use ast::Statement;
 
 /// Policies compiled into the binary, by name.
-pub const EMBEDDED: [(&str, &str); 5] = [
+pub const EMBEDDED: [(&str, &str); 7] = [
     (
         "builtin.policy",
         include_str!("../../../policies/builtin.policy"),
@@ -37,6 +37,14 @@ pub const EMBEDDED: [(&str, &str); 5] = [
     (
         "gemini-cli.policy",
         include_str!("../../../policies/gemini-cli.policy"),
+    ),
+    (
+        "codex.policy",
+        include_str!("../../../policies/codex.policy"),
+    ),
+    (
+        "copilot.policy",
+        include_str!("../../../policies/copilot.policy"),
     ),
 ];
 

@@ -11,12 +11,14 @@ use std::fmt::Write as _;
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/policy/shipped/rules.rs");
 
 /// The constant and function names of each shipped policy in `rules.rs`, in EMBEDDED's order.
-const NAMES: [(&str, &str); 5] = [
+const NAMES: [(&str, &str); 7] = [
     ("BUILTIN_HASH", "builtin"),
     ("DEFAULT_HASH", "default"),
     ("READONLY_HASH", "readonly"),
     ("CLAUDE_CODE_HASH", "claude_code"),
     ("GEMINI_CLI_HASH", "gemini_cli"),
+    ("CODEX_HASH", "codex"),
+    ("COPILOT_HASH", "copilot"),
 ];
 
 fn parsed(name: &str, text: &str) -> Vec<Statement> {

@@ -25,12 +25,14 @@ pub(super) fn tree(name: &str, text: &str) -> Option<PolicyFile> {
 type Build = fn() -> Vec<super::ast::Statement>;
 
 /// Each shipped policy: name, text, whether its generated tree is of that text, the tree.
-const SHIPPED: [(&str, &str, bool, Build); 5] = [
+const SHIPPED: [(&str, &str, bool, Build); 7] = [
     shipped(0, rules::BUILTIN_HASH, rules::builtin),
     shipped(1, rules::DEFAULT_HASH, rules::default),
     shipped(2, rules::READONLY_HASH, rules::readonly),
     shipped(3, rules::CLAUDE_CODE_HASH, rules::claude_code),
     shipped(4, rules::GEMINI_CLI_HASH, rules::gemini_cli),
+    shipped(5, rules::CODEX_HASH, rules::codex),
+    shipped(6, rules::COPILOT_HASH, rules::copilot),
 ];
 
 const fn shipped(i: usize, hash: u64, build: Build) -> (&'static str, &'static str, bool, Build) {

@@ -114,40 +114,41 @@ pub(super) fn readonly() -> Vec<Statement> {
     ]
 }
 
-pub(super) const CLAUDE_CODE_HASH: u64 = 0x9c4492bb68466252;
+pub(super) const CLAUDE_CODE_HASH: u64 = 0x5faa5b6eb6a92be5;
 
 pub(super) fn claude_code() -> Vec<Statement> {
     vec![
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(945, 950)), tool: st("Grep", 951, 955), matchers: None, unless: vec![], risk: None, reason: None, span: sp(945, 955) }),
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(957, 962)), tool: st("Glob", 963, 967), matchers: None, unless: vec![], risk: None, reason: None, span: sp(957, 967) }),
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(969, 974)), tool: st("ToolSearch", 975, 985), matchers: None, unless: vec![], risk: None, reason: None, span: sp(969, 985) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1069, 1074)), tool: st("TodoWrite", 1075, 1084), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1069, 1084) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1086, 1091)), tool: st("TodoRead", 1092, 1100), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1086, 1100) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1102, 1107)), tool: st("TaskCreate", 1108, 1118), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1102, 1118) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1120, 1125)), tool: st("TaskGet", 1126, 1133), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1120, 1133) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1135, 1140)), tool: st("TaskList", 1141, 1149), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1135, 1149) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1151, 1156)), tool: st("TaskUpdate", 1157, 1167), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1151, 1167) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1169, 1174)), tool: st("TaskOutput", 1175, 1185), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1169, 1185) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1187, 1192)), tool: st("TaskStop", 1193, 1201), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1187, 1201) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1262, 1267)), tool: st("Agent", 1268, 1273), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1262, 1273) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1275, 1280)), tool: st("Task", 1281, 1285), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1275, 1285) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1364, 1369)), tool: st("BashOutput", 1370, 1380), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1364, 1380) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1382, 1387)), tool: st("KillShell", 1388, 1397), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1382, 1397) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1399, 1404)), tool: st("KillBash", 1405, 1413), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1399, 1413) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1474, 1479)), tool: st("ExitPlanMode", 1480, 1492), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1474, 1492) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1494, 1499)), tool: st("EnterPlanMode", 1500, 1513), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1494, 1513) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1672, 1677)), tool: st("AskUserQuestion", 1678, 1693), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1672, 1693) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1695, 1700)), tool: st("SendUserMessage", 1701, 1716), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1695, 1716) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1718, 1723)), tool: st("SetGoal", 1724, 1731), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1718, 1731) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1733, 1738)), tool: st("EndConversation", 1739, 1754), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1733, 1754) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1756, 1761)), tool: st("SubagentHandback", 1762, 1778), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1756, 1778) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2029, 2034)), tool: st("ListAgents", 2035, 2045), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2029, 2045) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2047, 2052)), tool: st("CronList", 2053, 2061), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2047, 2061) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2063, 2068)), tool: st("ListMcpResourcesTool", 2069, 2089), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2063, 2089) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2091, 2096)), tool: st("ReadNotifications", 2097, 2114), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2091, 2114) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2116, 2121)), tool: st("ReportFindings", 2122, 2136), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2116, 2136) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2138, 2143)), tool: st("WaitForMcpServers", 2144, 2161), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2138, 2161) }),
-        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2251, 2256)), tool: st("LSP", 2257, 2260), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2251, 2260) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1072, 1077)), tool: st("DeferredToolPlaceholder", 1078, 1101), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1072, 1101) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1185, 1190)), tool: st("TodoWrite", 1191, 1200), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1185, 1200) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1202, 1207)), tool: st("TodoRead", 1208, 1216), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1202, 1216) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1218, 1223)), tool: st("TaskCreate", 1224, 1234), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1218, 1234) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1236, 1241)), tool: st("TaskGet", 1242, 1249), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1236, 1249) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1251, 1256)), tool: st("TaskList", 1257, 1265), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1251, 1265) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1267, 1272)), tool: st("TaskUpdate", 1273, 1283), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1267, 1283) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1285, 1290)), tool: st("TaskOutput", 1291, 1301), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1285, 1301) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1303, 1308)), tool: st("TaskStop", 1309, 1317), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1303, 1317) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1378, 1383)), tool: st("Agent", 1384, 1389), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1378, 1389) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1391, 1396)), tool: st("Task", 1397, 1401), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1391, 1401) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1480, 1485)), tool: st("BashOutput", 1486, 1496), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1480, 1496) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1498, 1503)), tool: st("KillShell", 1504, 1513), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1498, 1513) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1515, 1520)), tool: st("KillBash", 1521, 1529), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1515, 1529) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1590, 1595)), tool: st("ExitPlanMode", 1596, 1608), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1590, 1608) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1610, 1615)), tool: st("EnterPlanMode", 1616, 1629), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1610, 1629) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1788, 1793)), tool: st("AskUserQuestion", 1794, 1809), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1788, 1809) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1811, 1816)), tool: st("SendUserMessage", 1817, 1832), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1811, 1832) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1834, 1839)), tool: st("SetGoal", 1840, 1847), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1834, 1847) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1849, 1854)), tool: st("EndConversation", 1855, 1870), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1849, 1870) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1872, 1877)), tool: st("SubagentHandback", 1878, 1894), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1872, 1894) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2145, 2150)), tool: st("ListAgents", 2151, 2161), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2145, 2161) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2163, 2168)), tool: st("CronList", 2169, 2177), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2163, 2177) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2179, 2184)), tool: st("ListMcpResourcesTool", 2185, 2205), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2179, 2205) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2207, 2212)), tool: st("ReadNotifications", 2213, 2230), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2207, 2230) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2232, 2237)), tool: st("ReportFindings", 2238, 2252), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2232, 2252) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2254, 2259)), tool: st("WaitForMcpServers", 2260, 2277), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2254, 2277) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(2367, 2372)), tool: st("LSP", 2373, 2376), matchers: None, unless: vec![], risk: None, reason: None, span: sp(2367, 2376) }),
     ]
 }
 
@@ -175,5 +176,34 @@ pub(super) fn gemini_cli() -> Vec<Statement> {
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(1191, 1196)), tool: st("read_background_output", 1197, 1219), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1191, 1219) }),
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(1221, 1226)), tool: st("list_mcp_resources", 1227, 1245), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1221, 1245) }),
         Statement::Rule(Rule { action: Spanned::new(Allow, sp(1247, 1252)), tool: st("get_internal_docs", 1253, 1270), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1247, 1270) }),
+    ]
+}
+
+pub(super) const CODEX_HASH: u64 = 0x1fec2ac317679a91;
+
+pub(super) fn codex() -> Vec<Statement> {
+    vec![
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(609, 614)), tool: st("tool_search", 615, 626), matchers: None, unless: vec![], risk: None, reason: None, span: sp(609, 626) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(679, 684)), tool: st("update_plan", 685, 696), matchers: None, unless: vec![], risk: None, reason: None, span: sp(679, 696) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(698, 703)), tool: st("request_user_input", 704, 722), matchers: None, unless: vec![], risk: None, reason: None, span: sp(698, 722) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(724, 729)), tool: st("get_goal", 730, 738), matchers: None, unless: vec![], risk: None, reason: None, span: sp(724, 738) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(740, 745)), tool: st("create_goal", 746, 757), matchers: None, unless: vec![], risk: None, reason: None, span: sp(740, 757) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(759, 764)), tool: st("update_goal", 765, 776), matchers: None, unless: vec![], risk: None, reason: None, span: sp(759, 776) }),
+    ]
+}
+
+pub(super) const COPILOT_HASH: u64 = 0x30eea59f404890bf;
+
+pub(super) fn copilot() -> Vec<Statement> {
+    vec![
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(783, 788)), tool: st("rg", 789, 791), matchers: None, unless: vec![], risk: None, reason: None, span: sp(783, 791) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(793, 798)), tool: st("glob", 799, 803), matchers: None, unless: vec![], risk: None, reason: None, span: sp(793, 803) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(805, 810)), tool: st("semantic_code_search", 811, 831), matchers: None, unless: vec![], risk: None, reason: None, span: sp(805, 831) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(904, 909)), tool: st("read_bash", 910, 919), matchers: None, unless: vec![], risk: None, reason: None, span: sp(904, 919) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(921, 926)), tool: st("list_bash", 927, 936), matchers: None, unless: vec![], risk: None, reason: None, span: sp(921, 936) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(938, 943)), tool: st("stop_bash", 944, 953), matchers: None, unless: vec![], risk: None, reason: None, span: sp(938, 953) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1032, 1037)), tool: st("fetch_copilot_cli_documentation", 1038, 1069), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1032, 1069) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1071, 1076)), tool: st("list_agents", 1077, 1088), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1071, 1088) }),
+        Statement::Rule(Rule { action: Spanned::new(Allow, sp(1090, 1095)), tool: st("read_agent", 1096, 1106), matchers: None, unless: vec![], risk: None, reason: None, span: sp(1090, 1106) }),
     ]
 }
