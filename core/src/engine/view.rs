@@ -398,7 +398,14 @@ impl<'a> CommandView<'a> {
                 };
                 effects::of(self.cmd, self.reading(), &places, line)
             };
-            let mut found = run(&|raw: &str| ctx.resolve(raw));
+            // The paths the model resolved, so that the second reading below, where links on
+            // disk lead, is made only when one of them leads elsewhere: with the same paths
+            // resolved alike, it would find the same.
+            let resolved = std::cell::RefCell::new(Vec::new());
+            let mut found = run(&|raw: &str| {
+                resolved.borrow_mut().push(raw.to_string());
+                ctx.resolve(raw)
+            });
             let writes = found.iter().any(|f| {
                 matches!(
                     f.kind,
@@ -428,13 +435,20 @@ impl<'a> CommandView<'a> {
             if !self.links.is_empty() {
                 more.extend(run(&|raw: &str| through(ctx.resolve(raw))));
             }
-            more.extend(run(&|raw: &str| {
+            let real = |raw: &str| {
                 let lexical = ctx.resolve(raw);
                 ctx.real(raw)
                     .map(|r| ctx.logical(r))
                     .filter(|r| *r != lexical)
                     .unwrap_or(lexical)
-            }));
+            };
+            let linked = resolved
+                .into_inner()
+                .iter()
+                .any(|raw| real(raw) != ctx.resolve(raw));
+            if linked {
+                more.extend(run(&real));
+            }
             for dir in &self.moved_to {
                 let moved = ctx.with_cwd(dir.clone());
                 more.extend(run(&|raw: &str| through(moved.resolve(raw))));
