@@ -226,26 +226,32 @@ impl Engine {
                 self.protected_as(p, raw, &self.ctx, followed, read)
                     .or_else(|| self.extra_path_args(s, Some(raw)))
             }
-            Target::Command(c) => c
-                .paths
-                .iter()
-                .zip(&c.raw_paths)
-                .zip(&c.reals)
-                .find_map(|((p, raw), r)| {
-                    // A command proven to only read (by its grammar, or by its verb table
-                    // with every option known: `ssh-keygen -lf key.pub`) may read what a
-                    // protection lets be read.
-                    let read = c.reads_only() || crate::knowledge::verbs::reads_by_table(c.cmd);
-                    self.protected_as(p, raw, &self.ctx, Followed::Lazy(r), read)
-                })
-                .or_else(|| {
-                    c.inner_paths
-                        .iter()
-                        .find_map(|(raw, p)| self.protected(p, raw, &self.ctx, Followed::Unknown))
-                })
-                .or_else(|| self.walked_into(c))
-                .or_else(|| self.linked_from_walk(c))
-                .or_else(|| self.protected_in_chdir(c)),
+            Target::Command(c) => {
+                // A command proven to only read (by its grammar, or by its verb table with
+                // every option known: `ssh-keygen -lf key.pub`) may read what a protection
+                // lets be read.
+                let read = std::cell::OnceCell::new();
+                let read = || {
+                    *read.get_or_init(|| {
+                        c.reads_only() || crate::knowledge::verbs::reads_by_table(c.cmd)
+                    })
+                };
+                c.paths
+                    .iter()
+                    .zip(&c.raw_paths)
+                    .zip(&c.reals)
+                    .find_map(|((p, raw), r)| {
+                        self.protected_as(p, raw, &self.ctx, Followed::Lazy(r), read())
+                    })
+                    .or_else(|| {
+                        c.inner_paths.iter().find_map(|(raw, p)| {
+                            self.protected(p, raw, &self.ctx, Followed::Unknown)
+                        })
+                    })
+                    .or_else(|| self.walked_into(c))
+                    .or_else(|| self.linked_from_walk(c))
+                    .or_else(|| self.protected_in_chdir(c))
+            }
             Target::Other => self.extra_path_args(s, None),
         }
     }
