@@ -19,8 +19,8 @@ use harness9::call::RuleRef;
 use harness9::engine::links::{glob_targets, reaches, targets_below};
 use harness9::engine::paths::wildcard_may_reach;
 use harness9::engine::rule::{
-    find_name_filter, follows_links, walks_folders, CommandView, CompiledRule, Match, NameFilter,
-    Subject, Target,
+    find_name_filter, follows_links, walks_folders, CommandView, CompiledRule, FileView, Match,
+    NameFilter, Subject, Target,
 };
 use harness9::engine::{pseudo_commands, Chain, Protection};
 use harness9::knowledge::effects::{Line, Places};
@@ -218,7 +218,7 @@ impl<'e> Reference<'e> {
                 Some(raw) => self.decide_subject(&Subject {
                     tool,
                     args,
-                    target: Target::File(self.ctx().resolve(raw)),
+                    target: Target::File(FileView::new(self.ctx().resolve(raw))),
                     ctx: Some(self.ctx()),
                 }),
                 None => malformed(&format!("`{tool}` needs a string argument `path`")),

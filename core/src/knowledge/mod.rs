@@ -105,7 +105,7 @@ pub fn unknown_reason(
         }
         s
     };
-    if verbs::classify(cmd).is_some() {
+    if reading.verbs(cmd).is_some() {
         return None;
     }
     if verbs::table(program).is_some() {

@@ -21,6 +21,8 @@ pub struct Reading<'c> {
     pub operands: Vec<Operand<'c>>,
     /// What was not understood, in words; empty when everything was.
     pub unknown: Vec<String>,
+    /// The command read by its verb table or the lexicon ([`super::verbs::classify`]), once.
+    verbs: std::cell::OnceCell<Option<super::verbs::Reading>>,
 }
 
 /// One option given.
@@ -82,6 +84,14 @@ impl<'c> Reading<'c> {
             Some(program) => read_with(program, &cmd.argv, 1),
             None => Reading::default(),
         }
+    }
+
+    /// [`super::verbs::classify`] of `cmd`, the command this reading is of, worked out once:
+    /// the effects, the unknown answer and the build checks all ask it.
+    pub fn verbs(&self, cmd: &SimpleCommand) -> Option<&super::verbs::Reading> {
+        self.verbs
+            .get_or_init(|| super::verbs::classify(cmd))
+            .as_ref()
     }
 
     /// Whether every option the command gives and every operand it takes is known, and none

@@ -14,7 +14,12 @@ use crate::shell::{SimpleCommand, Word};
 impl Effects<'_, '_> {
     /// Running a file written or downloaded earlier in the line; fetch-and-run tools.
     /// Running a file written or downloaded earlier in the line.
-    pub(super) fn runs_earlier_file(&mut self, cmd: &SimpleCommand, line: &Line) {
+    pub(super) fn runs_earlier_file(
+        &mut self,
+        cmd: &SimpleCommand,
+        reading: &crate::knowledge::Reading,
+        line: &Line,
+    ) {
         if line.written.is_empty()
             && !line.unnamed_download
             && !line.unpacked
@@ -24,7 +29,7 @@ impl Effects<'_, '_> {
         }
         // A build file written earlier in the line, then the build run (`printf … > Makefile
         // && make`): the build runs what was written.
-        let class = crate::knowledge::verbs::classify(cmd).map(|r| r.class);
+        let class = reading.verbs(cmd).map(|r| r.class);
         let build = class == Some(crate::knowledge::verbs::Class::Run);
         // A build or an install run where a clone or a download of the line put its files
         // (`git clone URL r && cd r && make`, `make -C r`, `npm install` there) runs what came
@@ -174,7 +179,7 @@ impl Effects<'_, '_> {
                     first.value = name.to_string();
                     first.path = Some(name.to_string());
                 }
-                this.verbs(&inner);
+                this.verbs(&inner, &crate::knowledge::Reading::of(&inner));
             }
         };
         if is(program, FETCH_RUN) && !local_only && well_known(pos.first().copied()) {

@@ -123,7 +123,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     }
     out.redirects(cmd);
     out.files(cmd, reading);
-    out.runs_earlier_file(cmd, line);
+    out.runs_earlier_file(cmd, reading, line);
     out.fed_to_remote(cmd);
     out.code_variables(cmd);
     out.sed_script(cmd);
@@ -144,7 +144,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     if let Some(what) = crate::knowledge::secrets::revealed_by(cmd) {
         out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
-    out.verbs(cmd);
+    out.verbs(cmd, reading);
     if let Some(how) = dry_run(cmd) {
         // A dry run changes nothing: what it would send, change or delete becomes a look.
         let before = out.found.len();
@@ -498,13 +498,13 @@ impl Effects<'_, '_> {
     }
 
     /// What a program read by its subcommand words does (see [`crate::knowledge::verbs`]).
-    pub(super) fn verbs(&mut self, cmd: &SimpleCommand) {
-        use crate::knowledge::verbs::{classify, Class};
+    pub(super) fn verbs(&mut self, cmd: &SimpleCommand, reading: &Reading) {
+        use crate::knowledge::verbs::Class;
         // git's doings are read from its words by the effects model's own reader.
         if cmd.program() == "git" {
             return;
         }
-        let Some(r) = classify(cmd) else {
+        let Some(r) = reading.verbs(cmd) else {
             return;
         };
         let w = &r.words;
