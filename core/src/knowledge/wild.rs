@@ -105,6 +105,15 @@ impl Wild {
         }
     }
 
+    /// The extension every name this glob matches ends with, when it is one name ending in a
+    /// written-out `.EXT` (`*.pem`, `client_secret*.json`): what a set indexes it by.
+    fn extension(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [Part::Stars { last, .. }] => last.rsplit_once('.').map(|(_, ext)| ext),
+            _ => None,
+        }
+    }
+
     pub fn is_match(&self, text: &str) -> bool {
         match self.parts.as_slice() {
             // `**` alone matches every path.
@@ -143,6 +152,8 @@ fn parts_match(pat: &[Part], parts: &[&str]) -> bool {
 pub struct WildSet {
     literal: HashMap<String, Vec<usize>>,
     below: HashMap<String, Vec<usize>>,
+    /// Names with `*` ending in `.EXT`, by EXT (see [`Wild::extension`]).
+    by_ext: HashMap<String, Vec<(Wild, usize)>>,
     rest: Vec<(Wild, usize)>,
     /// Globs [`simple`] does not take.
     complex: Vec<(String, usize)>,
@@ -163,7 +174,13 @@ impl WildSet {
                 Some(folder) if !folder.contains('*') => {
                     set.below.entry(folder.to_string()).or_default().push(i)
                 }
-                _ => set.rest.push((Wild::new(p), i)),
+                _ => {
+                    let w = Wild::new(p);
+                    match w.extension() {
+                        Some(ext) => set.by_ext.entry(ext.to_string()).or_default().push((w, i)),
+                        None => set.rest.push((w, i)),
+                    }
+                }
             }
         }
         set
@@ -173,6 +190,7 @@ impl WildSet {
     pub fn is_match(&self, text: &str) -> bool {
         self.literal.contains_key(text)
             || self.is_below(text)
+            || self.of_extension(text).any(|(p, _)| p.is_match(text))
             || self.rest.iter().any(|(p, _)| p.is_match(text))
             || (!self.complex.is_empty() && self.complex_set().0.is_match(text))
     }
@@ -193,6 +211,15 @@ impl WildSet {
         })
     }
 
+    /// The globs indexed by the extension `text` (a name) ends with.
+    fn of_extension(&self, text: &str) -> impl Iterator<Item = &(Wild, usize)> {
+        let ext = (!text.contains('/'))
+            .then(|| text.rsplit_once('.'))
+            .flatten()
+            .and_then(|(_, ext)| self.by_ext.get(ext));
+        ext.into_iter().flatten()
+    }
+
     fn folders_above(text: &str) -> impl Iterator<Item = &str> {
         text.match_indices('/').map(move |(i, _)| &text[..i])
     }
@@ -210,8 +237,8 @@ impl WildSet {
             }
         }
         out.extend(
-            self.rest
-                .iter()
+            self.of_extension(text)
+                .chain(&self.rest)
                 .filter(|(p, _)| p.is_match(text))
                 .map(|&(_, i)| i),
         );
@@ -305,6 +332,23 @@ mod tests {
                 globset_matches(&pattern, &text),
                 "pattern {:?} text {:?}", pattern, text
             );
+        }
+
+        /// A set finds, in order, exactly the patterns globset matches one by one.
+        #[test]
+        fn a_set_agrees_with_globset(
+            patterns in prop::collection::vec(pattern(), 1..8),
+            text in text(),
+        ) {
+            let set = WildSet::new(patterns.iter().map(String::as_str));
+            let one_by_one: Vec<usize> = patterns
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| globset_matches(p, &text))
+                .map(|(i, _)| i)
+                .collect();
+            prop_assert_eq!(set.matches(&text), one_by_one.clone());
+            prop_assert_eq!(set.is_match(&text), !one_by_one.is_empty());
         }
     }
 }
