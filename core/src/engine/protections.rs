@@ -13,6 +13,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use super::paths::{escape_glob, has_meta, PathContext};
 use crate::call::{Action, Decision, Risk};
 use crate::knowledge::secrets::fold;
+use crate::knowledge::wild::{self, Wild};
 use crate::rule_ref::RuleRef;
 
 /// A hard-protected path.
@@ -58,16 +59,20 @@ impl Clone for Protection {
 }
 
 /// A glob compiled when first used: a hook process builds some 300 protections and asks one
-/// or two of them.
+/// or two of them. One of `*` and `**` alone over ASCII is matched without compiling anything
+/// ([`wild`]): the paths it is matched with are folded as it is, so that matching it as written
+/// is matching it in any case.
 #[derive(Debug)]
 struct LazyGlob {
     pattern: String,
+    wild: Option<Wild>,
     compiled: OnceLock<Option<GlobMatcher>>,
 }
 
 impl LazyGlob {
     fn new(pattern: String) -> LazyGlob {
         LazyGlob {
+            wild: (pattern.is_ascii() && wild::simple(&pattern)).then(|| Wild::new(&pattern)),
             pattern,
             compiled: OnceLock::new(),
         }
@@ -78,12 +83,26 @@ impl LazyGlob {
             .get_or_init(|| matcher(&self.pattern))
             .as_ref()
     }
+
+    /// Whether the glob builds (one that does not is read as the path it spells).
+    fn builds(&self) -> bool {
+        self.wild.is_some() || self.get().is_some()
+    }
+
+    /// Whether folded `text` matches (never, when the glob does not build).
+    fn is_match(&self, text: &str) -> bool {
+        match &self.wild {
+            Some(w) if text.is_ascii() => w.is_match(text),
+            _ => self.get().is_some_and(|g| g.is_match(text)),
+        }
+    }
 }
 
 impl Clone for LazyGlob {
     fn clone(&self) -> Self {
         LazyGlob {
             pattern: self.pattern.clone(),
+            wild: self.wild.clone(),
             compiled: match self.compiled.get() {
                 Some(c) => OnceLock::from(c.clone()),
                 None => OnceLock::new(),
@@ -189,13 +208,13 @@ impl Protection {
     /// Whether `p` (folded: see [`fold`]) is the protected path or below it.
     fn covers_folded(&self, p: &str) -> bool {
         // A pattern that does not build is read as the path it spells.
-        match self.glob.as_ref().and_then(LazyGlob::get) {
+        match self.glob.as_ref().filter(|g| g.builds()) {
             None => below_folded(p, &self.folded),
             Some(g) => {
                 // The glob names the protected files or folders; what is below them counts.
                 let mut cur = Some(Path::new(p));
                 while let Some(q) = cur {
-                    if g.is_match(q) {
+                    if g.is_match(&q.to_string_lossy()) {
                         return true;
                     }
                     if !below_folded(&q.to_string_lossy(), &self.folded_base.to_string_lossy()) {
@@ -236,12 +255,7 @@ impl Protection {
             .strip_prefix(self.folded.trim_end_matches('/'))
             .is_some_and(|rest| rest.len() > 1 && rest.starts_with('/'));
         let name = Path::new(p).file_name().map(|n| n.to_string_lossy());
-        inside
-            && name.is_some_and(|n| {
-                self.readable
-                    .iter()
-                    .any(|g| g.get().is_some_and(|g| g.is_match(n.as_ref())))
-            })
+        inside && name.is_some_and(|n| self.readable.iter().any(|g| g.is_match(n.as_ref())))
     }
 
     /// Whether the protected path (or where it really is) is `dir` or below it: a command that

@@ -118,7 +118,9 @@ struct Catalogue {
     /// Reveal entries by program name (a program glob is under `*`).
     reveals: HashMap<&'static str, Vec<usize>>,
     reveal: Vec<Reveal>,
-    reveal_globs: Vec<(GlobMatcher, usize)>,
+    /// Reveal entries whose program is a glob (`docker-credential-*`), folded.
+    reveal_globs: Vec<(Wild, usize)>,
+    reveal_complex: Vec<(GlobMatcher, usize)>,
     /// Public places: absolute globs, and those from home (`~/` stripped).
     public_paths: Vec<&'static str>,
     public_abs: OnceLock<WildSet>,
@@ -219,7 +221,7 @@ fn catalogue() -> &'static Catalogue {
             for f in &k.files {
                 if f.contains('/') {
                     tails.push((f.split('/').collect::<Vec<_>>(), *f, i));
-                } else if folded_glob(f).is_ok() {
+                } else if wild::simple(f) || folded_glob(f).is_ok() {
                     name_kinds.push(i);
                     name_patterns.push(*f);
                 }
@@ -237,10 +239,13 @@ fn catalogue() -> &'static Catalogue {
             .collect();
         let mut reveals: HashMap<&'static str, Vec<usize>> = HashMap::new();
         let mut reveal_globs = Vec::new();
+        let mut reveal_complex = Vec::new();
         for (i, r) in d.reveal.iter().enumerate() {
-            if r.program.contains(['*', '?', '[']) {
+            if wild::simple(r.program) && r.program.contains('*') {
+                reveal_globs.push((Wild::new(&fold(r.program)), i));
+            } else if r.program.contains(['*', '?', '[']) {
                 if let Some(m) = glob(r.program) {
-                    reveal_globs.push((m, i));
+                    reveal_complex.push((m, i));
                 }
             } else {
                 reveals.entry(r.program).or_default().push(i);
@@ -267,6 +272,7 @@ fn catalogue() -> &'static Catalogue {
             reveals,
             reveal: d.reveal,
             reveal_globs,
+            reveal_complex,
             public_paths: d.public.paths,
             public_abs: OnceLock::new(),
             public_home: OnceLock::new(),
@@ -605,12 +611,25 @@ pub fn kind_of(path: &Path) -> Option<SecretKind> {
 pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
     let c = catalogue();
     let program = cmd.program();
-    let entries = c.reveals.get(program).into_iter().flatten().copied().chain(
-        c.reveal_globs
-            .iter()
-            .filter(|(m, _)| m.is_match(program))
-            .map(|(_, i)| *i),
-    );
+    let folded = fold(program);
+    let entries = c
+        .reveals
+        .get(program)
+        .into_iter()
+        .flatten()
+        .copied()
+        .chain(
+            c.reveal_globs
+                .iter()
+                .filter(|(m, _)| m.is_match(&folded))
+                .map(|(_, i)| *i),
+        )
+        .chain(
+            c.reveal_complex
+                .iter()
+                .filter(|(m, _)| m.is_match(program))
+                .map(|(_, i)| *i),
+        );
     let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
     let operands: Vec<&str> = words
         .iter()
