@@ -241,6 +241,10 @@ fn strip_home(raw: &str) -> Option<&str> {
 
 /// Lexical normalisation: drops `.`, resolves `..` against the path so far (never above `/`).
 pub fn normalize(p: &Path) -> PathBuf {
+    // Most paths are normal already: looked at as text, they need no rebuilding.
+    if p.to_str().is_some_and(is_normal) {
+        return p.to_path_buf();
+    }
     let mut out = PathBuf::from("/");
     for c in p.components() {
         match c {
@@ -252,6 +256,14 @@ pub fn normalize(p: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Whether an absolute path is what [`normalize`] makes of it: `/`, or parts after a `/` none
+/// of which is empty, `.` or `..`.
+fn is_normal(p: &str) -> bool {
+    p == "/"
+        || p.strip_prefix('/')
+            .is_some_and(|rest| rest.split('/').all(|part| !matches!(part, "" | "." | "..")))
 }
 
 /// A compiled path pattern: a glob over absolute, normalised paths.
@@ -506,6 +518,36 @@ mod tests {
 
     fn ctx() -> PathContext {
         PathContext::new("/work/proj", Some(PathBuf::from("/home/u")))
+    }
+
+    /// `normalize` rebuilt part by part, as it is for a path that is not normal already.
+    fn rebuilt(p: &Path) -> PathBuf {
+        let mut out = PathBuf::from("/");
+        for c in p.components() {
+            match c {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(n) => out.push(n),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// A path taken as normal as it is is what rebuilding it part by part makes.
+        #[test]
+        fn a_normal_path_is_kept_as_rebuilding_would_make_it(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["", ".", "..", "a", "b.c", "~", " "]),
+                0..6,
+            ),
+            lead in proptest::sample::select(vec!["/", "", "//"]),
+        ) {
+            let p = PathBuf::from(format!("{lead}{}", parts.join("/")));
+            proptest::prop_assert_eq!(normalize(&p), rebuilt(&p));
+        }
     }
 
     proptest::proptest! {
