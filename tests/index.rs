@@ -4,7 +4,7 @@
 // Test code: a failed unwrap is a failed test, with the value in the message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use harness9::engine::rule::{CommandView, Subject, Target};
+use harness9::engine::rule::{CommandView, FileView, Subject, Target};
 use harness9::{Engine, PathContext};
 use proptest::prelude::*;
 use serde_json::Map;
@@ -105,7 +105,7 @@ proptest! {
             }
         }
         for p in &paths {
-            let s = Subject { tool: "read_file", args: &args, target: Target::File(ctx.resolve(&p.replace(' ', "/"))), ctx: Some(&ctx) };
+            let s = Subject { tool: "read_file", args: &args, target: Target::File(FileView::new(ctx.resolve(&p.replace(' ', "/")))), ctx: Some(&ctx) };
             let fast = chain.first_match(&s, &mut scratch).map(|r| r.origin.rule.clone());
             let slow = chain.first_match_linear(&s).map(|r| r.origin.rule.clone());
             prop_assert_eq!(fast, slow, "path {:?}\npolicy:\n{}", p, policy);
