@@ -253,3 +253,123 @@ fn every_example_of_the_readme_and_docs_prints_what_it_shows() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The README's Neovim snippet for the Neovim Debian ships: the `lua` block after the line
+/// that starts "Neovim 0.7 or later".
+fn neovim_snippet(readme: &str) -> String {
+    let after = readme
+        .split_once("\nNeovim 0.7 or later")
+        .expect("the README has a snippet for Neovim 0.7 or later")
+        .1;
+    let block = after
+        .split_once("```lua\n")
+        .expect("the snippet is a ```lua block")
+        .1;
+    block
+        .split_once("\n```")
+        .expect("the ```lua block ends")
+        .0
+        .to_string()
+}
+
+#[test]
+fn the_neovim_snippet_attaches_the_server_on_the_installed_neovim() {
+    let have_nvim = Command::new("nvim")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_nvim {
+        assert!(
+            std::env::var("HARNESS9_NVIM_TEST").as_deref() != Ok("require"),
+            "HARNESS9_NVIM_TEST=require, but `nvim` is not on PATH"
+        );
+        eprintln!("skipped: no `nvim` on PATH (Debian: apt-get install neovim)");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md reads");
+    let bin = Path::new(env!("CARGO_BIN_EXE_harness9"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("the binary has a folder").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let init = dir.path().join("init.lua");
+    std::fs::write(&init, neovim_snippet(&readme)).expect("init.lua");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".harness9")).expect(".harness9");
+    std::fs::write(
+        project.join(".harness9/team.policy"),
+        "deny read_flie(\"x\");\n",
+    )
+    .expect("a policy");
+    std::fs::write(
+        project.join(".harness9/settings.json"),
+        "{ \"permisions\": { \"allow\": [\"bash(ls)\"] } }\n",
+    )
+    .expect("a settings file");
+    // Waits for the server's diagnostics, then writes what the buffer has.
+    let check = dir.path().join("check.lua");
+    std::fs::write(
+        &check,
+        r#"vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local lines = { "filetype=" .. vim.bo.filetype, "clients=" .. #vim.lsp.buf_get_clients(0) }
+for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(lines, d.message) end
+vim.fn.writefile(lines, vim.env.CHECK_OUT)
+vim.cmd("qa!")
+"#,
+    )
+    .expect("check.lua");
+    for (file, filetype, message) in [
+        (
+            ".harness9/team.policy",
+            "harness9",
+            "no call names the tool `read_flie`",
+        ),
+        (
+            ".harness9/settings.json",
+            "json",
+            "unknown key `permisions`",
+        ),
+    ] {
+        let out_file = dir.path().join("check.out");
+        let _ = std::fs::remove_file(&out_file);
+        let run = Command::new("timeout")
+            .arg("60")
+            .arg("nvim")
+            .args(["--headless", "-i", "NONE", "-u"])
+            .arg(&init)
+            .arg(file)
+            .arg("-c")
+            .arg(format!("luafile {}", check.display()))
+            .current_dir(&project)
+            .env("PATH", &path)
+            .env("HOME", dir.path())
+            .env("XDG_CONFIG_HOME", dir.path().join("config"))
+            .env("XDG_DATA_HOME", dir.path().join("data"))
+            .env("XDG_STATE_HOME", dir.path().join("state"))
+            .env("CHECK_OUT", &out_file)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("nvim runs");
+        let got = std::fs::read_to_string(&out_file).unwrap_or_else(|e| {
+            panic!(
+                "{file}: nvim wrote no result ({e}); it said: {}{}",
+                String::from_utf8_lossy(&run.stdout),
+                String::from_utf8_lossy(&run.stderr)
+            )
+        });
+        let lines: Vec<&str> = got.lines().collect();
+        assert_eq!(
+            lines.first().copied(),
+            Some(format!("filetype={filetype}").as_str()),
+            "{file}: {got}"
+        );
+        assert_eq!(lines.get(1).copied(), Some("clients=1"), "{file}: {got}");
+        assert!(
+            lines.iter().any(|l| l.contains(message)),
+            "{file}: the server's diagnostic `{message}` did not arrive: {got}"
+        );
+    }
+}
