@@ -3,7 +3,8 @@
 //! what one rule is (`CompiledRule::matches`, over one `Subject`), the shell analysis (with
 //! `pseudo_commands`, the words of a line it cannot parse) and the path primitives; the order of the layers, first match per chain, strictest across chains,
 //! the computed-program floor, the default, the per-command split of bash calls, `cd`, the hard
-//! protections and the modes are written again here, from the README's precedence section.
+//! protections and the modes are written again here, from the precedence section of
+//! `docs/policy-language.md`.
 //!
 //! Used by `tests/differential.rs` (a proptest and fixed large cases) and by the fuzz target
 //! `fuzz/fuzz_targets/differential.rs`.
