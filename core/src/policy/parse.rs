@@ -659,7 +659,7 @@ impl Lower<'_> {
                 "`unless` needs a matcher after it".to_string(),
                 "write `unless contains \"--force\"`, or a group: `unless (prefix \"git push\", flag \"-f\")`".to_string(),
             ),
-            (w, _) => (format!("`{w}` is not written this way"), format!("see how `{w}` is written in the README")),
+            (w, _) => (format!("`{w}` is not written this way"), format!("see how `{w}` is written in docs/policy-language.md")),
         };
         self.error(span, "bad-option", message, Some(help));
     }
