@@ -1,0 +1,650 @@
+//! `harness9 sandbox`: runs a command contained, on bubblewrap (`bwrap`, from the
+//! distribution's packages) and the kernel's namespaces, with a seccomp filter.
+//!
+//! A contained command
+//! - sees the whole file system read-only, except every hard protection (the catalogue's
+//!   credential stores and the policy's `protect` paths), which is hidden: an empty read-only
+//!   folder over a folder, an empty read-only file over a file;
+//! - writes only the project (the working folder), a private temporary folder (`/tmp`, and
+//!   `$TMPDIR` when elsewhere: fresh and empty, gone when the command ends), and the caches its
+//!   profile names; never the project's `.git/hooks`, `.git/config`, `.harness9`, the agents'
+//!   settings folders, `.mcp.json` or `.envrc` (mounted read-only; where one does not exist, an
+//!   empty one is made for the run and taken away after it, so that it cannot be made either);
+//! - has no network (its own network namespace holds only a loopback), no Unix socket reaching
+//!   outside (`/run` is empty and `socket(AF_UNIX)` is refused), and no environment variable
+//!   whose name says it holds a credential;
+//! - cannot see or trace a process outside (its own PID namespace), make or join a namespace,
+//!   mount, or gain a privilege (no capabilities, `no_new_privs`, `nosuid` mounts, the seccomp
+//!   filter of [`seccomp`]); its children are contained alike, and die with it.
+//!
+//! Paths are contained by mounts, not by checking names, so a symlink, `/proc/self/root` or
+//! `..` reaches only what the mounts show.
+
+mod seccomp;
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::engine::paths::has_meta;
+use crate::engine::{PathContext, Protections};
+
+/// A named set of caches outside the project that a contained command may write.
+#[derive(Debug)]
+pub struct Profile {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// Folders from home (`~/.cargo/registry`); those that do not exist are left out.
+    pub caches: &'static [&'static str],
+}
+
+const CARGO: &[&str] = &["~/.cargo/registry", "~/.cargo/git"];
+const NPM: &[&str] = &["~/.npm", "~/.cache/yarn", "~/.cache/pnpm"];
+const PIP: &[&str] = &["~/.cache/pip", "~/.cache/uv"];
+const GO: &[&str] = &["~/.cache/go-build", "~/go/pkg/mod"];
+const BUILD: &[&str] = &[
+    "~/.cargo/registry",
+    "~/.cargo/git",
+    "~/.npm",
+    "~/.cache/yarn",
+    "~/.cache/pnpm",
+    "~/.cache/pip",
+    "~/.cache/uv",
+    "~/.cache/go-build",
+    "~/go/pkg/mod",
+];
+
+/// The profiles: none of them has the network (a host allow-list is not built yet).
+pub const PROFILES: &[Profile] = &[
+    Profile {
+        name: "default",
+        about: "the project and the temporary folder only",
+        caches: &[],
+    },
+    Profile {
+        name: "cargo",
+        about: "also Cargo's registry and git caches",
+        caches: CARGO,
+    },
+    Profile {
+        name: "npm",
+        about: "also the npm, Yarn and pnpm caches",
+        caches: NPM,
+    },
+    Profile {
+        name: "pip",
+        about: "also the pip and uv caches",
+        caches: PIP,
+    },
+    Profile {
+        name: "go",
+        about: "also Go's build and module caches",
+        caches: GO,
+    },
+    Profile {
+        name: "build",
+        about: "also every cache of the profiles above",
+        caches: BUILD,
+    },
+];
+
+/// The profile of that name.
+pub fn profile(name: &str) -> Option<&'static Profile> {
+    PROFILES.iter().find(|p| p.name == name)
+}
+
+/// What a path in the project is, when it has to be made for the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Folder,
+    File,
+}
+
+/// The project's files and folders a contained command may not write: what runs code the next
+/// time a person or an agent works here (git's hooks and configuration, direnv's `.envrc`, the
+/// agents' settings and MCP servers) and harness9's own policy folder.
+const PROJECT_GUARDED: &[(&str, Kind)] = &[
+    (".git/hooks", Kind::Folder),
+    (".git/config", Kind::File),
+    (".harness9", Kind::Folder),
+    (".claude", Kind::Folder),
+    (".gemini", Kind::Folder),
+    (".codex", Kind::Folder),
+    (".cursor", Kind::Folder),
+    (".vscode", Kind::Folder),
+    (".idea", Kind::Folder),
+    (".mcp.json", Kind::File),
+    (".envrc", Kind::File),
+];
+
+/// The words in an environment variable's name that say it holds a credential: such variables
+/// are not passed in.
+const SECRET_ENV_WORDS: &[&str] = &[
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "API_KEY",
+    "APIKEY",
+    "ACCESS_KEY",
+    "PRIVATE_KEY",
+    "CREDENTIAL",
+    "AUTH",
+    "COOKIE",
+    "SESSION_KEY",
+];
+
+/// Whether an environment variable of that name is kept from a contained command.
+pub fn secret_env(name: &OsStr) -> bool {
+    // `GIT_AUTHOR_NAME` is not an `AUTH`.
+    let name = name
+        .to_string_lossy()
+        .to_ascii_uppercase()
+        .replace("AUTHOR", "");
+    SECRET_ENV_WORDS.iter().any(|w| name.contains(w))
+}
+
+/// A walk below a wildcard protection's folder stops past this many entries (and the sandbox
+/// refuses to start: it would not know what to hide).
+const MAX_WALK: usize = 20_000;
+const MAX_DEPTH: usize = 8;
+
+/// Why a command could not be run contained.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("the sandbox is not available: {0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    Refused(String),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Filter(#[from] seccomp::FilterError),
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> SandboxError {
+    let what = what.into();
+    move |source| SandboxError::Io { what, source }
+}
+
+/// Where a contained command runs, and what it may reach.
+#[derive(Debug)]
+pub struct Setup<'a> {
+    /// The project: the folder it may write (and starts in).
+    pub project: &'a Path,
+    pub home: Option<&'a Path>,
+    pub protections: &'a Protections,
+    pub ctx: &'a PathContext,
+    pub profile: &'a Profile,
+}
+
+/// A sandbox ready to run one command: bubblewrap's arguments, the seccomp filters' files, and
+/// the placeholders made in the project (taken away when this is dropped).
+#[derive(Debug)]
+pub struct Prepared {
+    args: Vec<OsString>,
+    filters: Vec<tempfile::NamedTempFile>,
+    project: PathBuf,
+    /// Made for the run, in the order made.
+    made: Vec<(PathBuf, Kind)>,
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        // Only what is still as it was made (an empty folder, an empty file) goes.
+        for (path, kind) in self.made.iter().rev() {
+            match kind {
+                Kind::Folder => {
+                    let _ = std::fs::remove_dir(path);
+                }
+                Kind::File => {
+                    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+                        let _ = std::fs::remove_file(path);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `p` lexically below (or at) `dir`.
+fn within(p: &Path, dir: &Path) -> bool {
+    p.starts_with(dir)
+}
+
+/// Makes `path` (and the folders on its way that are missing), recording each.
+fn make(path: &Path, kind: Kind, made: &mut Vec<(PathBuf, Kind)>) -> Result<(), SandboxError> {
+    let mut missing = Vec::new();
+    let mut at = path;
+    while std::fs::symlink_metadata(at).is_err() {
+        missing.push(at.to_path_buf());
+        match at.parent() {
+            Some(p) => at = p,
+            None => break,
+        }
+    }
+    while let Some(p) = missing.pop() {
+        let k = if missing.is_empty() {
+            kind
+        } else {
+            Kind::Folder
+        };
+        let what = || format!("cannot make `{}` to keep it read-only", p.display());
+        match k {
+            Kind::Folder => std::fs::create_dir(&p).map_err(io(what()))?,
+            Kind::File => {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&p)
+                    .map_err(io(what()))?;
+            }
+        }
+        made.push((p, k));
+    }
+    Ok(())
+}
+
+/// Every existing path below `base` that `covers` says is protected (for a protection with a
+/// wildcard), with a bound on the walk.
+fn walk_covered(
+    base: &Path,
+    covers: &dyn Fn(&Path) -> bool,
+    out: &mut Vec<PathBuf>,
+) -> Result<(), SandboxError> {
+    let mut seen = 0usize;
+    let mut stack = vec![(base.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_WALK {
+                return Err(SandboxError::Refused(format!(
+                    "a protected path's wildcard reaches more than {MAX_WALK} entries below `{}`; \
+                     the sandbox cannot tell what to hide",
+                    base.display()
+                )));
+            }
+            let path = entry.path();
+            if covers(&path) {
+                out.push(path);
+            } else if depth < MAX_DEPTH && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push((path, depth + 1));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The paths to hide: every hard protection that exists (where it is written, and where a
+/// symlink on its way really leads), and those that do not exist but could be made (in the
+/// project or a cache).
+fn protected_paths(setup: &Setup) -> Result<Vec<PathBuf>, SandboxError> {
+    let mut out = Vec::new();
+    for prot in setup.protections.iter() {
+        if has_meta(&prot.resolved.to_string_lossy()) {
+            walk_covered(prot.base(), &|p| prot.covers(p, true, setup.ctx), &mut out)?;
+            continue;
+        }
+        out.push(prot.resolved.clone());
+        if let Some(real) = prot.canonical(setup.ctx) {
+            out.push(real.to_path_buf());
+        }
+    }
+    Ok(out)
+}
+
+/// Expands `~/` with home.
+fn from_home(p: &str, home: Option<&Path>) -> Option<PathBuf> {
+    match p.strip_prefix("~/") {
+        Some(rest) => home.map(|h| h.join(rest)),
+        None => Some(PathBuf::from(p)),
+    }
+}
+
+/// Prepares the sandbox for `setup`: its mounts in order (later ones win), the placeholders
+/// made, the seccomp filters written.
+pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
+    let project = setup.project.canonicalize().map_err(io(format!(
+        "cannot find the project `{}`",
+        setup.project.display()
+    )))?;
+    if project == Path::new("/") {
+        return Err(SandboxError::Refused(
+            "the project is `/`: a contained command could write everywhere".into(),
+        ));
+    }
+    if let Some(home) = setup.home {
+        let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
+        if within(&home, &project) {
+            return Err(SandboxError::Refused(format!(
+                "the project `{}` holds the home folder: a contained command could write the \
+                 shell's start-up files; run it from a project folder",
+                project.display()
+            )));
+        }
+    }
+    let caches: Vec<PathBuf> = setup
+        .profile
+        .caches
+        .iter()
+        .filter_map(|c| from_home(c, setup.home))
+        .filter_map(|c| c.canonicalize().ok())
+        .filter(|c| c.is_dir())
+        .collect();
+    let writable = |p: &Path| within(p, &project) || caches.iter().any(|c| within(p, c));
+
+    let mut prepared = Prepared {
+        args: Vec::new(),
+        filters: Vec::new(),
+        project: project.clone(),
+        made: Vec::new(),
+    };
+    let mut args: Vec<OsString> = Vec::new();
+    let mut arg = |a: &[&OsStr]| args.extend(a.iter().map(|s| s.to_os_string()));
+    let o = OsStr::new;
+
+    arg(&[
+        o("--unshare-all"),
+        // `--unshare-all` tries a user namespace; without one (bubblewrap run by root) no
+        // further one could be refused.
+        o("--unshare-user"),
+        o("--disable-userns"),
+        o("--die-with-parent"),
+        o("--new-session"),
+        o("--cap-drop"),
+        o("ALL"),
+        o("--ro-bind"),
+        o("/"),
+        o("/"),
+        o("--dev"),
+        o("/dev"),
+        o("--proc"),
+        o("/proc"),
+        o("--tmpfs"),
+        o("/dev/shm"),
+    ]);
+    // Sockets of services outside (D-Bus, Docker, an SSH agent) live in `/run`.
+    for run in ["/run", "/var/run"] {
+        let real = Path::new(run).symlink_metadata().is_ok_and(|m| m.is_dir());
+        if real {
+            arg(&[o("--tmpfs"), o(run)]);
+        }
+    }
+    let mut temps = vec![PathBuf::from("/tmp")];
+    let tmpdir = std::env::temp_dir();
+    if let Ok(t) = tmpdir.canonicalize() {
+        if !temps.contains(&t) && !within(&project, &t) {
+            temps.push(t);
+        }
+    }
+    for t in &temps {
+        if t.is_dir() {
+            arg(&[o("--tmpfs"), t.as_os_str()]);
+        }
+    }
+    arg(&[o("--bind"), project.as_os_str(), project.as_os_str()]);
+    for c in &caches {
+        arg(&[o("--bind"), c.as_os_str(), c.as_os_str()]);
+    }
+
+    // The project's guarded paths: read-only, made first when missing.
+    let git_folder = project.join(".git").is_dir();
+    let mut guarded = Vec::new();
+    for &(rel, kind) in PROJECT_GUARDED {
+        if rel.starts_with(".git/") && !git_folder {
+            continue;
+        }
+        guarded.push((project.join(rel), kind));
+    }
+    // A `.git` that is not a folder (a worktree's pointer to its repository), or none: it may
+    // not be made or changed to point elsewhere.
+    if !git_folder {
+        guarded.push((project.join(".git"), Kind::File));
+    }
+    for (path, kind) in &guarded {
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() && std::fs::metadata(path).is_err() => {
+                return Err(SandboxError::Refused(format!(
+                    "`{}` is a symlink to nothing: a contained command could make what it \
+                     names",
+                    path.display()
+                )));
+            }
+            Ok(_) => {}
+            Err(_) => make(path, *kind, &mut prepared.made)?,
+        }
+        arg(&[o("--ro-bind"), path.as_os_str(), path.as_os_str()]);
+    }
+
+    // The hard protections: hidden, last, so that no mount above shows them again.
+    for path in protected_paths(setup)? {
+        let meta = std::fs::metadata(&path);
+        let meta = match meta {
+            Ok(m) => m,
+            Err(_) if std::fs::symlink_metadata(&path).is_ok() => {
+                if writable(&path) {
+                    return Err(SandboxError::Refused(format!(
+                        "the protected path `{}` is a symlink to nothing in a folder the \
+                         command may write",
+                        path.display()
+                    )));
+                }
+                continue;
+            }
+            Err(_) => {
+                // Not there: only where the command may write could it be made.
+                if !writable(&path) {
+                    continue;
+                }
+                make(&path, Kind::Folder, &mut prepared.made)?;
+                match std::fs::metadata(&path) {
+                    Ok(m) => m,
+                    Err(e) => return Err(io(format!("cannot read `{}`", path.display()))(e)),
+                }
+            }
+        };
+        if meta.is_dir() {
+            arg(&[
+                o("--tmpfs"),
+                path.as_os_str(),
+                o("--remount-ro"),
+                path.as_os_str(),
+            ]);
+        } else {
+            arg(&[o("--ro-bind"), o("/dev/null"), path.as_os_str()]);
+        }
+    }
+
+    for (fd, program) in [(3, seccomp::denials()?), (4, seccomp::no_clone3()?)] {
+        let mut f = tempfile::NamedTempFile::new()
+            .map_err(io("cannot write the sandbox's seccomp filter"))?;
+        f.write_all(&seccomp::to_bytes(&program))
+            .and_then(|()| f.flush())
+            .map_err(io("cannot write the sandbox's seccomp filter"))?;
+        prepared.filters.push(f);
+        arg(&[o("--add-seccomp-fd"), o(&fd.to_string())]);
+    }
+    arg(&[o("--chdir"), project.as_os_str()]);
+    prepared.args = args;
+    Ok(prepared)
+}
+
+impl Prepared {
+    /// The command that runs `cmd` contained, through `bwrap`: a shell opens the seccomp
+    /// filters' files as descriptors 3 and 4 for bubblewrap to read (and close) before it
+    /// starts `cmd`. The environment is passed in, less what [`secret_env`] keeps out.
+    pub fn command(&self, bwrap: &Path, cmd: &[OsString]) -> Command {
+        close_inherited();
+        let mut c = Command::new("/bin/sh");
+        c.arg("-c")
+            .arg(r#"f3=$1; f4=$2; shift 2; exec "$@" 3<"$f3" 4<"$f4""#)
+            .arg("sh");
+        for f in &self.filters {
+            c.arg(f.path());
+        }
+        c.arg(bwrap).args(&self.args).arg("--").args(cmd);
+        for (name, _) in std::env::vars_os() {
+            if secret_env(&name) {
+                c.env_remove(name);
+            }
+        }
+        c.current_dir(&self.project);
+        c
+    }
+
+    /// Bubblewrap's arguments (for `--explain`-like output and tests).
+    pub fn args(&self) -> &[OsString] {
+        &self.args
+    }
+}
+
+/// Marks every descriptor above standard error close-on-exec: one this process was handed
+/// open (a pipe, a folder) would otherwise pass through bubblewrap into the sandbox, a way out
+/// of it. (Those this process opened are close-on-exec already.)
+fn close_inherited() {
+    use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let fds: Vec<i32> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    for fd in fds {
+        let _ = fcntl(fd, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
+    }
+}
+
+/// Where bubblewrap is: the system's own copy first, then `PATH`.
+pub fn find_bwrap() -> Result<PathBuf, SandboxError> {
+    for p in ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"] {
+        if Path::new(p).is_file() {
+            return Ok(PathBuf::from(p));
+        }
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join("bwrap");
+            if dir.is_absolute() && p.is_file() {
+                return Ok(p);
+            }
+        }
+    }
+    Err(SandboxError::Unavailable(
+        "bubblewrap (`bwrap`) is not installed (Debian and Ubuntu: `apt-get install \
+         bubblewrap`; Fedora: `dnf install bubblewrap`)"
+            .into(),
+    ))
+}
+
+/// Whether the sandbox works here: `true` run contained in an empty project. `Ok` tells
+/// bubblewrap's version and path; `Err` why it does not work.
+pub fn probe() -> Result<String, SandboxError> {
+    if !cfg!(target_os = "linux") {
+        return Err(SandboxError::Unavailable(
+            "the sandbox is built on Linux's namespaces; this system is not Linux".into(),
+        ));
+    }
+    let bwrap = find_bwrap()?;
+    let version = Command::new(&bwrap)
+        .arg("--version")
+        .output()
+        .map_err(io(format!("cannot run `{}`", bwrap.display())))?;
+    let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
+    let dir = tempfile::tempdir().map_err(io("cannot make a folder to try the sandbox in"))?;
+    let project = dir.path().join("project");
+    std::fs::create_dir(&project).map_err(io("cannot make a folder to try the sandbox in"))?;
+    let ctx = PathContext::new(project.clone(), None);
+    let protections = Protections::new(None);
+    let setup = Setup {
+        project: &project,
+        home: None,
+        protections: &protections,
+        ctx: &ctx,
+        profile: &PROFILES[0],
+    };
+    let prepared = prepare(&setup)?;
+    let out = prepared
+        .command(&bwrap, &[OsString::from("true")])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(io(format!("cannot run `{}`", bwrap.display())))?;
+    if out.status.success() {
+        return Ok(format!("{version} at {}", bwrap.display()));
+    }
+    let said = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    let hint = if said.contains("namespace") || said.contains("uid map") {
+        " (user namespaces are off or restricted here: see `sysctl \
+         kernel.unprivileged_userns_clone`, `user.max_user_namespaces` and AppArmor's \
+         `kernel.apparmor_restrict_unprivileged_userns`)"
+    } else {
+        ""
+    };
+    Err(SandboxError::Unavailable(format!(
+        "{} does not start a sandbox: {said}{hint}",
+        bwrap.display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_variables_are_kept_out_and_others_passed() {
+        for name in [
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "ANTHROPIC_API_KEY",
+            "npm_config__authToken",
+            "SSH_AUTH_SOCK",
+        ] {
+            assert!(secret_env(OsStr::new(name)), "{name} should be kept out");
+        }
+        for name in [
+            "PATH",
+            "HOME",
+            "GIT_AUTHOR_NAME",
+            "CARGO_HOME",
+            "LANG",
+            "TERM",
+        ] {
+            assert!(!secret_env(OsStr::new(name)), "{name} should be passed");
+        }
+    }
+
+    #[test]
+    fn every_profile_is_found_by_its_name() {
+        for p in PROFILES {
+            assert_eq!(profile(p.name).map(|f| f.name), Some(p.name));
+        }
+        assert!(profile("network").is_none());
+    }
+
+    #[test]
+    fn a_made_placeholder_goes_when_still_empty_and_stays_when_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut made = Vec::new();
+        make(&dir.path().join("a/b/.envrc"), Kind::File, &mut made).unwrap();
+        make(&dir.path().join(".claude"), Kind::Folder, &mut made).unwrap();
+        std::fs::write(dir.path().join(".claude/kept"), "x").unwrap();
+        assert_eq!(made.len(), 4);
+        drop(Prepared {
+            args: Vec::new(),
+            filters: Vec::new(),
+            project: dir.path().to_path_buf(),
+            made,
+        });
+        assert!(!dir.path().join("a").exists());
+        assert!(dir.path().join(".claude/kept").exists());
+    }
+}
