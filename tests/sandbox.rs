@@ -535,3 +535,15 @@ fn a_real_cargo_test_of_a_small_crate_passes_contained() {
     assert!(text(&o).contains("test adds ... ok"), "{}", text(&o));
     assert!(proj.join("target").is_dir());
 }
+
+#[test]
+fn doctor_says_the_sandbox_works() {
+    let w = world();
+    let o = w.env(Command::new(BIN).arg("doctor")).output().unwrap();
+    let out = text(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("ok: the sandbox works (bubblewrap ")),
+        "{out}"
+    );
+}
