@@ -547,3 +547,62 @@ fn doctor_says_the_sandbox_works() {
         "{out}"
     );
 }
+
+#[test]
+fn a_wildcard_store_and_a_store_behind_a_symlink_are_hidden_too() {
+    let w = world();
+    // `~/.azure/msal_token_cache.*` is catalogued with a wildcard; `~/.config/gcloud` here is
+    // a symlink to a folder elsewhere.
+    std::fs::create_dir_all(w.home.join(".azure")).unwrap();
+    std::fs::write(w.home.join(".azure/msal_token_cache.json"), "azure-mark").unwrap();
+    std::fs::write(w.home.join(".azure/config"), "azure-config").unwrap();
+    std::fs::create_dir_all(w.outside.join("gcloud")).unwrap();
+    std::fs::write(w.outside.join("gcloud/credentials.db"), "gcloud-mark").unwrap();
+    std::fs::create_dir_all(w.home.join(".config")).unwrap();
+    std::os::unix::fs::symlink(w.outside.join("gcloud"), w.home.join(".config/gcloud")).unwrap();
+    let script = r#"cat "$HOME/.azure/msal_token_cache.json"; cat "$HOME/.azure/config"
+cat "$HOME/.config/gcloud/credentials.db"; cat "$OUTSIDE/gcloud/credentials.db""#;
+    let plain = text(&w.plain(script));
+    assert!(
+        plain.contains("azure-mark") && plain.contains("gcloud-mark"),
+        "{plain}"
+    );
+    let inside = text(&w.contained(script));
+    assert!(!inside.contains("azure-mark"), "{inside}");
+    assert!(!inside.contains("gcloud-mark"), "{inside}");
+    // What the wildcard does not name is still read.
+    assert!(inside.contains("azure-config"), "{inside}");
+}
+
+#[test]
+fn a_project_without_git_cannot_be_given_a_git_folder() {
+    let script = r#"mkdir -p .git/hooks && echo 'exec evil' > .git/hooks/pre-commit
+git init -q . 2>/dev/null; echo '[core] fsmonitor = evil' >> .git/config"#;
+    let w = world();
+    std::fs::remove_dir_all(w.proj.join(".git")).unwrap();
+    w.plain(script);
+    assert!(w.proj.join(".git/hooks/pre-commit").exists());
+
+    let w = world();
+    std::fs::remove_dir_all(w.proj.join(".git")).unwrap();
+    w.contained(script);
+    assert!(
+        std::fs::symlink_metadata(w.proj.join(".git")).is_err(),
+        "a .git was left in the project"
+    );
+}
+
+#[test]
+fn a_project_that_holds_the_home_folder_is_refused() {
+    let w = world();
+    let o = Command::new(BIN)
+        .args(["sandbox", "--", "sh", "-c", "echo ran"])
+        .current_dir(w.home.parent().unwrap())
+        .env("HOME", &w.home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(125), "{}", text(&o));
+    assert!(!text(&o).contains("ran\n"), "{}", text(&o));
+    assert!(text(&o).contains("holds the home folder"), "{}", text(&o));
+}

@@ -404,12 +404,15 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
         }
         guarded.push((project.join(rel), kind));
     }
-    // A `.git` that is not a folder (a worktree's pointer to its repository), or none: it may
-    // not be made or changed to point elsewhere.
+    // A `.git` that is not a folder (a worktree's pointer to its repository) may not be changed
+    // to point elsewhere; where there is none, none may be made (its configuration would run
+    // code at the next `git status`): an empty folder stands there for the run, which git
+    // passes over to the repository above, if any.
     if !git_folder {
-        guarded.push((project.join(".git"), Kind::File));
+        guarded.push((project.join(".git"), Kind::Folder));
     }
     for (path, kind) in &guarded {
+        let path = &path.canonicalize().unwrap_or_else(|_| path.clone());
         match std::fs::symlink_metadata(path) {
             Ok(m) if m.file_type().is_symlink() && std::fs::metadata(path).is_err() => {
                 return Err(SandboxError::Refused(format!(
@@ -424,8 +427,15 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
         arg(&[o("--ro-bind"), path.as_os_str(), path.as_os_str()]);
     }
 
-    // The hard protections: hidden, last, so that no mount above shows them again.
+    // The hard protections: hidden, last, so that no mount above shows them again. Each is
+    // mounted over where it really is (bubblewrap cannot mount through a symlink on the way).
+    let mut hidden: Vec<PathBuf> = Vec::new();
     for path in protected_paths(setup)? {
+        let path = path.canonicalize().unwrap_or(path);
+        if hidden.contains(&path) {
+            continue;
+        }
+        hidden.push(path.clone());
         let meta = std::fs::metadata(&path);
         let meta = match meta {
             Ok(m) => m,
