@@ -606,3 +606,31 @@ fn a_project_that_holds_the_home_folder_is_refused() {
     assert!(!text(&o).contains("ran\n"), "{}", text(&o));
     assert!(text(&o).contains("holds the home folder"), "{}", text(&o));
 }
+
+#[test]
+fn renaming_a_folder_away_does_not_free_what_is_guarded_in_it() {
+    let script = r#"mv .git .git-away && mkdir -p .git/hooks && echo 'exec evil' > .git/hooks/pre-commit
+echo '[core] fsmonitor = evil' > .git/config"#;
+    let w = world();
+    w.plain(script);
+    assert!(read(&w.proj.join(".git/config")).contains("fsmonitor"));
+    let w = world();
+    let inside = text(&w.contained(script));
+    assert_eq!(read(&w.proj.join(".git/config")), "[core]\n", "{inside}");
+    assert!(!w.proj.join(".git/hooks/pre-commit").exists(), "{inside}");
+    assert!(!w.proj.join(".git-away").exists(), "{inside}");
+}
+
+#[test]
+fn io_uring_which_no_seccomp_filter_sees_is_not_there() {
+    let w = world();
+    // io_uring_setup(1, &params): a descriptor, or the error.
+    let script = r#"perl -e '$p = "\0" x 120; $r = syscall(425, 1, $p); print $r >= 0 ? "ring\n" : "no ring: $!\n"'"#;
+    let plain = text(&w.plain(script));
+    assert!(
+        plain.contains("ring\n") && !plain.contains("no ring"),
+        "{plain}"
+    );
+    let inside = text(&w.contained(script));
+    assert!(inside.contains("no ring"), "{inside}");
+}

@@ -212,6 +212,24 @@ impl Drop for Prepared {
     }
 }
 
+/// A mount over a path of the host, after the writable ones.
+#[derive(Debug)]
+enum Over {
+    /// The project's guarded paths: shown, read-only.
+    ReadOnly(PathBuf),
+    /// A hard protection: an empty read-only folder or file in its place.
+    HideFolder(PathBuf),
+    HideFile(PathBuf),
+}
+
+impl Over {
+    fn path(&self) -> &Path {
+        match self {
+            Over::ReadOnly(p) | Over::HideFolder(p) | Over::HideFile(p) => p,
+        }
+    }
+}
+
 /// `p` lexically below (or at) `dir`.
 fn within(p: &Path, dir: &Path) -> bool {
     p.starts_with(dir)
@@ -411,6 +429,7 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
     if !git_folder {
         guarded.push((project.join(".git"), Kind::Folder));
     }
+    let mut over: Vec<Over> = Vec::new();
     for (path, kind) in &guarded {
         let path = &path.canonicalize().unwrap_or_else(|_| path.clone());
         match std::fs::symlink_metadata(path) {
@@ -424,7 +443,7 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
             Ok(_) => {}
             Err(_) => make(path, *kind, &mut prepared.made)?,
         }
-        arg(&[o("--ro-bind"), path.as_os_str(), path.as_os_str()]);
+        over.push(Over::ReadOnly(path.clone()));
     }
 
     // The hard protections: hidden, last, so that no mount above shows them again. Each is
@@ -461,19 +480,54 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
                 }
             }
         };
-        if meta.is_dir() {
-            arg(&[
-                o("--tmpfs"),
-                path.as_os_str(),
-                o("--remount-ro"),
-                path.as_os_str(),
-            ]);
+        over.push(if meta.is_dir() {
+            Over::HideFolder(path)
         } else {
-            arg(&[o("--ro-bind"), o("/dev/null"), path.as_os_str()]);
+            Over::HideFile(path)
+        });
+    }
+
+    // A mount moves with a folder renamed above it (`mv .git x` would take the read-only
+    // hooks along and leave a writable `.git` to make anew): every folder between a writable
+    // root and a path mounted over is bound onto itself, and a mount point cannot be renamed.
+    let mut pins: Vec<PathBuf> = Vec::new();
+    for m in &over {
+        let path = m.path();
+        let Some(root) = std::iter::once(&project)
+            .chain(&caches)
+            .find(|r| within(path, r))
+        else {
+            continue;
+        };
+        let mut at = path.parent();
+        while let Some(a) = at {
+            if a == root.as_path() || !within(a, root) {
+                break;
+            }
+            if !pins.iter().any(|p| p == a) {
+                pins.push(a.to_path_buf());
+            }
+            at = a.parent();
+        }
+    }
+    pins.sort_by_key(|p| p.components().count());
+    for p in &pins {
+        arg(&[o("--bind"), p.as_os_str(), p.as_os_str()]);
+    }
+    for m in &over {
+        match m {
+            Over::ReadOnly(p) => arg(&[o("--ro-bind"), p.as_os_str(), p.as_os_str()]),
+            Over::HideFolder(p) => arg(&[
+                o("--tmpfs"),
+                p.as_os_str(),
+                o("--remount-ro"),
+                p.as_os_str(),
+            ]),
+            Over::HideFile(p) => arg(&[o("--ro-bind"), o("/dev/null"), p.as_os_str()]),
         }
     }
 
-    for (fd, program) in [(3, seccomp::denials()?), (4, seccomp::no_clone3()?)] {
+    for (fd, program) in [(3, seccomp::denials()?), (4, seccomp::not_here()?)] {
         let mut f = tempfile::NamedTempFile::new()
             .map_err(io("cannot write the sandbox's seccomp filter"))?;
         f.write_all(&seccomp::to_bytes(&program))

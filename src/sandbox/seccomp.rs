@@ -13,7 +13,8 @@
 //!   `perf_event_open`, `userfaultfd`, the key ring, modules, `kexec`, `open_by_handle_at`).
 //!
 //! `clone3` gets `ENOSYS`, not `EPERM`: its flags sit in memory a filter cannot read, and the C
-//! library falls back to `clone` (whose flags it can) on `ENOSYS` only.
+//! library falls back to `clone` (whose flags it can) on `ENOSYS` only. `io_uring` gets
+//! `ENOSYS` too: its operations bypass the filter, and its users fall back to plain calls.
 
 use std::collections::BTreeMap;
 
@@ -122,10 +123,22 @@ pub fn denials() -> Result<BpfProgram, FilterError> {
     compile(rules, SeccompAction::Errno(libc::EPERM as u32))
 }
 
-/// The filter that answers `clone3` with `ENOSYS`.
-pub fn no_clone3() -> Result<BpfProgram, FilterError> {
+/// The filter that answers `ENOSYS`, as a kernel without the call would, so that a program
+/// falls back to the older way: `clone3`, and `io_uring` (whose operations, among them
+/// `socket` and `connect`, the kernel carries out without asking a seccomp filter).
+pub fn not_here() -> Result<BpfProgram, FilterError> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    rules.insert(libc::SYS_clone3, Vec::new());
+    for nr in [
+        libc::SYS_clone3,
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+    ] {
+        rules.insert(nr, Vec::new());
+        if cfg!(target_arch = "x86_64") {
+            rules.insert(nr | X32, Vec::new());
+        }
+    }
     compile(rules, SeccompAction::Errno(libc::ENOSYS as u32))
 }
 
@@ -149,7 +162,7 @@ mod tests {
     #[test]
     fn both_filters_compile_on_this_machine() {
         let d = denials().unwrap();
-        let c = no_clone3().unwrap();
+        let c = not_here().unwrap();
         assert!(!d.is_empty() && !c.is_empty());
         assert_eq!(to_bytes(&d).len(), d.len() * 8);
     }
