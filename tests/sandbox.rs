@@ -634,3 +634,30 @@ fn io_uring_which_no_seccomp_filter_sees_is_not_there() {
     let inside = text(&w.contained(script));
     assert!(inside.contains("no ring"), "{inside}");
 }
+
+#[test]
+fn a_placeholder_stays_while_another_contained_command_runs_in_the_project() {
+    let w = world();
+    let spawn = |script: &str| {
+        w.env(
+            Command::new(BIN)
+                .args(["sandbox", "--", "sh", "-c"])
+                .arg(script),
+        )
+        .spawn()
+        .unwrap()
+    };
+    // The first makes the `.envrc` placeholder and ends while the second still runs: were
+    // the placeholder taken away then, the second's read-only mount over it would go too.
+    let mut first = spawn("sleep 0.5");
+    std::thread::sleep(Duration::from_millis(250));
+    let mut second = spawn("sleep 1; echo evil > .envrc; echo tried");
+    assert!(first.wait().unwrap().success());
+    assert!(w.proj.join(".envrc").exists(), "taken away too early");
+    second.wait().unwrap();
+    assert!(!read(&w.proj.join(".envrc")).contains("evil"));
+    assert!(
+        std::fs::symlink_metadata(w.proj.join(".envrc")).is_err(),
+        "the last command to end did not take the placeholder away"
+    );
+}

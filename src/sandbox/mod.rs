@@ -184,31 +184,120 @@ pub struct Setup<'a> {
 }
 
 /// A sandbox ready to run one command: bubblewrap's arguments, the seccomp filters' files, and
-/// the placeholders made in the project (taken away when this is dropped).
+/// the project's lock (when dropped, the placeholders made in the project go, unless another
+/// contained command still runs there).
 #[derive(Debug)]
 pub struct Prepared {
     args: Vec<OsString>,
     filters: Vec<tempfile::NamedTempFile>,
     project: PathBuf,
-    /// Made for the run, in the order made.
-    made: Vec<(PathBuf, Kind)>,
+    lock: Option<ProjectLock>,
 }
 
 impl Drop for Prepared {
     fn drop(&mut self) {
-        // Only what is still as it was made (an empty folder, an empty file) goes.
-        for (path, kind) in self.made.iter().rev() {
-            match kind {
-                Kind::Folder => {
+        if let Some(lock) = self.lock.take() {
+            lock.tidy();
+        }
+    }
+}
+
+/// The lock every contained command of a project holds (shared) while it runs, in a file that
+/// lists the placeholders made there. A placeholder is taken away only by the last one to end:
+/// taking it away while another still runs would lift that one's mount over it (the kernel
+/// detaches a mount whose place is removed in another namespace), and let that command make
+/// what the placeholder kept it from making.
+#[derive(Debug)]
+struct ProjectLock {
+    file: std::fs::File,
+}
+
+/// A stable hash of a project's path, for its lock's name.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Where the projects' locks are: the user's runtime folder, else the user's cache.
+fn lock_folder(home: Option<&Path>) -> Result<PathBuf, SandboxError> {
+    if let Some(run) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from) {
+        if run.is_absolute() && run.is_dir() {
+            return Ok(run.join("harness9-sandbox"));
+        }
+    }
+    match home {
+        Some(h) => Ok(h.join(".cache/harness9/sandbox")),
+        None => Err(SandboxError::Refused(
+            "neither XDG_RUNTIME_DIR nor HOME is set: there is no folder for the sandbox's \
+             lock"
+                .into(),
+        )),
+    }
+}
+
+impl ProjectLock {
+    /// Takes the project's lock, shared (waiting while the last command to end tidies up).
+    fn take(folder: &Path, project: &Path) -> Result<ProjectLock, SandboxError> {
+        use std::os::unix::ffi::OsStrExt as _;
+        let what = || format!("cannot lock the project in `{}`", folder.display());
+        std::fs::create_dir_all(folder).map_err(io(what()))?;
+        let name = format!("{:016x}.lock", fnv1a(project.as_os_str().as_bytes()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(folder.join(name))
+            .map_err(io(what()))?;
+        file.lock_shared().map_err(io(what()))?;
+        Ok(ProjectLock { file })
+    }
+
+    /// Records placeholders made, one path a line.
+    fn record(&mut self, made: &[PathBuf]) -> Result<(), SandboxError> {
+        use std::os::unix::ffi::OsStrExt as _;
+        let mut text = Vec::new();
+        for p in made {
+            text.extend_from_slice(p.as_os_str().as_bytes());
+            text.push(b'\n');
+        }
+        self.file
+            .write_all(&text)
+            .and_then(|()| self.file.flush())
+            .map_err(io("cannot record the sandbox's placeholders"))
+    }
+
+    /// When no other contained command runs in the project: takes away every placeholder
+    /// recorded that is still as made (an empty folder, an empty file), last made first.
+    fn tidy(mut self) {
+        use std::io::{Read as _, Seek as _};
+        use std::os::unix::ffi::OsStrExt as _;
+        if self.file.try_lock().is_err() {
+            return;
+        }
+        let mut text = Vec::new();
+        if self.file.rewind().is_err() || self.file.read_to_end(&mut text).is_err() {
+            return;
+        }
+        for line in text.split(|&b| b == b'\n').rev() {
+            if line.is_empty() {
+                continue;
+            }
+            let path = Path::new(OsStr::from_bytes(line));
+            match std::fs::symlink_metadata(path) {
+                Ok(m) if m.is_dir() => {
                     let _ = std::fs::remove_dir(path);
                 }
-                Kind::File => {
-                    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
-                        let _ = std::fs::remove_file(path);
-                    }
+                Ok(m) if m.is_file() && m.len() == 0 => {
+                    let _ = std::fs::remove_file(path);
                 }
+                _ => {}
             }
         }
+        let _ = self.file.set_len(0);
     }
 }
 
@@ -236,7 +325,7 @@ fn within(p: &Path, dir: &Path) -> bool {
 }
 
 /// Makes `path` (and the folders on its way that are missing), recording each.
-fn make(path: &Path, kind: Kind, made: &mut Vec<(PathBuf, Kind)>) -> Result<(), SandboxError> {
+fn make(path: &Path, kind: Kind, made: &mut Vec<PathBuf>) -> Result<(), SandboxError> {
     let mut missing = Vec::new();
     let mut at = path;
     while std::fs::symlink_metadata(at).is_err() {
@@ -263,7 +352,7 @@ fn make(path: &Path, kind: Kind, made: &mut Vec<(PathBuf, Kind)>) -> Result<(), 
                     .map_err(io(what()))?;
             }
         }
-        made.push((p, k));
+        made.push(p);
     }
     Ok(())
 }
@@ -359,12 +448,18 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
         .collect();
     let writable = |p: &Path| within(p, &project) || caches.iter().any(|c| within(p, c));
 
+    if project.as_os_str().as_encoded_bytes().contains(&b'\n') {
+        return Err(SandboxError::Refused(
+            "the project's path holds a line break".into(),
+        ));
+    }
     let mut prepared = Prepared {
         args: Vec::new(),
         filters: Vec::new(),
         project: project.clone(),
-        made: Vec::new(),
+        lock: Some(ProjectLock::take(&lock_folder(setup.home)?, &project)?),
     };
+    let mut made: Vec<PathBuf> = Vec::new();
     let mut args: Vec<OsString> = Vec::new();
     let mut arg = |a: &[&OsStr]| args.extend(a.iter().map(|s| s.to_os_string()));
     let o = OsStr::new;
@@ -441,7 +536,11 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
                 )));
             }
             Ok(_) => {}
-            Err(_) => make(path, *kind, &mut prepared.made)?,
+            Err(_) => {
+                let r = make(path, *kind, &mut made);
+                prepared.record(&mut made)?;
+                r?;
+            }
         }
         over.push(Over::ReadOnly(path.clone()));
     }
@@ -473,7 +572,9 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
                 if !writable(&path) {
                     continue;
                 }
-                make(&path, Kind::Folder, &mut prepared.made)?;
+                let r = make(&path, Kind::Folder, &mut made);
+                prepared.record(&mut made)?;
+                r?;
                 match std::fs::metadata(&path) {
                     Ok(m) => m,
                     Err(e) => return Err(io(format!("cannot read `{}`", path.display()))(e)),
@@ -542,6 +643,15 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
 }
 
 impl Prepared {
+    /// Records the placeholders just made with the project's lock (and forgets them here).
+    fn record(&mut self, made: &mut Vec<PathBuf>) -> Result<(), SandboxError> {
+        if let Some(lock) = &mut self.lock {
+            lock.record(made)?;
+        }
+        made.clear();
+        Ok(())
+    }
+
     /// The command that runs `cmd` contained, through `bwrap`: a shell opens the seccomp
     /// filters' files as descriptors 3 and 4 for bubblewrap to read (and close) before it
     /// starts `cmd`. The environment is passed in, less what [`secret_env`] keeps out.
@@ -629,9 +739,11 @@ pub fn probe() -> Result<String, SandboxError> {
     std::fs::create_dir(&project).map_err(io("cannot make a folder to try the sandbox in"))?;
     let ctx = PathContext::new(project.clone(), None);
     let protections = Protections::new(None);
+    // A home of its own, for the project's lock.
+    let home = dir.path().join("home");
     let setup = Setup {
         project: &project,
-        home: None,
+        home: Some(&home),
         protections: &protections,
         ctx: &ctx,
         profile: &PROFILES[0],
@@ -695,20 +807,35 @@ mod tests {
     }
 
     #[test]
-    fn a_made_placeholder_goes_when_still_empty_and_stays_when_written() {
+    fn placeholders_go_with_the_last_contained_command_of_the_project() {
         let dir = tempfile::tempdir().unwrap();
+        let locks = dir.path().join("locks");
+        let project = dir.path().join("p");
+        std::fs::create_dir(&project).unwrap();
+        let mut first = ProjectLock::take(&locks, &project).unwrap();
+        let second = ProjectLock::take(&locks, &project).unwrap();
         let mut made = Vec::new();
-        make(&dir.path().join("a/b/.envrc"), Kind::File, &mut made).unwrap();
-        make(&dir.path().join(".claude"), Kind::Folder, &mut made).unwrap();
-        std::fs::write(dir.path().join(".claude/kept"), "x").unwrap();
+        make(&project.join("a/b/.envrc"), Kind::File, &mut made).unwrap();
+        make(&project.join(".claude"), Kind::Folder, &mut made).unwrap();
+        first.record(&made).unwrap();
         assert_eq!(made.len(), 4);
-        drop(Prepared {
-            args: Vec::new(),
-            filters: Vec::new(),
-            project: dir.path().to_path_buf(),
-            made,
-        });
-        assert!(!dir.path().join("a").exists());
-        assert!(dir.path().join(".claude/kept").exists());
+        std::fs::write(project.join(".claude/kept"), "x").unwrap();
+        // Another command still runs in the project: nothing goes.
+        first.tidy();
+        assert!(project.join("a/b/.envrc").exists());
+        // The last one takes away what is still as made, and leaves what was written.
+        second.tidy();
+        assert!(!project.join("a").exists());
+        assert!(project.join(".claude/kept").exists());
+        // Another project's lock is its own.
+        let other = dir.path().join("q");
+        std::fs::create_dir(&other).unwrap();
+        let _held = ProjectLock::take(&locks, &project).unwrap();
+        let q = ProjectLock::take(&locks, &other).unwrap();
+        make(&other.join(".envrc"), Kind::File, &mut Vec::new()).unwrap();
+        let mut q = q;
+        q.record(&[other.join(".envrc")]).unwrap();
+        q.tidy();
+        assert!(!other.join(".envrc").exists());
     }
 }
