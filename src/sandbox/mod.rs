@@ -700,12 +700,19 @@ fn close_inherited() {
 
 /// Where bubblewrap is: the system's own copy first, then `PATH`.
 pub fn find_bwrap() -> Result<PathBuf, SandboxError> {
-    for p in ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"] {
+    bwrap_in(
+        &["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"],
+        std::env::var_os("PATH"),
+    )
+}
+
+fn bwrap_in(fixed: &[&str], path: Option<OsString>) -> Result<PathBuf, SandboxError> {
+    for p in fixed {
         if Path::new(p).is_file() {
             return Ok(PathBuf::from(p));
         }
     }
-    if let Some(path) = std::env::var_os("PATH") {
+    if let Some(path) = path {
         for dir in std::env::split_paths(&path) {
             let p = dir.join("bwrap");
             if dir.is_absolute() && p.is_file() {
@@ -728,8 +735,11 @@ pub fn probe() -> Result<String, SandboxError> {
             "the sandbox is built on Linux's namespaces; this system is not Linux".into(),
         ));
     }
-    let bwrap = find_bwrap()?;
-    let version = Command::new(&bwrap)
+    probe_with(&find_bwrap()?)
+}
+
+fn probe_with(bwrap: &Path) -> Result<String, SandboxError> {
+    let version = Command::new(bwrap)
         .arg("--version")
         .output()
         .map_err(io(format!("cannot run `{}`", bwrap.display())))?;
@@ -750,7 +760,7 @@ pub fn probe() -> Result<String, SandboxError> {
     };
     let prepared = prepare(&setup)?;
     let out = prepared
-        .command(&bwrap, &[OsString::from("true")])
+        .command(bwrap, &[OsString::from("true")])
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(io(format!("cannot run `{}`", bwrap.display())))?;
@@ -758,17 +768,26 @@ pub fn probe() -> Result<String, SandboxError> {
         return Ok(format!("{version} at {}", bwrap.display()));
     }
     let said = String::from_utf8_lossy(&out.stderr).trim().to_string();
-    let hint = if said.contains("namespace") || said.contains("uid map") {
+    Err(SandboxError::Unavailable(format!(
+        "{} does not start a sandbox: {said}{}",
+        bwrap.display(),
+        hint(&said)
+    )))
+}
+
+/// What bubblewrap's complaint most likely means here.
+fn hint(said: &str) -> &'static str {
+    if said.contains("Unknown option") {
+        " (bubblewrap 0.8 or newer is needed)"
+    } else if said.contains("namespace") || said.contains("uid map") || said.contains("uid_map") {
         " (user namespaces are off or restricted here: see `sysctl \
-         kernel.unprivileged_userns_clone`, `user.max_user_namespaces` and AppArmor's \
-         `kernel.apparmor_restrict_unprivileged_userns`)"
+         kernel.unprivileged_userns_clone`, `user.max_user_namespaces` and, on Ubuntu, \
+         `kernel.apparmor_restrict_unprivileged_userns`; a container may forbid them)"
+    } else if said.contains("seccomp") {
+        " (the kernel does not take the sandbox's seccomp filter)"
     } else {
         ""
-    };
-    Err(SandboxError::Unavailable(format!(
-        "{} does not start a sandbox: {said}{hint}",
-        bwrap.display()
-    )))
+    }
 }
 
 #[cfg(test)]
@@ -796,6 +815,53 @@ mod tests {
         ] {
             assert!(!secret_env(OsStr::new(name)), "{name} should be passed");
         }
+    }
+
+    #[test]
+    fn without_bwrap_the_sandbox_is_unavailable_and_says_how_to_install_it() {
+        let empty = tempfile::tempdir().unwrap();
+        let e = bwrap_in(
+            &["/nonexistent/bwrap"],
+            Some(empty.path().as_os_str().to_os_string()),
+        )
+        .unwrap_err();
+        assert!(matches!(e, SandboxError::Unavailable(_)));
+        assert!(e.to_string().contains("apt-get install bubblewrap"), "{e}");
+    }
+
+    /// A `bwrap` that answers as bubblewrap does where it cannot work.
+    fn fake_bwrap(dir: &Path, complaint: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt as _;
+        let p = dir.join("bwrap");
+        let script = format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 'bubblewrap 0.4.0'; exit 0; }}\n\
+             echo '{complaint}' >&2\nexit 1\n"
+        );
+        std::fs::write(&p, script).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    #[test]
+    fn a_bwrap_that_cannot_start_a_sandbox_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let userns = dir.path().join("userns");
+        let old = dir.path().join("old");
+        std::fs::create_dir_all(&userns).unwrap();
+        std::fs::create_dir_all(&old).unwrap();
+        let e = probe_with(&fake_bwrap(
+            &userns,
+            "bwrap: No permissions to create new namespace, likely because the kernel does \
+             not allow non-privileged user namespaces.",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("No permissions to create new namespace"), "{e}");
+        assert!(e.contains("user namespaces are off or restricted"), "{e}");
+        let e = probe_with(&fake_bwrap(&old, "bwrap: Unknown option --disable-userns"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("0.8 or newer"), "{e}");
     }
 
     #[test]
