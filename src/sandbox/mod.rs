@@ -5,11 +5,13 @@
 //! - sees the whole file system read-only, except every hard protection (the catalogue's
 //!   credential stores and the policy's `protect` paths), which is hidden: an empty read-only
 //!   folder over a folder, an empty read-only file over a file;
-//! - writes only the project (the working folder), a private temporary folder (`/tmp`, and
-//!   `$TMPDIR` when elsewhere: fresh and empty, gone when the command ends), and the caches its
-//!   profile names; never the project's `.git/hooks`, `.git/config`, `.harness9`, the agents'
-//!   settings folders, `.mcp.json` or `.envrc` (mounted read-only; where one does not exist, an
-//!   empty one is made for the run and taken away after it, so that it cannot be made either);
+//! - writes only the project (the working folder), private temporary folders (`/tmp`,
+//!   `/var/tmp`, `/dev/shm`, and `$TMPDIR` when elsewhere: empty at the start, gone at the
+//!   end), and the caches its profile names; never the project's `.git/hooks`, `.git/config`,
+//!   `.harness9`, the agents' settings folders, `.mcp.json` or `.envrc` (mounted read-only;
+//!   where one does not exist, an empty one is made for the run and taken away by the last
+//!   contained command of the project to end, so that it cannot be made either; the folders
+//!   above each are pinned, so that renaming one does not take the mount along);
 //! - has no network (its own network namespace holds only a loopback), no Unix socket reaching
 //!   outside (`/run` is empty and `socket(AF_UNIX)` is refused), and no environment variable
 //!   whose name says it holds a credential;
@@ -491,7 +493,7 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
             arg(&[o("--tmpfs"), o(run)]);
         }
     }
-    let mut temps = vec![PathBuf::from("/tmp")];
+    let mut temps = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
     let tmpdir = std::env::temp_dir();
     if let Ok(t) = tmpdir.canonicalize() {
         if !temps.contains(&t) && !within(&project, &t) {
