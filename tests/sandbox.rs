@@ -644,6 +644,7 @@ fn a_placeholder_stays_while_another_contained_command_runs_in_the_project() {
                 .args(["sandbox", "--", "sh", "-c"])
                 .arg(script),
         )
+        .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap()
     };
@@ -660,4 +661,38 @@ fn a_placeholder_stays_while_another_contained_command_runs_in_the_project() {
         std::fs::symlink_metadata(w.proj.join(".envrc")).is_err(),
         "the last command to end did not take the placeholder away"
     );
+}
+
+#[test]
+fn a_signal_to_harness9_ends_the_contained_command_and_tidies_the_project() {
+    let w = world();
+    let mut child = w
+        .env(
+            Command::new(BIN)
+                .args(["sandbox", "--", "sh", "-c"])
+                .arg("sleep 30; echo late > late.txt"),
+        )
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(5);
+    while !w.proj.join(".envrc").exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(w.proj.join(".envrc").exists(), "the sandbox did not start");
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(status.code(), Some(128 + 15));
+    assert!(
+        std::fs::symlink_metadata(w.proj.join(".envrc")).is_err(),
+        "the placeholder was left behind"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!w.proj.join("late.txt").exists());
 }

@@ -89,22 +89,5 @@ fn run(setup: &Setup, a: &SandboxArgs) -> Result<i32, SandboxError> {
         println!("{}", line.join(" "));
         return Ok(0);
     }
-    let status = prepared
-        .command(&bwrap, &a.command)
-        .status()
-        .map_err(|source| SandboxError::Io {
-            what: format!("cannot run `{}`", bwrap.display()),
-            source,
-        })?;
-    Ok(exit_code(status))
-}
-
-/// The command's exit code; 128 + the signal's number when a signal ended it, as a shell says.
-fn exit_code(status: std::process::ExitStatus) -> i32 {
-    use std::os::unix::process::ExitStatusExt as _;
-    match (status.code(), status.signal()) {
-        (Some(c), _) => c,
-        (None, Some(s)) => 128 + s,
-        (None, None) => 1,
-    }
+    prepared.run(&bwrap, &a.command)
 }

@@ -676,9 +676,71 @@ impl Prepared {
         c
     }
 
+    /// Runs `cmd` contained and waits for it; its exit code comes back (128 + the signal's
+    /// number when a signal ended it, as a shell says). SIGINT, SIGTERM and SIGHUP to this
+    /// process end the sandbox (bubblewrap is killed, and with it all it contains) and leave
+    /// this process to tidy up the project's placeholders before it exits.
+    pub fn run(&self, bwrap: &Path, cmd: &[OsString]) -> Result<i32, SandboxError> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        use std::sync::atomic::AtomicUsize;
+        use std::sync::Arc;
+        let got = Arc::new(AtomicUsize::new(0));
+        let mut ids = Vec::new();
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            let number = usize::try_from(sig).unwrap_or(0);
+            let id = signal_hook::flag::register_usize(sig, got.clone(), number)
+                .map_err(io("cannot watch for signals"))?;
+            ids.push(id);
+        }
+        let result = self.wait(bwrap, cmd, &got);
+        for id in ids {
+            signal_hook::low_level::unregister(id);
+        }
+        let (status, signalled) = result?;
+        if let Some(sig) = signalled {
+            return Ok(128 + sig);
+        }
+        Ok(exit_code(status))
+    }
+
+    fn wait(
+        &self,
+        bwrap: &Path,
+        cmd: &[OsString],
+        got: &std::sync::atomic::AtomicUsize,
+    ) -> Result<(std::process::ExitStatus, Option<i32>), SandboxError> {
+        let what = || format!("cannot run `{}`", bwrap.display());
+        let mut child = self.command(bwrap, cmd).spawn().map_err(io(what()))?;
+        let mut signalled = None;
+        // Short at first, so that a quick command is not kept waiting for.
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            if let Some(status) = child.try_wait().map_err(io(what()))? {
+                return Ok((status, signalled));
+            }
+            let sig = got.load(std::sync::atomic::Ordering::SeqCst);
+            if sig != 0 && signalled.is_none() {
+                signalled = i32::try_from(sig).ok();
+                let _ = child.kill();
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(50));
+        }
+    }
+
     /// Bubblewrap's arguments (for `--explain`-like output and tests).
     pub fn args(&self) -> &[OsString] {
         &self.args
+    }
+}
+
+/// A command's exit code; 128 + the signal's number when a signal ended it.
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt as _;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => c,
+        (None, Some(s)) => 128 + s,
+        (None, None) => 1,
     }
 }
 
