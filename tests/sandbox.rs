@@ -696,3 +696,25 @@ fn a_signal_to_harness9_ends_the_contained_command_and_tidies_the_project() {
     std::thread::sleep(Duration::from_millis(300));
     assert!(!w.proj.join("late.txt").exists());
 }
+
+#[test]
+fn a_store_that_is_a_symlink_to_nothing_in_the_project_is_refused() {
+    // `~/.aws` leads into the project, where nothing is yet: a contained command could make
+    // the credentials (or a `credential_process`) the AWS CLI reads next, outside.
+    let w = world();
+    std::fs::remove_dir_all(w.home.join(".aws")).unwrap();
+    std::os::unix::fs::symlink(w.proj.join("aws"), w.home.join(".aws")).unwrap();
+    let o = w
+        .env(Command::new(BIN).args([
+            "sandbox",
+            "--",
+            "sh",
+            "-c",
+            "mkdir aws && echo '[default]' > aws/config && echo made",
+        ]))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(125), "{}", text(&o));
+    assert!(text(&o).contains("symlink to nothing"), "{}", text(&o));
+    assert!(!w.proj.join("aws").exists());
+}

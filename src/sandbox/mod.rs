@@ -403,8 +403,12 @@ fn protected_paths(setup: &Setup) -> Result<Vec<PathBuf>, SandboxError> {
             continue;
         }
         out.push(prot.resolved.clone());
-        if let Some(real) = prot.canonical(setup.ctx) {
-            out.push(real.to_path_buf());
+        // Where a symlink on the way really leads (looked up only for a path that is there:
+        // most of the catalogue's some 300 stores are not, on any one machine).
+        if std::fs::symlink_metadata(&prot.resolved).is_ok() {
+            if let Some(real) = prot.canonical(setup.ctx) {
+                out.push(real.to_path_buf());
+            }
         }
     }
     Ok(out)
@@ -551,6 +555,12 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
     // mounted over where it really is (bubblewrap cannot mount through a symlink on the way).
     let mut hidden: Vec<PathBuf> = Vec::new();
     for path in protected_paths(setup)? {
+        // Not there and not where the command may write: nothing to hide, nothing to keep
+        // from being made (checked first: it is most of them, and the cheapest).
+        let there = std::fs::symlink_metadata(&path).is_ok();
+        if !there && !writable(&path) {
+            continue;
+        }
         let path = path.canonicalize().unwrap_or(path);
         if hidden.contains(&path) {
             continue;
@@ -560,11 +570,16 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
         let meta = match meta {
             Ok(m) => m,
             Err(_) if std::fs::symlink_metadata(&path).is_ok() => {
-                if writable(&path) {
+                // A symlink to nothing: what it names must not be makeable either.
+                let target = std::fs::read_link(&path)
+                    .map(|t| path.parent().map(|d| d.join(&t)).unwrap_or(t))
+                    .unwrap_or_else(|_| path.clone());
+                if writable(&path) || writable(&target) {
                     return Err(SandboxError::Refused(format!(
                         "the protected path `{}` is a symlink to nothing in a folder the \
-                         command may write",
-                        path.display()
+                         command may write (`{}`)",
+                        path.display(),
+                        target.display()
                     )));
                 }
                 continue;
