@@ -727,8 +727,9 @@ impl Prepared {
         let what = || format!("cannot run `{}`", bwrap.display());
         let mut child = self.command(bwrap, cmd).spawn().map_err(io(what()))?;
         let mut signalled = None;
-        // Short at first, so that a quick command is not kept waiting for.
+        // Short at first, so that a quick command is not kept waiting for; then at most 10 ms.
         let mut pause = std::time::Duration::from_millis(1);
+        let step = std::time::Duration::from_millis(1);
         loop {
             if let Some(status) = child.try_wait().map_err(io(what()))? {
                 return Ok((status, signalled));
@@ -739,7 +740,7 @@ impl Prepared {
                 let _ = child.kill();
             }
             std::thread::sleep(pause);
-            pause = (pause * 2).min(std::time::Duration::from_millis(50));
+            pause = (pause + step).min(std::time::Duration::from_millis(10));
         }
     }
 
