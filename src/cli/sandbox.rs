@@ -69,13 +69,9 @@ pub fn sandbox(a: SandboxArgs) -> i32 {
 }
 
 fn run(setup: &Setup, a: &SandboxArgs) -> Result<i32, SandboxError> {
-    if !cfg!(target_os = "linux") {
-        return Err(SandboxError::Unavailable(
-            "the sandbox is built on Linux's namespaces; this system is not Linux".into(),
-        ));
-    }
-    let bwrap = sandbox::find_bwrap()?;
+    // On another system `prepare` says there is no sandbox, before bubblewrap is looked for.
     let prepared = sandbox::prepare(setup)?;
+    let bwrap = sandbox::find_bwrap()?;
     if a.print {
         let mut line = vec![bwrap.to_string_lossy().into_owned()];
         line.extend(

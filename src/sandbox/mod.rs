@@ -22,6 +22,10 @@
 //! Paths are contained by mounts, not by checking names, so a symlink, `/proc/self/root` or
 //! `..` reaches only what the mounts show.
 
+// Elsewhere there is no sandbox: `prepare` says so, and what it builds on is left unused.
+#![cfg_attr(not(target_os = "linux"), allow(dead_code, unused_imports))]
+
+#[cfg(target_os = "linux")]
 mod seccomp;
 
 use std::ffi::{OsStr, OsString};
@@ -165,8 +169,8 @@ pub enum SandboxError {
         #[source]
         source: std::io::Error,
     },
-    #[error(transparent)]
-    Filter(#[from] seccomp::FilterError),
+    #[error("{0}")]
+    Filter(String),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> SandboxError {
@@ -424,6 +428,20 @@ fn from_home(p: &str, home: Option<&Path>) -> Option<PathBuf> {
 
 /// Prepares the sandbox for `setup`: its mounts in order (later ones win), the placeholders
 /// made, the seccomp filters written.
+#[cfg(not(target_os = "linux"))]
+pub fn prepare(_setup: &Setup) -> Result<Prepared, SandboxError> {
+    Err(not_linux())
+}
+
+/// Why there is no sandbox on another system.
+fn not_linux() -> SandboxError {
+    SandboxError::Unavailable(
+        "the sandbox is built on Linux's namespaces and bubblewrap; this system is not Linux"
+            .into(),
+    )
+}
+
+#[cfg(target_os = "linux")]
 pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
     let project = setup.project.canonicalize().map_err(io(format!(
         "cannot find the project `{}`",
@@ -645,7 +663,11 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
         }
     }
 
-    for (fd, program) in [(3, seccomp::denials()?), (4, seccomp::not_here()?)] {
+    let filter = |e: seccomp::FilterError| SandboxError::Filter(e.to_string());
+    for (fd, program) in [
+        (3, seccomp::denials().map_err(filter)?),
+        (4, seccomp::not_here().map_err(filter)?),
+    ] {
         let mut f = tempfile::NamedTempFile::new()
             .map_err(io("cannot write the sandbox's seccomp filter"))?;
         f.write_all(&seccomp::to_bytes(&program))
@@ -764,6 +786,12 @@ fn exit_code(status: std::process::ExitStatus) -> i32 {
 /// open (a pipe, a folder) would otherwise pass through bubblewrap into the sandbox, a way out
 /// of it. (Those this process opened are close-on-exec already.)
 fn close_inherited() {
+    #[cfg(target_os = "linux")]
+    close_inherited_linux();
+}
+
+#[cfg(target_os = "linux")]
+fn close_inherited_linux() {
     use nix::fcntl::{fcntl, FcntlArg, FdFlag};
     let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
         return;
@@ -811,9 +839,7 @@ fn bwrap_in(fixed: &[&str], path: Option<OsString>) -> Result<PathBuf, SandboxEr
 /// bubblewrap's version and path; `Err` why it does not work.
 pub fn probe() -> Result<String, SandboxError> {
     if !cfg!(target_os = "linux") {
-        return Err(SandboxError::Unavailable(
-            "the sandbox is built on Linux's namespaces; this system is not Linux".into(),
-        ));
+        return Err(not_linux());
     }
     probe_with(&find_bwrap()?)
 }
@@ -923,6 +949,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn a_bwrap_that_cannot_start_a_sandbox_says_why() {
         let dir = tempfile::tempdir().unwrap();
         let userns = dir.path().join("userns");
@@ -953,6 +980,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn placeholders_go_with_the_last_contained_command_of_the_project() {
         let dir = tempfile::tempdir().unwrap();
         let locks = dir.path().join("locks");
