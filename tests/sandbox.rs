@@ -596,6 +596,27 @@ git init -q . 2>/dev/null; echo '[core] fsmonitor = evil' >> .git/config"#;
 }
 
 #[test]
+fn a_project_below_a_hidden_folder_of_home_is_refused() {
+    let w = world();
+    let config = w.home.join(".config/app");
+    std::fs::create_dir_all(&config).unwrap();
+    let o = Command::new(BIN)
+        .args(["sandbox", "--", "sh", "-c", "echo ran > ../autostart"])
+        .current_dir(&config)
+        .env("HOME", &w.home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(125), "{}", text(&o));
+    assert!(
+        text(&o).contains("below a hidden folder of home"),
+        "{}",
+        text(&o)
+    );
+    assert!(!w.home.join(".config/autostart").exists());
+}
+
+#[test]
 fn a_project_that_holds_the_home_folder_is_refused() {
     let w = world();
     let o = Command::new(BIN)

@@ -418,6 +418,71 @@ fn protected_paths(setup: &Setup) -> Result<Vec<PathBuf>, SandboxError> {
     Ok(out)
 }
 
+/// The system's folders: a project there would let a contained command change the system.
+const SYSTEM: &[&str] = &[
+    "/etc",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/boot",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/run",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/lib",
+    "/usr/lib32",
+    "/usr/lib64",
+    "/usr/libexec",
+    "/usr/share",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/usr/local/lib",
+    "/var/spool",
+    "/var/log",
+];
+
+/// A project the sandbox will not open for writing: `/`, the home folder or one that holds
+/// it, a folder of the system's, or one below a hidden folder of home (`~/.config`,
+/// `~/.local`: what runs at the next log-in or command lives there).
+fn refuse_project(project: &Path, home: Option<&Path>) -> Result<(), SandboxError> {
+    let refuse = |why: &str| {
+        Err(SandboxError::Refused(format!(
+            "the project `{}` {why}; run it from a project folder",
+            project.display()
+        )))
+    };
+    if project == Path::new("/") {
+        return refuse("is `/`: a contained command could write everywhere");
+    }
+    if SYSTEM.iter().any(|s| within(project, Path::new(s))) {
+        return refuse("is a system folder: a contained command could change the system");
+    }
+    if let Some(home) = home {
+        let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
+        if within(&home, project) {
+            return refuse(
+                "holds the home folder: a contained command could write the shell's \
+                 start-up files",
+            );
+        }
+        let first = project
+            .strip_prefix(&home)
+            .ok()
+            .and_then(|rest| rest.components().next());
+        if first.is_some_and(|c| c.as_os_str().to_string_lossy().starts_with('.')) {
+            return refuse(
+                "is below a hidden folder of home, where programs keep their settings: a \
+                 contained command could change what runs outside it",
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Expands `~/` with home.
 fn from_home(p: &str, home: Option<&Path>) -> Option<PathBuf> {
     match p.strip_prefix("~/") {
@@ -447,21 +512,7 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
         "cannot find the project `{}`",
         setup.project.display()
     )))?;
-    if project == Path::new("/") {
-        return Err(SandboxError::Refused(
-            "the project is `/`: a contained command could write everywhere".into(),
-        ));
-    }
-    if let Some(home) = setup.home {
-        let home = home.canonicalize().unwrap_or_else(|_| home.to_path_buf());
-        if within(&home, &project) {
-            return Err(SandboxError::Refused(format!(
-                "the project `{}` holds the home folder: a contained command could write the \
-                 shell's start-up files; run it from a project folder",
-                project.display()
-            )));
-        }
-    }
+    refuse_project(&project, setup.home)?;
     let caches: Vec<PathBuf> = setup
         .profile
         .caches
@@ -969,6 +1020,38 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("0.8 or newer"), "{e}");
+    }
+
+    #[test]
+    fn projects_that_would_open_the_system_or_the_settings_in_home_are_refused() {
+        let home = Path::new("/home/u");
+        for p in [
+            "/",
+            "/home",
+            "/home/u",
+            "/etc/nginx",
+            "/usr/lib/x",
+            "/home/u/.config",
+        ] {
+            assert!(
+                refuse_project(Path::new(p), Some(home)).is_err(),
+                "{p} should be refused"
+            );
+        }
+        assert!(refuse_project(Path::new("/home/u/.local/src/app"), Some(home)).is_err());
+        // A CI's workspace may be anywhere (`/var/lib/jenkins/workspace`, `/usr/src/app`).
+        for p in [
+            "/home/u/src/app",
+            "/work/app",
+            "/tmp/x",
+            "/var/lib/jenkins/workspace/app",
+            "/usr/src/app",
+        ] {
+            assert!(
+                refuse_project(Path::new(p), Some(home)).is_ok(),
+                "{p} should run"
+            );
+        }
     }
 
     #[test]
