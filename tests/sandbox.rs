@@ -742,3 +742,66 @@ fn a_store_that_is_a_symlink_to_nothing_in_the_project_is_refused() {
     assert!(text(&o).contains("symlink to nothing"), "{}", text(&o));
     assert!(!w.proj.join("aws").exists());
 }
+
+/// Whether `program` runs here (plainly).
+fn present(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn a_real_npm_test_and_python_unittest_run_pass_contained() {
+    let dir = tempfile::Builder::new()
+        .prefix("sandbox-scripts-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let proj = dir.path();
+    std::fs::write(
+        proj.join("package.json"),
+        r#"{"name": "tiny", "version": "1.0.0", "scripts": {"test": "node test.js"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        proj.join("test.js"),
+        "require('assert').strictEqual(1 + 1, 2); console.log('node test ok');\n",
+    )
+    .unwrap();
+    std::fs::write(
+        proj.join("test_tiny.py"),
+        "import unittest\nclass T(unittest.TestCase):\n    def test_adds(self):\n        \
+         self.assertEqual(1 + 1, 2)\n",
+    )
+    .unwrap();
+    let run = |profile: &str, cmd: &[&str]| {
+        let o = Command::new(BIN)
+            .args(["sandbox", "--profile", profile, "--"])
+            .args(cmd)
+            .current_dir(proj)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_ne!(o.status.code(), Some(125), "{}", text(&o));
+        assert!(o.status.success(), "{cmd:?}: {}", text(&o));
+        text(&o)
+    };
+    let mut ran = 0;
+    if present("npm") {
+        assert!(run("npm", &["npm", "test"]).contains("node test ok"));
+        ran += 1;
+    } else {
+        eprintln!("note: npm is not installed here: `npm test` not tried");
+    }
+    if present("python3") {
+        let out = run("pip", &["python3", "-m", "unittest", "-v"]);
+        assert!(out.contains("test_adds") && out.contains("OK"), "{out}");
+        ran += 1;
+    } else {
+        eprintln!("note: python3 is not installed here: `python3 -m unittest` not tried");
+    }
+    assert!(
+        ran > 0,
+        "neither npm nor python3 is installed: nothing was tried"
+    );
+}
