@@ -805,3 +805,32 @@ fn a_real_npm_test_and_python_unittest_run_pass_contained() {
         "neither npm nor python3 is installed: nothing was tried"
     );
 }
+
+#[test]
+fn a_hooks_folder_named_by_core_hooks_path_is_guarded_like_git_hooks() {
+    // husky's layout: `core.hooksPath = .husky/_`, whose wrappers run `.husky/pre-commit`.
+    let setup = |w: &World| {
+        std::fs::write(
+            w.proj.join(".git/config"),
+            "[core]\n\thooksPath = .husky/_\n",
+        )
+        .unwrap();
+        std::fs::create_dir_all(w.proj.join(".husky/_")).unwrap();
+        std::fs::write(w.proj.join(".husky/pre-commit"), "npm test\n").unwrap();
+    };
+    let script = r#"echo 'exec evil' > .husky/pre-commit
+echo 'exec evil' > .husky/_/pre-commit"#;
+    let w = world();
+    setup(&w);
+    w.plain(script);
+    assert!(read(&w.proj.join(".husky/pre-commit")).contains("evil"));
+    let w = world();
+    setup(&w);
+    let inside = text(&w.contained(script));
+    assert_eq!(
+        read(&w.proj.join(".husky/pre-commit")),
+        "npm test\n",
+        "{inside}"
+    );
+    assert!(!w.proj.join(".husky/_/pre-commit").exists(), "{inside}");
+}

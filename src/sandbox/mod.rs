@@ -418,6 +418,62 @@ fn protected_paths(setup: &Setup) -> Result<Vec<PathBuf>, SandboxError> {
     Ok(out)
 }
 
+/// The hooks folders inside the project that git's `core.hooksPath` names (in the project's
+/// `.git/config` or the user's git configuration): husky's `.husky/_`, a `.githooks`. Such a
+/// folder runs code at the next commit as `.git/hooks` does, and is guarded alike; husky's
+/// wrappers in `_` run the scripts of the folder above it, which is guarded too.
+fn hooks_paths(project: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut files = vec![project.join(".git/config")];
+    if let Some(h) = home {
+        files.push(h.join(".gitconfig"));
+        files.push(h.join(".config/git/config"));
+    }
+    let mut out = Vec::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        for line in text.lines() {
+            let line = line.trim();
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            if !key.trim().eq_ignore_ascii_case("hookspath") {
+                continue;
+            }
+            let value = value.trim().trim_matches('"');
+            let path = match value.strip_prefix("~/") {
+                Some(rest) => match home {
+                    Some(h) => h.join(rest),
+                    None => continue,
+                },
+                None => project.join(value),
+            };
+            // Lexically: `..` parts are taken away before the check that it is inside.
+            let mut clean = PathBuf::new();
+            for c in path.components() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        clean.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    c => clean.push(c),
+                }
+            }
+            if clean == project || !within(&clean, project) {
+                continue;
+            }
+            if clean.file_name().is_some_and(|n| n == "_") {
+                if let Some(parent) = clean.parent().filter(|p| *p != project) {
+                    out.push(parent.to_path_buf());
+                }
+            }
+            out.push(clean);
+        }
+    }
+    out
+}
+
 /// The system's folders: a project there would let a contained command change the system.
 const SYSTEM: &[&str] = &[
     "/etc",
@@ -591,6 +647,9 @@ pub fn prepare(setup: &Setup) -> Result<Prepared, SandboxError> {
             continue;
         }
         guarded.push((project.join(rel), kind));
+    }
+    for hooks in hooks_paths(&project, setup.home) {
+        guarded.push((hooks, Kind::Folder));
     }
     // A `.git` that is not a folder (a worktree's pointer to its repository) may not be changed
     // to point elsewhere; where there is none, none may be made (its configuration would run
