@@ -36,6 +36,7 @@ pub mod hooks;
 pub mod lsp;
 pub mod model;
 pub mod runtime;
+pub mod sandbox;
 pub mod tui;
 
 pub use call::{Action, Decision, Risk, ToolCall};

@@ -718,6 +718,15 @@ pub fn doctor(a: DoctorArgs) -> i32 {
         Ok(log) => println!("the audit log (none yet): {}", log.display()),
         Err(e) => println!("warning: no audit log: {e}"),
     }
+    // Said, not counted as a problem: without a sandbox nothing runs contained, and nothing
+    // else changes.
+    match harness9::sandbox::probe() {
+        Ok(how) => println!(
+            "ok: the sandbox works ({how}): `harness9 sandbox` runs a command with no network, \
+             writing only the project, the temporary folder and its profile's caches"
+        ),
+        Err(e) => println!("note: {e}; `harness9 sandbox` cannot run a command here"),
+    }
     if problems > 0 {
         println!("{problems} problem(s)");
         1

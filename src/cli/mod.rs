@@ -9,6 +9,7 @@ mod import;
 mod install;
 mod lint;
 mod lsp;
+mod sandbox;
 mod suggest;
 mod tui;
 
@@ -75,6 +76,9 @@ enum Command {
     /// The calls a person approved again and again (from the audit log), as the narrow rules
     /// "always allow" would write, with counts; `--apply` adds them to settings.json.
     Suggest(suggest::SuggestArgs),
+    /// Run a command contained: it reads all but the protected paths, writes only the project,
+    /// the temporary folder and the profile's caches, and has no network (Linux, bubblewrap).
+    Sandbox(sandbox::SandboxArgs),
     /// A language server for policy files and `.harness9/settings.json`, over standard input
     /// and output: lint's diagnostics, hover, completion, formatting, go to an include.
     Lsp(lsp::LspArgs),
@@ -261,6 +265,7 @@ pub fn run() -> i32 {
         Some(Command::Doctor(a)) => install::doctor(a),
         Some(Command::Suggest(a)) => suggest::suggest(a),
         Some(Command::Lsp(a)) => lsp::lsp(a),
+        Some(Command::Sandbox(a)) => sandbox::sandbox(a),
         Some(Command::Tui(a)) => tui::tui(a),
         // On a terminal a bare `harness9` is the TUI; elsewhere it prints the help.
         None if tui::on_terminal() => tui::tui(tui::TuiArgs::default()),
