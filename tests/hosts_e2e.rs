@@ -1400,10 +1400,15 @@ fn codex(
     )
     .unwrap();
     let mut c = base_command(&bin, project);
+    // Codex's own sandbox is not what is tested here, and where bubblewrap is installed it
+    // runs a helper it will not create below the temporary folder this test's home is in
+    // ("bwrap: execvp codex-linux-sandbox"): the commands run outside it, after the hook.
     c.args([
         "exec",
         "--skip-git-repo-check",
         "--dangerously-bypass-hook-trust",
+        "--sandbox",
+        "danger-full-access",
         "hosts-e2e: do the scripted step",
     ])
     .env("HOSTS_E2E_KEY", "dummy");
@@ -1450,8 +1455,9 @@ fn codex_runs_a_shell_command_the_project_policy_allows() {
     run.assert_finished();
     assert!(
         project.exists("ran.marker"),
-        "the command ran: {}",
-        run.describe()
+        "the command ran: {}\n--- the model was told: {}",
+        run.describe(),
+        codex_tool_output(&run, 0)
     );
     let text = codex_tool_output(&run, 0);
     assert!(
