@@ -179,14 +179,7 @@ pub fn strictest(decisions: Vec<Decision>) -> Option<Decision> {
 /// an ask answered as a deny is a deny.
 pub fn effective(d: Decision, event: &str, ask_as: AskAs) -> Decision {
     match (d.action, event, ask_as) {
-        (Action::Ask, PRE_EVENT, AskAs::Deny) => Decision {
-            action: Action::Deny,
-            reason: format!(
-                "needs a person's approval, and none can be asked: {}",
-                d.reason
-            ),
-            ..d
-        },
+        (Action::Ask, PRE_EVENT, AskAs::Deny) => super::ask_denied(d),
         _ => d,
     }
 }

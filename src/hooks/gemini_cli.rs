@@ -101,14 +101,7 @@ pub fn response(d: &Decision, ask_as: AskAs) -> Value {
 /// The decision an answer stands for (what the audit log records).
 pub fn effective(d: Decision, ask_as: AskAs) -> Decision {
     match (d.action, ask_as) {
-        (Action::Ask, AskAs::Deny) => Decision {
-            action: Action::Deny,
-            reason: format!(
-                "needs a person's approval, and none can be asked: {}",
-                d.reason
-            ),
-            ..d
-        },
+        (Action::Ask, AskAs::Deny) => super::ask_denied(d),
         _ => d,
     }
 }

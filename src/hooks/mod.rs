@@ -436,6 +436,18 @@ pub fn parse_tool_event(text: &str) -> Result<ToolEvent, EventError> {
     })
 }
 
+/// An ask where no person can be asked, as the deny it becomes (what the audit log records).
+pub fn ask_denied(d: Decision) -> Decision {
+    Decision {
+        action: Action::Deny,
+        reason: format!(
+            "needs a person's approval, and none can be asked: {}",
+            d.reason
+        ),
+        ..d
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -245,6 +245,11 @@ pub fn normalize(p: &Path) -> PathBuf {
     if p.to_str().is_some_and(is_normal) {
         return p.to_path_buf();
     }
+    rebuilt(p)
+}
+
+/// [`normalize`] part by part.
+fn rebuilt(p: &Path) -> PathBuf {
     let mut out = PathBuf::from("/");
     for c in p.components() {
         match c {
@@ -518,21 +523,6 @@ mod tests {
 
     fn ctx() -> PathContext {
         PathContext::new("/work/proj", Some(PathBuf::from("/home/u")))
-    }
-
-    /// `normalize` rebuilt part by part, as it is for a path that is not normal already.
-    fn rebuilt(p: &Path) -> PathBuf {
-        let mut out = PathBuf::from("/");
-        for c in p.components() {
-            match c {
-                Component::ParentDir => {
-                    out.pop();
-                }
-                Component::Normal(n) => out.push(n),
-                _ => {}
-            }
-        }
-        out
     }
 
     proptest::proptest! {
