@@ -296,7 +296,7 @@ fn probe_calls(rules: &[(Arc<Source>, &Rule)]) -> Vec<ToolCall> {
     }
     let mut seen = std::collections::HashSet::new();
     let tables = crate::knowledge::verbs::tables()
-        .iter()
+        .into_iter()
         .filter(|t| named.contains(t.name))
         .flat_map(|t| t.probes());
     let effects = crate::knowledge::effects::probes()

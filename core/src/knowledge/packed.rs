@@ -34,6 +34,46 @@ impl Packed {
     }
 }
 
+impl Packed {
+    /// The entries of a packed table in order, each key with its value packed alone: nothing
+    /// is read but the shape, so that a caller reads only the entries it needs.
+    pub(crate) fn entries(&self) -> Result<Vec<(&'static str, Packed)>, PackedError> {
+        let mut r = self.table()?;
+        let n = r.number()?;
+        let mut out = Vec::with_capacity(n.min(r.shape.len()));
+        for _ in 0..n {
+            let key = r.text()?;
+            out.push((key, r.value()?));
+        }
+        Ok(out)
+    }
+
+    /// The value of `key` in a packed table, if it has one.
+    pub(crate) fn get(&self, key: &str) -> Result<Option<Packed>, PackedError> {
+        let mut r = self.table()?;
+        for _ in 0..r.number()? {
+            let k = r.text()?;
+            let v = r.value()?;
+            if k == key {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A reader past the tag of a table.
+    fn table(&self) -> Result<Reader, PackedError> {
+        let mut r = Reader {
+            shape: self.shape,
+            texts: self.texts,
+        };
+        match r.take(1)?[0] {
+            b't' => Ok(r),
+            tag => Err(PackedError(format!("a table was expected, not {tag}"))),
+        }
+    }
+}
+
 /// Why packed bytes do not read as the type asked for.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -92,6 +132,45 @@ impl Reader {
     }
 }
 
+impl Reader {
+    /// The next value, packed alone, and passed over.
+    fn value(&mut self) -> Result<Packed, PackedError> {
+        let start = self.shape;
+        self.skip(0)?;
+        let len = start.len() - self.shape.len();
+        Ok(Packed {
+            shape: &start[..len],
+            texts: self.texts,
+            listed: &[],
+        })
+    }
+
+    /// Passes over one value, reading nothing; `depth` deep in the data.
+    fn skip(&mut self, depth: usize) -> Result<(), PackedError> {
+        if depth > 64 {
+            return Err(PackedError("the packed data nests too deep".into()));
+        }
+        match self.take(1)?[0] {
+            b's' => {
+                self.take(8)?;
+            }
+            b'l' => {
+                for _ in 0..self.number()? {
+                    self.skip(depth + 1)?;
+                }
+            }
+            b't' => {
+                for _ in 0..self.number()? {
+                    self.take(8)?;
+                    self.skip(depth + 1)?;
+                }
+            }
+            tag => return Err(PackedError(format!("no value is tagged {tag}"))),
+        }
+        Ok(())
+    }
+}
+
 impl de::Deserializer<'static> for &mut Reader {
     type Error = PackedError;
 
@@ -110,10 +189,25 @@ impl de::Deserializer<'static> for &mut Reader {
         }
     }
 
+    /// A text reads as the variant it names (`"destroy"` as `Class::Destroy`).
+    fn deserialize_enum<V: Visitor<'static>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, PackedError> {
+        if self.shape.first() == Some(&b's') {
+            self.take(1)?;
+            let text = self.text()?;
+            return visitor.visit_enum(BorrowedStrDeserializer::<PackedError>::new(text));
+        }
+        self.deserialize_any(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
         <W: Visitor<'static>>
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct
         identifier ignored_any
     }
 }
@@ -256,6 +350,26 @@ mod tests {
         let shape: Shape = from_packed(packed(&good())).unwrap();
         assert_eq!(shape.names, ["a", "é"]);
         assert_eq!(shape.verbs["git"], ["push"]);
+    }
+
+    #[test]
+    fn a_table_entry_is_read_alone_and_by_its_key() {
+        let p = packed(&good());
+        let entries = p.entries().unwrap();
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["names", "verbs"]);
+        let names: Vec<&str> = from_packed(entries[0].1).unwrap();
+        assert_eq!(names, ["a", "é"]);
+        let verbs = p.get("verbs").unwrap().unwrap();
+        let git: Vec<&str> = from_packed(verbs.get("git").unwrap().unwrap()).unwrap();
+        assert_eq!(git, ["push"]);
+        assert!(p.get("nothing").unwrap().is_none());
+        // A list is no table; data cut short is an error, never a panic.
+        assert!(entries[0].1.entries().is_err());
+        let mut cut = good();
+        cut.truncate(9);
+        assert!(packed(&cut).entries().is_err());
+        assert!(packed(&cut).get("verbs").is_err());
     }
 
     #[test]

@@ -108,6 +108,9 @@ struct Catalogue {
     tail_matchers: Vec<OnceLock<Option<GlobMatcher>>>,
     /// The same, folded, for those [`wild`] matches without a regular expression.
     tail_wilds: Vec<Option<Wild>>,
+    /// The folder each tail names its file in, folded, when written out (`private` of
+    /// `ssl/private/*`).
+    tail_parents: Vec<Option<String>>,
     /// The last part of each of `tails`, in order: the tails a name may end.
     tail_names: OnceLock<WildSet>,
     /// Per kind, the names that are not secret (`*.example`), and their set.
@@ -142,6 +145,14 @@ impl Catalogue {
                 folded_glob(f).ok().map(|g| g.compile_matcher())
             })
             .as_ref()
+    }
+
+    /// Whether tail `i` matches `tail` (the path's last parts, folded).
+    fn tail_hit(&self, i: usize, tail: &str) -> bool {
+        match self.tail_wilds.get(i) {
+            Some(Some(w)) => w.is_match(tail),
+            _ => self.tail_matcher(i).is_some_and(|m| m.is_match(tail)),
+        }
     }
 
     /// The last part of each of `tails`, in order: the tails a name may end.
@@ -256,8 +267,16 @@ fn catalogue() -> &'static Catalogue {
             .iter()
             .map(|(_, f, _)| wild::simple(f).then(|| Wild::new(&fold(f))))
             .collect();
+        let tail_parents = tails
+            .iter()
+            .map(|(parts, _, _)| {
+                let parent = parts.len().checked_sub(2).and_then(|i| parts.get(i))?;
+                (!parent.contains(['*', '?', '[', '{', '\\'])).then(|| fold(parent))
+            })
+            .collect();
         Catalogue {
             stores: d.store,
+            tail_parents,
             names: OnceLock::new(),
             name_kinds,
             name_patterns,
@@ -289,6 +308,61 @@ pub fn stores() -> &'static [Store] {
 /// unless its name is one of the kind's harmless twins (`.env.example`).
 pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     let c = catalogue();
+    let text = path.to_str()?;
+    // The path folded once; its parts are then slices of it. A path whose string is not its
+    // parts joined by `/` (`a//b`, `a/./b`, a trailing `/`), or whose folding may change its
+    // length, is taken apart by `components` instead.
+    let plain = text.is_ascii()
+        && !text.contains("//")
+        && !text.contains("/./")
+        && !text.ends_with('/')
+        && !text.ends_with("/.");
+    if !plain {
+        return kind_by_parts(c, path);
+    }
+    let folded = fold(text);
+    let name = folded
+        .rsplit('/')
+        .next()
+        .filter(|n| !matches!(*n, "" | "." | ".."))?;
+    let by_name = c.names().matches(name).into_iter().map(|i| c.name_kinds[i]);
+    // Most tails end in `*` (`ssl/private/*`): the folder a name is in sorts them first.
+    let parent = folded[..folded.len() - name.len()]
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("");
+    let by_tail = c.tail_names().matches(name).into_iter().filter_map(|i| {
+        let (pattern, _, kind) = &c.tails[i];
+        if c.tail_parents[i].as_deref().is_some_and(|p| p != parent) {
+            return None;
+        }
+        let tail = last_parts(&folded, pattern.len())?;
+        c.tail_hit(i, tail).then_some(*kind)
+    });
+    by_name
+        .chain(by_tail)
+        .find(|k| !c.except(*k).is_some_and(|e| e.is_match(name)))
+        .map(|k| c.kinds[k])
+}
+
+/// The last `n` parts of `path` (a path written plainly: see [`kind_by_name`]), as a slice
+/// of it; `None` when it has fewer parts (the root is not one).
+fn last_parts(path: &str, n: usize) -> Option<&str> {
+    let body = path.strip_prefix('/').unwrap_or(path);
+    let mut start = body.len();
+    for i in 0..n {
+        match body[..start].rfind('/') {
+            Some(j) => start = j,
+            None if i + 1 == n => return Some(body),
+            None => return None,
+        }
+    }
+    body.get(start + 1..).filter(|_| n > 0)
+}
+
+/// [`kind_by_name`] for a path that is not written plainly: part by part.
+fn kind_by_parts(c: &Catalogue, path: &Path) -> Option<SecretKind> {
     let name = path.file_name()?.to_str()?;
     let folded = fold(name);
     let matches = c.names().matches(&folded);
@@ -302,11 +376,7 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
         let (pattern, _, kind) = &c.tails[i];
         let n = pattern.len();
         let tail = fold(&parts.get(parts.len().checked_sub(n)?..)?.join("/"));
-        let hit = match c.tail_wilds.get(i) {
-            Some(Some(w)) => w.is_match(&tail),
-            _ => c.tail_matcher(i)?.is_match(&tail),
-        };
-        hit.then_some(*kind)
+        c.tail_hit(i, &tail).then_some(*kind)
     });
     by_name
         .chain(by_tail)
@@ -845,5 +915,33 @@ mod tests {
     fn case_is_folded_as_case_insensitive_file_systems_fold_it() {
         assert_eq!(fold("/home/u/.SSH/Id_Rsa"), "/home/u/.ssh/id_rsa");
         assert_eq!(fold(".ſsh"), ".ssh");
+    }
+
+    proptest::proptest! {
+        /// Slicing the folded path is only a faster way to the answer the parts give.
+        #[test]
+        fn a_plain_path_is_judged_as_its_parts_judge_it(
+            root in proptest::sample::select(vec!["", "/", "./", "../"]),
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                ".aws", "credentials", "config", "master.key", ".env", ".ENV.local", "ssl",
+                "private", "x.pem", "etc", "shadow", "proc", "1", "environ", "git-crypt",
+                "keys", "k", ".docker", "config.json", "src", "lib.rs", "..", "id_rsa",
+                "id_rsa.pub", ".env.example", "credstore", "Secrets", "prod.env",
+            ]), 1..6),
+        ) {
+            let text = format!("{root}{}", parts.join("/"));
+            let path = Path::new(&text);
+            proptest::prop_assert_eq!(kind_by_name(path), kind_by_parts(catalogue(), path), "{}", text);
+        }
+    }
+
+    #[test]
+    fn the_last_parts_of_a_path_are_sliced_from_its_end() {
+        assert_eq!(last_parts("/a/b/c", 1), Some("c"));
+        assert_eq!(last_parts("/a/b/c", 2), Some("b/c"));
+        assert_eq!(last_parts("/a/b/c", 3), Some("a/b/c"));
+        assert_eq!(last_parts("/a/b/c", 4), None);
+        assert_eq!(last_parts("a/b", 2), Some("a/b"));
+        assert_eq!(last_parts("a/b", 3), None);
     }
 }

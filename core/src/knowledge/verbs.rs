@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::knowledge::load::{LEXICON, VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM};
-use crate::knowledge::packed::{from_packed, Packed, PackedError};
+use crate::knowledge::packed::{from_packed, Packed};
 use crate::shell::SimpleCommand;
 
 /// What a command of a program read by its words does.
@@ -85,7 +85,9 @@ struct RawTable {
     #[serde(default)]
     #[allow(dead_code)]
     summary: &'static str,
+    /// Read by [`knowledge`] from the packed table, without the rest.
     #[serde(default)]
+    #[allow(dead_code)]
     aliases: Vec<&'static str>,
     #[serde(default)]
     global_values: Vec<&'static str>,
@@ -95,13 +97,6 @@ struct RawTable {
     options: BTreeMap<&'static str, Class>,
     #[serde(default)]
     examples: BTreeMap<Class, Vec<&'static str>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged, bound(deserialize = "'de: 'static"))]
-enum Entry {
-    Table(RawTable),
-    Runners(BTreeMap<&'static str, Vec<&'static str>>),
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -135,82 +130,122 @@ pub struct Table {
     global_values: Vec<&'static str>,
     /// Each verb path as words (`*` any one word), with its class.
     verbs: Vec<(Vec<&'static str>, Class)>,
+    /// The verbs by their first word, in order; those that start with `*` or are the bare
+    /// command under `""`.
+    verbs_by_first: HashMap<&'static str, Vec<usize>>,
+    verbs_any_first: Vec<usize>,
     options: Vec<(&'static str, Class)>,
     /// Example commands with the class each should get (checked by the tests).
     pub examples: Vec<(Class, &'static str)>,
 }
 
 struct Knowledge {
-    tables: Vec<Table>,
+    /// Every table as packed, by file and name in order; compiled when first asked
+    /// (`compiled[i]`): a hook process deciding one command reads one table, not all.
+    entries: Vec<(&'static str, Packed)>,
+    compiled: Vec<OnceLock<Option<Table>>>,
     by_name: HashMap<&'static str, usize>,
     /// Tools `npx` and its like may run as themselves (package, program).
     runners: Vec<(&'static str, &'static str)>,
     lexicon: LexiconData,
 }
 
-fn read(packed: Packed) -> Result<BTreeMap<&'static str, Entry>, PackedError> {
-    from_packed(packed)
-}
+/// The entry of each verb file that lists the tools `npx` and its like may run.
+const RUNNERS: &str = "well_known_runners";
 
 fn knowledge() -> &'static Knowledge {
     static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
     KNOWLEDGE.get_or_init(|| {
-        let mut tables = Vec::new();
+        let mut entries = Vec::new();
         let mut by_name = HashMap::new();
         let mut runners = Vec::new();
         // The files are checked by the tests (`the_verb_tables_load`): a broken one is empty
         // here, which leaves its programs unknown (asked), never allowed.
         for packed in [VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM] {
-            for (name, entry) in read(packed).unwrap_or_default() {
-                match entry {
-                    Entry::Table(raw) => {
-                        let i = tables.len();
-                        by_name.entry(name).or_insert(i);
-                        for a in &raw.aliases {
-                            by_name.entry(*a).or_insert(i);
-                        }
-                        let mut verbs = Vec::new();
-                        for (class, paths) in &raw.verbs {
-                            for p in paths {
-                                verbs.push((p.split_whitespace().collect(), *class));
-                            }
-                        }
-                        let examples = raw
-                            .examples
-                            .iter()
-                            .flat_map(|(c, e)| e.iter().map(move |x| (*c, *x)))
-                            .collect();
-                        tables.push(Table {
-                            name,
-                            global_values: raw.global_values,
-                            verbs,
-                            options: raw.options.into_iter().collect(),
-                            examples,
-                        });
+            for (name, entry) in packed.entries().unwrap_or_default() {
+                if name == RUNNERS {
+                    let lists: BTreeMap<&'static str, Vec<&'static str>> =
+                        from_packed(entry).unwrap_or_default();
+                    for item in lists.into_values().flatten() {
+                        let (package, program) = item.split_once(':').unwrap_or((item, item));
+                        let program = program.rsplit('/').next().unwrap_or(program);
+                        runners.push((package, program));
                     }
-                    Entry::Runners(lists) => {
-                        for (_, items) in lists {
-                            for item in items {
-                                let (package, program) =
-                                    item.split_once(':').unwrap_or((item, item));
-                                let program = program.rsplit('/').next().unwrap_or(program);
-                                runners.push((package, program));
-                            }
-                        }
-                    }
+                    continue;
                 }
+                let i = entries.len();
+                by_name.entry(name).or_insert(i);
+                let aliases: Vec<&'static str> = entry
+                    .get("aliases")
+                    .ok()
+                    .flatten()
+                    .and_then(|a| from_packed(a).ok())
+                    .unwrap_or_default();
+                for a in aliases {
+                    by_name.entry(a).or_insert(i);
+                }
+                entries.push((name, entry));
             }
         }
         let lexicon = from_packed::<RawLexicon>(LEXICON)
             .map(|l| l.lexicon)
             .unwrap_or_default();
         Knowledge {
-            tables,
+            compiled: entries.iter().map(|_| OnceLock::new()).collect(),
+            entries,
             by_name,
             runners,
             lexicon,
         }
     })
+}
+
+impl Knowledge {
+    /// Table `i`, compiled when first asked; `None` when its data does not read as a table
+    /// (the tests say so; the program is then unknown).
+    fn table(&self, i: usize) -> Option<&Table> {
+        let (name, packed) = *self.entries.get(i)?;
+        self.compiled
+            .get(i)?
+            .get_or_init(|| {
+                from_packed::<RawTable>(packed)
+                    .ok()
+                    .map(|raw| compile(name, raw))
+            })
+            .as_ref()
+    }
+}
+
+/// A table as read, compiled: its verbs as words, indexed by their first.
+fn compile(name: &'static str, raw: RawTable) -> Table {
+    let mut verbs = Vec::new();
+    for (class, paths) in &raw.verbs {
+        for p in paths {
+            verbs.push((p.split_whitespace().collect::<Vec<_>>(), *class));
+        }
+    }
+    let mut verbs_by_first: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut verbs_any_first = Vec::new();
+    for (j, (path, _)) in verbs.iter().enumerate() {
+        match path.first() {
+            Some(w) if *w != "*" => verbs_by_first.entry(*w).or_default().push(j),
+            _ => verbs_any_first.push(j),
+        }
+    }
+    let examples = raw
+        .examples
+        .iter()
+        .flat_map(|(c, e)| e.iter().map(move |x| (*c, *x)))
+        .collect();
+    Table {
+        name,
+        global_values: raw.global_values,
+        verbs,
+        verbs_by_first,
+        verbs_any_first,
+        options: raw.options.into_iter().collect(),
+        examples,
+    }
 }
 
 impl Table {
@@ -255,12 +290,13 @@ impl Table {
 /// The verb table of `program` (its folder stripped), if one describes it.
 pub fn table(program: &str) -> Option<&'static Table> {
     let k = knowledge();
-    k.by_name.get(program).map(|&i| &k.tables[i])
+    k.by_name.get(program).and_then(|&i| k.table(i))
 }
 
-/// Every verb table, for the tests.
-pub fn tables() -> &'static [Table] {
-    &knowledge().tables
+/// Every verb table (each compiled now): for `lint` and the tests.
+pub fn tables() -> Vec<&'static Table> {
+    let k = knowledge();
+    (0..k.entries.len()).filter_map(|i| k.table(i)).collect()
 }
 
 /// Whether `name` is a tool `npx`, `bunx`, `pnpx` or `uvx` may run as itself (a project's dev
@@ -460,9 +496,19 @@ pub fn classify(cmd: &SimpleCommand) -> Option<Reading> {
                 lowered = Some(at);
             }
         }
-        let best = t
-            .verbs
+        // The verbs that may apply: those of the first word and those of any, in order.
+        let mut candidates: Vec<usize> = words
+            .first()
+            .and_then(|w| t.verbs_by_first.get(w))
+            .into_iter()
+            .flatten()
+            .chain(&t.verbs_any_first)
+            .copied()
+            .collect();
+        candidates.sort_unstable();
+        let best = candidates
             .iter()
+            .filter_map(|&j| t.verbs.get(j))
             .filter(|(path, _)| {
                 // `""` is the bare command; a lone `*` is any use, bare or not.
                 if path.is_empty() || (words.is_empty() && path.as_slice() == ["*"]) {
@@ -816,10 +862,24 @@ mod tests {
 
     #[test]
     fn the_verb_tables_load() {
+        let mut programs = 0;
         for packed in [VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM] {
-            let entries = read(packed).expect("a verb table file reads");
+            let entries = packed.entries().expect("a verb table file reads");
             assert!(entries.len() > 100, "{} programs", entries.len());
+            for (name, entry) in entries {
+                if name == RUNNERS {
+                    from_packed::<BTreeMap<&str, Vec<&str>>>(entry).expect("the runners read");
+                } else {
+                    programs += 1;
+                    if let Err(e) = from_packed::<RawTable>(entry) {
+                        panic!("the verb table of {name} does not read: {e}");
+                    }
+                }
+            }
         }
+        // Each is compiled when asked, and none is lost.
+        assert_eq!(tables().len(), programs);
+        assert!(!knowledge().runners.is_empty());
         let lex = from_packed::<RawLexicon>(LEXICON).expect("the lexicon reads");
         assert!(lex.lexicon.destroy.len() >= 60 && lex.lexicon.read.len() >= 60);
         assert!(tables().len() >= 300, "{} tables", tables().len());

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+#[cfg(test)]
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 
@@ -112,6 +113,7 @@ pub(super) fn load(packed: Packed) -> Result<Data, PackedError> {
 }
 
 /// Why path globs do not compile: one pattern, or the set.
+#[cfg(test)]
 #[derive(Debug, thiserror::Error)]
 pub(super) enum GlobsError {
     #[error("`{pattern}`: {source}")]
@@ -123,7 +125,9 @@ pub(super) enum GlobsError {
     Set(globset::Error),
 }
 
-/// Compiles path globs (`*` stays within one folder, `**` crosses them).
+/// Compiles path globs (`*` stays within one folder, `**` crosses them): the tests' check of
+/// the data, and the reference [`super::model::Globs`] is held to.
+#[cfg(test)]
 pub(super) fn globs(paths: &[&str]) -> Result<GlobSet, GlobsError> {
     let mut b = GlobSetBuilder::new();
     for p in paths {

@@ -4,12 +4,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{LazyLock, OnceLock};
 
-use globset::GlobSet;
 use regex::Regex;
 
-use super::data::{data, globs, Data};
+use super::data::{data, Data};
 use super::interpreter::{INTERP_DYNAMIC, INTERP_NET, INTERP_SEND, INTERP_WRITES};
 use crate::knowledge::load::EFFECTS;
+use crate::knowledge::secrets::fold;
+use crate::knowledge::wild::WildSet;
 
 /// Programs the code reads on its own (besides every program the data names).
 const CODE_PROGRAMS: [&str; 22] = [
@@ -54,7 +55,30 @@ pub(super) const FETCH_RUN: u16 = 1 << 9;
 /// of the data's lists that deep, as most are (`git`, `ls`, `rm`), is in no role, and the data
 /// is not read for it.
 pub(super) fn is(program: &str, roles: u16) -> bool {
-    EFFECTS.lists(program) && model().roles.get(program).is_some_and(|r| r & roles != 0)
+    // A command's effects ask after its program's roles a dozen times: the last answer is kept.
+    thread_local! {
+        static LAST: std::cell::RefCell<(String, u16)> = const {
+            std::cell::RefCell::new((String::new(), 0))
+        };
+    }
+    let of = |program: &str| {
+        if EFFECTS.lists(program) {
+            model().roles.get(program).copied().unwrap_or(0)
+        } else {
+            0
+        }
+    };
+    let mine = LAST.with(|last| {
+        let mut last = last.try_borrow_mut().ok()?;
+        if last.0 != program || last.0.is_empty() {
+            let r = of(program);
+            last.0.clear();
+            last.0.push_str(program);
+            last.1 = r;
+        }
+        Some(last.1)
+    });
+    mine.unwrap_or_else(|| of(program)) & roles != 0
 }
 
 /// One compiled pattern per interpreter language.
@@ -67,8 +91,8 @@ pub(super) struct Model {
     pub(super) programs: HashSet<&'static str>,
     /// The lists each program is in (`FETCHER`, `RAW`, …).
     pub(super) roles: HashMap<&'static str, u16>,
-    pub(super) persist: LazyLock<GlobSet>,
-    pub(super) privilege: LazyLock<GlobSet>,
+    pub(super) persist: LazyLock<Globs>,
+    pub(super) privilege: LazyLock<Globs>,
     pub(super) url: LazyLock<Option<Regex>>,
     pub(super) net: LazyLock<Patterns>,
     pub(super) send: LazyLock<Patterns>,
@@ -86,12 +110,8 @@ pub(super) fn model() -> &'static Model {
             roles: program_roles(d),
             // Compiled when first used: a call that writes no path and runs no interpreter
             // code compiles none of them.
-            persist: LazyLock::new(|| {
-                globs(&data().persist.paths).unwrap_or_else(|_| GlobSet::empty())
-            }),
-            privilege: LazyLock::new(|| {
-                globs(&data().privilege.paths).unwrap_or_else(|_| GlobSet::empty())
-            }),
+            persist: LazyLock::new(|| Globs::new(&data().persist.paths)),
+            privilege: LazyLock::new(|| Globs::new(&data().privilege.paths)),
             url: LazyLock::new(|| {
                 regex(r#"(?:https?|ftp|wss?)://(?:[^@/\s"']*@)?([A-Za-z0-9.\-]+)"#)
             }),
@@ -101,6 +121,23 @@ pub(super) fn model() -> &'static Model {
             writes: LazyLock::new(|| patterns(INTERP_WRITES)),
         }
     })
+}
+
+/// Path globs (`*` stays within one folder, `**` crosses them), compared case-folded as macOS
+/// and Windows compare names (`.Claude/settings.json`); indexed, so that building them costs
+/// next to nothing where a compiled set of regular expressions costs milliseconds of a hook's
+/// start (the tests check each compiles as a glob: see [`super::data::globs`]).
+pub(super) struct Globs(WildSet);
+
+impl Globs {
+    pub(super) fn new(paths: &[&str]) -> Globs {
+        let folded: Vec<String> = paths.iter().map(|p| fold(p)).collect();
+        Globs(WildSet::new(folded.iter().map(String::as_str)))
+    }
+
+    pub(super) fn is_match(&self, path: impl AsRef<std::path::Path>) -> bool {
+        self.0.is_match(&fold(&path.as_ref().to_string_lossy()))
+    }
 }
 
 fn regex(s: &str) -> Option<Regex> {

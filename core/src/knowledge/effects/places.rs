@@ -3,9 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::GlobSet;
-
-use super::model::model;
+use super::model::{model, Globs};
 use super::Effects;
 
 /// Where the command runs: the project (working) folder, home, and how a path as written
@@ -55,10 +53,9 @@ impl Effects<'_, '_> {
                 .ok()
                 .map(|rel| format!("~/{}", rel.display()))
         });
-        let hit =
-            |set: &GlobSet| set.is_match(p) || tilde.as_ref().is_some_and(|t| set.is_match(t));
+        let hit = |set: &Globs| set.is_match(p) || tilde.as_ref().is_some_and(|t| set.is_match(t));
         // A file put into a folder whose files run later (`mv x.desktop ~/.config/autostart/`).
-        let into = |set: &GlobSet| {
+        let into = |set: &Globs| {
             set.is_match(p.join("_"))
                 || tilde
                     .as_ref()

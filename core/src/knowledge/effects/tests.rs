@@ -59,6 +59,31 @@ fn a_program_with_a_role_is_listed_two_tables_deep() {
     assert!(is("curl", FETCHER) && is("wget", FETCHER) && !is("curl", SCHEDULER));
 }
 
+/// The indexed globs answer as the compiled glob set does, for paths made from every pattern
+/// (its stars filled in, its case changed) and their neighbours.
+#[test]
+fn the_place_globs_match_what_globset_matches() {
+    let d = load(EFFECTS).expect("policies/programs/effects.toml loads");
+    for paths in [&d.persist.paths, &d.privilege.paths] {
+        let reference = globs(paths).expect("the globs compile");
+        let indexed = super::model::Globs::new(paths);
+        let mut samples = Vec::new();
+        for p in paths.iter() {
+            for fill in ["x", "", "a/b", "Ab.C"] {
+                let s = p.replace("**", fill).replace('*', fill);
+                samples.push(s.to_uppercase());
+                samples.push(format!("{s}/_"));
+                samples.push(format!("{s}.bak"));
+                samples.push(s.rsplit_once('/').map_or(s.clone(), |(a, _)| a.to_string()));
+                samples.push(s);
+            }
+        }
+        for s in &samples {
+            assert_eq!(indexed.is_match(s), reference.is_match(s), "{s}");
+        }
+    }
+}
+
 #[test]
 fn the_effects_data_loads() {
     let d = load(EFFECTS).expect("policies/programs/effects.toml loads");
