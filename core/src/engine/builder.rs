@@ -496,7 +496,9 @@ fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Prote
 /// The catalogue's credential stores in the home folder (`policies/secrets.toml`), as hard
 /// protections: "`~/.docker/config.json` holds container registry login tokens (Docker)".
 fn store_protections(ctx: &PathContext, into: &mut Protections) {
-    for store in crate::knowledge::secrets::stores() {
+    let stores = crate::knowledge::secrets::stores();
+    into.reserve(stores.iter().map(|s| s.paths.len()).sum());
+    for store in stores {
         for path in &store.paths {
             let reason = format!(
                 "`{path}` holds {} ({}): it is protected",

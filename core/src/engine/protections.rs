@@ -305,6 +305,12 @@ impl Protections {
         }
     }
 
+    /// Room for `n` more protections (some 300 come from the catalogue at once).
+    pub fn reserve(&mut self, n: usize) {
+        self.list.reserve(n);
+        self.seen.reserve(n);
+    }
+
     /// Adds a protection, unless the same path is protected already.
     pub fn push(&mut self, p: Protection) {
         if !self.seen.insert(p.folded.clone()) {

@@ -144,6 +144,15 @@ fn parts_match(pat: &[Part], parts: &[&str]) -> bool {
     }
 }
 
+/// The longest piece of a glob of `*` and `**` without a wildcard or a `/`: every path it
+/// matches contains it.
+fn needed_piece(pattern: &str) -> &str {
+    pattern
+        .split(['*', '/'])
+        .max_by_key(|piece| piece.len())
+        .unwrap_or("")
+}
+
 /// A set of globs, indexed: written-out names by a hash, folders ending in `/**` by the
 /// folders above a path, the other globs of `*` and `**` tried one by one, and any other glob
 /// by a globset compiled when first needed. `matches` gives the indices of every pattern that
@@ -155,6 +164,9 @@ pub struct WildSet {
     /// Names with `*` ending in `.EXT`, by EXT (see [`Wild::extension`]).
     by_ext: HashMap<String, Vec<(Wild, usize)>>,
     rest: Vec<(Wild, usize)>,
+    /// For each of `rest`, a piece of it without wildcards that a match must contain: most
+    /// paths are passed over by a substring search (`**/.git/config` needs `config`).
+    rest_needs: Vec<String>,
     /// Globs [`simple`] does not take.
     complex: Vec<(String, usize)>,
     complex_set: OnceLock<(GlobSet, Vec<usize>)>,
@@ -178,7 +190,10 @@ impl WildSet {
                     let w = Wild::new(p);
                     match w.extension() {
                         Some(ext) => set.by_ext.entry(ext.to_string()).or_default().push((w, i)),
-                        None => set.rest.push((w, i)),
+                        None => {
+                            set.rest_needs.push(needed_piece(p).to_string());
+                            set.rest.push((w, i));
+                        }
                     }
                 }
             }
@@ -191,7 +206,7 @@ impl WildSet {
         self.literal.contains_key(text)
             || self.is_below(text)
             || self.of_extension(text).any(|(p, _)| p.is_match(text))
-            || self.rest.iter().any(|(p, _)| p.is_match(text))
+            || self.rest_matching(text).next().is_some()
             || (!self.complex.is_empty() && self.complex_set().0.is_match(text))
     }
 
@@ -209,6 +224,15 @@ impl WildSet {
             }
             (b.build().unwrap_or_else(|_| GlobSet::empty()), indices)
         })
+    }
+
+    /// The indices of the unindexed globs that match `text`.
+    fn rest_matching<'s>(&'s self, text: &'s str) -> impl Iterator<Item = usize> + 's {
+        self.rest
+            .iter()
+            .zip(&self.rest_needs)
+            .filter(move |((p, _), need)| text.contains(need.as_str()) && p.is_match(text))
+            .map(|((_, i), _)| *i)
     }
 
     /// The globs indexed by the extension `text` (a name) ends with.
@@ -238,9 +262,9 @@ impl WildSet {
         }
         out.extend(
             self.of_extension(text)
-                .chain(&self.rest)
                 .filter(|(p, _)| p.is_match(text))
-                .map(|&(_, i)| i),
+                .map(|&(_, i)| i)
+                .chain(self.rest_matching(text)),
         );
         if !self.complex.is_empty() {
             let (set, indices) = self.complex_set();
