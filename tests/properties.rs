@@ -24,8 +24,9 @@ use reference::{Layout, World};
 fn rank(a: Action) -> u8 {
     match a {
         Action::Allow => 0,
-        Action::Ask => 1,
-        Action::Deny => 2,
+        Action::Sandbox => 1,
+        Action::Ask => 2,
+        Action::Deny => 3,
     }
 }
 

@@ -432,7 +432,8 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<Propos
     let mut rules: Vec<ProposedRule> = Vec::new();
     for (cmd, part) in analysis.commands.iter().zip(&explained.parts) {
         match part.decision.action {
-            Action::Allow => continue,
+            // A contained part is not asked about: nothing to propose for it.
+            Action::Allow | Action::Sandbox => continue,
             Action::Deny => return None,
             Action::Ask => {}
         }

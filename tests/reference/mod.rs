@@ -29,12 +29,14 @@ use harness9::shell::{self, SimpleCommand};
 use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::Value;
 
-/// Deny beats ask beats allow.
+/// Deny beats ask beats sandbox beats allow. (The generated policies have no `sandbox` rules:
+/// what they decide is checked in `tests/engine.rs` and the corpus.)
 fn action_rank(a: Action) -> u8 {
     match a {
         Action::Allow => 0,
-        Action::Ask => 1,
-        Action::Deny => 2,
+        Action::Sandbox => 1,
+        Action::Ask => 2,
+        Action::Deny => 3,
     }
 }
 
