@@ -1316,6 +1316,67 @@ mod tests {
     }
 
     #[test]
+    fn a_sandbox_rule_parses_with_its_profile_and_prints_back() {
+        let f = ok("sandbox bash(prefix \"cargo test\") profile \"cargo\" reason \"tests\";");
+        let Statement::Rule(r) = &f.statements[0] else {
+            panic!("{f:?}");
+        };
+        assert_eq!(r.action.value, Action::Sandbox);
+        assert_eq!(r.profile.as_ref().map(|p| p.value.as_str()), Some("cargo"));
+        let printed = crate::policy::print::print_policy(&f);
+        assert_eq!(
+            printed,
+            "sandbox bash(prefix \"cargo test\") profile \"cargo\" reason \"tests\";\n"
+        );
+        assert_eq!(ok(&printed), f);
+        // After a matcher without a value, `profile` is still an option.
+        let g = ok("sandbox bash unless piped profile \"npm\";");
+        let Statement::Rule(r) = &g.statements[0] else {
+            panic!("{g:?}");
+        };
+        assert_eq!(r.profile.as_ref().map(|p| p.value.as_str()), Some("npm"));
+    }
+
+    #[test]
+    fn a_misspelled_sandbox_word_or_profile_gets_a_suggestion_naming_the_profiles() {
+        let (_, d) = parse("sandbx bash(\"make\");");
+        assert_eq!(d[0].message, "unknown statement `sandbx`");
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `sandbox`?"));
+        let text = "sandbox bash(\"make\") profile \"carg\";";
+        let (_, d) = parse(text);
+        assert_eq!(d[0].message, "no sandbox profile `carg`");
+        assert_eq!(&text[d[0].span().start..d[0].span().end], "\"carg\"");
+        let help = d[0].help.as_deref().unwrap_or_default();
+        assert!(help.starts_with("did you mean `cargo`?"), "{help}");
+        assert!(
+            help.contains("`default`, `cargo`, `npm`, `pip`, `go`, `build`"),
+            "{help}"
+        );
+        let (_, d) = parse("expect sandbx bash(\"make\");");
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `sandbox`?"));
+    }
+
+    #[test]
+    fn a_sandbox_rule_is_for_bash_and_a_profile_for_a_sandbox_rule() {
+        let text = "sandbox read_file(\"src/**\");";
+        let (f, d) = parse(text);
+        assert!(f.statements.is_empty());
+        assert_eq!(d[0].code, "sandbox-tool");
+        assert_eq!(&text[d[0].span().start..d[0].span().end], "read_file");
+        let text = "allow bash(\"make\") profile \"build\";";
+        let (_, d) = parse(text);
+        assert_eq!(d[0].code, "profile-without-sandbox");
+        assert_eq!(&text[d[0].span().start..d[0].span().end], "\"build\"");
+        for text in ["default sandbox;", "headless sandbox risk low;"] {
+            let (f, d) = parse(text);
+            assert!(f.statements.is_empty(), "{text}");
+            assert_eq!(d[0].code, "sandbox-default", "{text}");
+        }
+        let (_, d) = parse("sandbox bash(\"make\") profile \"go\" profile \"npm\";");
+        assert_eq!(d[0].message, "`profile` is given twice");
+    }
+
+    #[test]
     fn semicolons_inside_strings_and_comments_do_not_split() {
         let f = ok("allow bash(\"a; b\"); # c; d\nallow bash('e;f');");
         assert_eq!(f.statements.len(), 2);
