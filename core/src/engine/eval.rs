@@ -493,7 +493,11 @@ impl Engine {
         let mut hits = Vec::new();
         let tracing = trace.is_some();
         let mut d = self.layers(s, o, scratch, tracing.then_some(&mut hits));
-        if d.action == Action::Ask {
+        // Where the call cannot be contained, a part the policy would contain is asked about,
+        // and a person's session allow settles it as it settles an ask.
+        let asked = d.action == Action::Ask
+            || (d.action == Action::Sandbox && !o.contained_ok && !self.sandbox.is_available());
+        if asked {
             if let Some(r) = o.session.and_then(|c| c.first_match(s, scratch)) {
                 if r.action == Action::Allow {
                     let by = rule_decision(r);
