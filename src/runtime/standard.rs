@@ -762,3 +762,44 @@ pub fn standard_registry_with(
         },
     ))
 }
+
+#[cfg(test)]
+mod sandbox_tests {
+    use super::*;
+
+    /// The TUI's `bash` tool runs commands free: a call the shipped default policy would run
+    /// contained is asked about, saying why, and an approval of it can be proposed.
+    #[test]
+    fn the_tui_asks_about_a_call_the_policy_would_contain() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let project = Project {
+            cwd: dir.path().to_path_buf(),
+            home: Some(dir.path().join("home")),
+            user_dir: None,
+        };
+        let (engine, _) = tui_engine(&project).expect("the project's engine builds");
+        assert!(!engine.sandbox_support().is_available());
+        let call = ToolCall::primary("bash", "cargo test");
+        let d = engine.decide(&call);
+        assert_eq!(d.action, Action::Ask, "{d:?}");
+        assert!(
+            d.reason.starts_with(
+                "the sandbox is not available here: this session runs its commands outside \
+                 the sandbox; it would run contained"
+            ),
+            "{}",
+            d.reason
+        );
+        let v = verdict(&engine, &call, d);
+        assert_eq!(v.action, Action::Ask);
+        assert!(v.proposal.is_some(), "an approval can become a rule");
+        // Were a contained decision to come here, it is asked about too.
+        let contained = Decision::contained_by(
+            crate::call::Risk::Low,
+            "runs the project's code",
+            crate::rule_ref::RuleRef::Default,
+            "cargo",
+        );
+        assert_eq!(verdict(&engine, &call, contained).action, Action::Ask);
+    }
+}

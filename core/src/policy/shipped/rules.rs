@@ -92,7 +92,7 @@ pub(super) fn builtin() -> Vec<Statement> {
     ]
 }
 
-pub(super) const DEFAULT_HASH: u64 = 0xd818cd246584f5b2;
+pub(super) const DEFAULT_HASH: u64 = 0xd38d609d8824cf58;
 
 pub(super) fn default() -> Vec<Statement> {
     vec![
