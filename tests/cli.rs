@@ -799,14 +799,22 @@ fn lint_names_the_profiles_for_an_unknown_one_and_finds_dead_sandbox_rules() {
         out.contains("this allow matches every call that the later `sandbox` rule matches"),
         "{out}"
     );
-    assert!(out.contains("this rule never decides: the rule at line 3"), "{out}");
-    d.write("bad.policy", "sandbox bash(prefix \"npm\") profile \"nmp\";\n");
+    assert!(
+        out.contains("this rule never decides: the rule at line 3"),
+        "{out}"
+    );
+    d.write(
+        "bad.policy",
+        "sandbox bash(prefix \"npm\") profile \"nmp\";\n",
+    );
     let o = d.run(&["lint", "bad.policy"]);
     assert_ne!(o.status.code(), Some(0));
     let out = stdout(&o) + &stderr(&o);
     assert!(out.contains("no sandbox profile `nmp`"), "{out}");
     assert!(
-        out.contains("did you mean `npm`? The profiles are `default`, `cargo`, `npm`, `pip`, `go`, `build`"),
+        out.contains(
+            "did you mean `npm`? The profiles are `default`, `cargo`, `npm`, `pip`, `go`, `build`"
+        ),
         "{out}"
     );
 }
