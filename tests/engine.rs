@@ -1983,3 +1983,14 @@ fn a_decision_to_contain_says_so_in_json_with_its_profile() {
     let v = serde_json::to_value(bash(&e, "ls")).unwrap();
     assert!(v.get("profile").is_none(), "{v}");
 }
+
+/// A built-in rule whose exception holds in one reading only (`unless program "cat"` on
+/// `/bin/cat`) leaves its ask open: after a sandbox rule it still stands, and the default after
+/// it cannot lift it.
+#[test]
+fn an_open_builtin_ask_after_a_sandbox_rule_is_not_lost_to_the_default() {
+    let e = contained_engine("sandbox bash(program \"cat\");\ndefault allow;");
+    let d = bash(&e, "/bin/cat /dev/sda");
+    assert_eq!(act(&d), (Action::Ask, Risk::High), "{d:?}");
+    assert_eq!(bash(&e, "cat notes.txt").action, Action::Sandbox);
+}

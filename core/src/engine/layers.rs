@@ -69,13 +69,14 @@ impl Engine {
             }
             held = Some(d);
         }
-        if contained {
-            if let Some(d) = held.filter(|d| d.action == Action::Sandbox) {
-                return d;
-            }
-            // Unreachable: only a stricter built-in answer replaces the sandbox's, and that
-            // one closed the layers above. Deciding on is the safe course all the same.
-            held = None;
+        // Still contained (no built-in rule answered, or none more strictly): the rule's answer
+        // stands. A stricter built-in answer that left its decision open (an exception that
+        // held in one reading only) goes on to meet the default, as any open answer does.
+        if let Some(d) = held
+            .as_ref()
+            .filter(|d| contained && d.action == Action::Sandbox)
+        {
+            return d.clone();
         }
         if o.builtin_only {
             let none = Decision::new(
