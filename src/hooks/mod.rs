@@ -165,6 +165,13 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
 pub const HOST_RUNS_COMMANDS: &str =
     "the agent runs its commands itself, outside harness9's sandbox";
 
+/// `d` as a host is answered: a `sandbox` decision is an ask saying why (the hook's engine
+/// never gives one, see [`HOST_RUNS_COMMANDS`]; an engine built otherwise must not make a host
+/// run a call free, nor hand it a decision it does not know).
+pub fn for_host(d: Decision) -> Decision {
+    d.asked_instead(&Support::Unavailable(HOST_RUNS_COMMANDS.into()).to_string())
+}
+
 /// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
 /// `.harness9/*.policy` (by name), the user's `*.policy` files, on the shipped default policy
 /// plus `fallback` (the shipped policy of the agent's harmless tools) unless a file says
