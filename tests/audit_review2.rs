@@ -92,8 +92,9 @@ fn engine(ctx: &PathContext, guard: bool) -> Engine {
 fn strictness(a: Action) -> u8 {
     match a {
         Action::Allow => 0,
-        Action::Ask => 1,
-        Action::Deny => 2,
+        Action::Sandbox => 1,
+        Action::Ask => 2,
+        Action::Deny => 3,
     }
 }
 

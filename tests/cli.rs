@@ -285,8 +285,9 @@ fn modes_change_asks_never_denies() {
         json(&d.run(&["check", "--mode", mode, "--format", "json", "bash", cmd]))["decision"]
             .clone()
     };
-    assert_eq!(run("auto-approve", "cargo build"), "allow");
+    assert_eq!(run("auto-approve", "mkdir -p build"), "allow");
     assert_eq!(run("auto-approve", "rm -rf x"), "ask");
+    assert_eq!(run("read-only", "mkdir -p build"), "deny");
     assert_eq!(run("read-only", "cargo build"), "deny");
     assert_eq!(run("read-only", "git status"), "allow");
     assert_eq!(run("bypass", "rm -rf x"), "allow");
@@ -310,7 +311,7 @@ fn explain_shows_each_part_every_matching_rule_and_the_winner() {
     assert!(out.contains("3. sh  (pipeline)"), "{out}");
     assert!(out.contains("runs a script piped into a shell"), "{out}");
     assert!(out.contains("decision: ask (high risk)"), "{out}");
-    let o = d.run(&["explain", "--format", "json", "bash", "ls && make"]);
+    let o = d.run(&["explain", "--format", "json", "bash", "ls && touch x"]);
     let v = json(&o);
     assert_eq!(v["parts"].as_array().unwrap().len(), 2);
     assert_eq!(v["decision"]["decision"], "ask");
@@ -712,5 +713,108 @@ fn a_batch_line_of_the_wrong_shape_says_what_was_expected() {
         help.contains(r#"{"id": 1, "name": "bash", "arguments": {"command": "git status"}}"#)
             && help.contains(r#""line": N"#),
         "{help}"
+    );
+}
+
+/// `check` says a contained decision, its profile and what it means, where the sandbox is
+/// available (the cheap look `harness9::sandbox::support` takes, as the binary does); where it
+/// is not (`HARNESS9_NO_SANDBOX`), the call is asked, saying why.
+#[test]
+fn check_says_a_contained_decision_and_asks_instead_where_the_sandbox_is_not() {
+    let d = Dir::new();
+    let run = |no_sandbox: bool, args: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_harness9"));
+        c.args(args)
+            .current_dir(d.path())
+            .env("HOME", d.home())
+            .env("NO_COLOR", "1");
+        if no_sandbox {
+            c.env("HARNESS9_NO_SANDBOX", "1");
+        } else {
+            c.env_remove("HARNESS9_NO_SANDBOX");
+        }
+        c.output().unwrap()
+    };
+    let o = run(true, &["check", "--format", "json", "bash", "cargo test"]);
+    let v = json(&o);
+    assert_eq!(v["decision"], "ask", "{v}");
+    assert!(v.get("profile").is_none(), "{v}");
+    let why = v["reason"].as_str().unwrap();
+    assert!(
+        why.starts_with(
+            "the sandbox is not available here: HARNESS9_NO_SANDBOX is set; it would run \
+             contained (sandbox profile `build`)"
+        ),
+        "{why}"
+    );
+    let support = harness9::sandbox::support();
+    let o = run(false, &["check", "--format", "json", "bash", "cargo test"]);
+    let v = json(&o);
+    if support.is_available() {
+        assert_eq!(v["decision"], "sandbox", "{v}");
+        assert_eq!(v["profile"], "build", "{v}");
+        let means = v["contained"].as_str().unwrap();
+        assert!(
+            means.starts_with(
+                "runs in the sandbox, profile `build`: no network, writes to the project only"
+            ),
+            "{means}"
+        );
+        let out = stdout(&run(false, &["check", "bash", "cargo test"]));
+        assert!(
+            out.starts_with("sandbox (low risk)\nhow:    runs in the sandbox"),
+            "{out}"
+        );
+        let out = stdout(&run(false, &["explain", "bash", "cargo test && ls"]));
+        assert!(
+            out.contains("decision: sandbox (low risk)\nhow:      runs in the sandbox"),
+            "{out}"
+        );
+        assert!(out.contains("deny > ask > sandbox > allow"), "{out}");
+    } else {
+        assert_eq!(v["decision"], "ask", "{v}");
+        assert!(
+            v["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("the sandbox is not available here"),
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn lint_names_the_profiles_for_an_unknown_one_and_finds_dead_sandbox_rules() {
+    let d = Dir::new();
+    d.write(
+        "t.policy",
+        "allow bash(prefix \"cargo\");\n\
+         sandbox bash(prefix \"cargo test\") profile \"cargo\";\n\
+         sandbox bash(prefix \"make\");\n\
+         sandbox bash(prefix \"make test\");\n",
+    );
+    let o = d.run(&["lint", "t.policy"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("this allow matches every call that the later `sandbox` rule matches"),
+        "{out}"
+    );
+    assert!(
+        out.contains("this rule never decides: the rule at line 3"),
+        "{out}"
+    );
+    d.write(
+        "bad.policy",
+        "sandbox bash(prefix \"npm\") profile \"nmp\";\n",
+    );
+    let o = d.run(&["lint", "bad.policy"]);
+    assert_ne!(o.status.code(), Some(0));
+    let out = stdout(&o) + &stderr(&o);
+    assert!(out.contains("no sandbox profile `nmp`"), "{out}");
+    assert!(
+        out.contains(
+            "did you mean `npm`? The profiles are `default`, `cargo`, `npm`, `pip`, `go`, `build`"
+        ),
+        "{out}"
     );
 }

@@ -10,6 +10,13 @@
 //! {"call": {"name": "read_file", "arguments": {"path": "~/.ssh/config"}}, "decision": "deny", "note": "why"}
 //! ```
 //!
+//! `"decision": "sandbox"` is a call the default policy runs contained (see `docs/sandbox.md`):
+//! the corpus is decided as where the sandbox is available, and every such case is checked to
+//! be an ask where it is not (see [`every_contained_case_is_asked_where_the_sandbox_is_not`]).
+//! `everyday.jsonl` is a held-out set of everyday agent calls, and
+//! [`the_share_of_everyday_calls_answered_without_a_person_and_of_harmful_calls_stopped`]
+//! prints the figures of issue 30.
+//!
 //! `min_risk` and `max_risk` are optional bounds (low < medium < high); `"unknown": true` says
 //! the analysis cannot know what the call does whole, so the decision must say so and every
 //! mode asks (see [`harness9::Decision::unknown`]). Every case is also
@@ -28,6 +35,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use harness9::sandbox::Support;
 use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::{Map, Value};
 
@@ -85,6 +93,26 @@ impl Case {
             s.push_str(", unknown");
         }
         s
+    }
+
+    /// The case as it is decided where the sandbox is as `support` says: a contained call is
+    /// asked where it cannot be contained (the risk bounds stay).
+    fn where_(&self, support: &Support) -> Case {
+        let decision = match self.decision {
+            Action::Sandbox if !support.is_available() => Action::Ask,
+            a => a,
+        };
+        Case {
+            file: self.file.clone(),
+            line: self.line,
+            call: self.call.clone(),
+            decision,
+            min_risk: self.min_risk,
+            max_risk: self.max_risk,
+            note: self.note.clone(),
+            in_guard: self.in_guard,
+            unknown: self.unknown,
+        }
     }
 
     /// Why the decision does not meet the case, if it does not.
@@ -171,7 +199,7 @@ fn parse_case(file: &str, line: usize, text: &str) -> Result<Case, String> {
     };
     let decision = match m.get("decision") {
         Some(Value::String(s)) => Action::parse(s)
-            .ok_or_else(|| format!("`decision` must be allow, ask or deny, not {s:?}"))?,
+            .ok_or_else(|| format!("`decision` must be allow, sandbox, ask or deny, not {s:?}"))?,
         _ => return Err("missing `decision` (a string)".into()),
     };
     let min_risk = risk_field(&m, "min_risk")?;
@@ -256,9 +284,16 @@ fn load_cases() -> Vec<Case> {
 /// shipped default policy, and the project's and the agents' settings guarded as `check` and
 /// the hook guard them.
 fn default_engine(cwd: &Path) -> Engine {
+    default_engine_with(cwd, Support::Available)
+}
+
+/// The same, answering as a caller with `support` is answered.
+fn default_engine_with(cwd: &Path, support: Support) -> Engine {
     let home = PathBuf::from(HOME);
     harness9::hooks::guard_project(
-        Engine::builder().context(PathContext::new(cwd, Some(home.clone()))),
+        Engine::builder()
+            .context(PathContext::new(cwd, Some(home.clone())))
+            .sandbox(support),
         cwd,
         Some(&home),
     )
@@ -358,6 +393,8 @@ fn the_binary_decides_every_corpus_case_like_the_library() {
         let line = serde_json::json!({"id": i, "name": c.call.name, "arguments": c.call.arguments});
         writeln!(input, "{line}").unwrap();
     }
+    // The binary looks whether the sandbox is available here as this process does.
+    let support = harness9::sandbox::support();
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness9"))
         .args(["check", "--batch", "-"])
         .current_dir(dir.path())
@@ -395,7 +432,8 @@ fn the_binary_decides_every_corpus_case_like_the_library() {
     }
 
     let cwd = dir.path().canonicalize().unwrap();
-    let engine = default_engine(&cwd);
+    let engine = default_engine_with(&cwd, support.clone());
+    eprintln!("binary: {support}");
     let mut failures = Vec::new();
     for (i, (c, d)) in cases.iter().zip(&got).enumerate() {
         let Some(d) = d else {
@@ -425,7 +463,7 @@ fn the_binary_decides_every_corpus_case_like_the_library() {
                     lib.rule
                 ),
             ));
-        } else if let Some(m) = c.mismatch(d) {
+        } else if let Some(m) = c.where_(&support).mismatch(d) {
             failures.push((i, m));
         }
     }
@@ -439,6 +477,8 @@ fn expected_in_auto_approve(c: &Case) -> Option<(Action, Option<Risk>)> {
         return Some((Action::Ask, None));
     }
     match c.decision {
+        // No mode runs a contained call free.
+        Action::Sandbox => Some((Action::Sandbox, None)),
         Action::Ask if c.min_risk == Some(Risk::High) => Some((Action::Ask, Some(Risk::High))),
         Action::Ask if c.max_risk.is_some_and(|r| r <= Risk::Medium) => Some((Action::Allow, None)),
         Action::Ask => None,
@@ -457,6 +497,9 @@ fn expected_in_guard(c: &Case) -> Option<(Action, Option<Risk>)> {
         return Some((Action::Ask, None));
     }
     match c.decision {
+        // The guard policy has no `sandbox` rule: what the default policy contains (it asks
+        // nothing the built-in rules ask) is allowed there.
+        Action::Sandbox => Some((Action::Allow, None)),
         Action::Ask if c.max_risk == Some(Risk::Low) => Some((Action::Allow, None)),
         Action::Ask if c.min_risk.is_some() => Some((Action::Ask, c.min_risk)),
         Action::Ask => None,
@@ -522,3 +565,137 @@ fn a_guard_policy_asks_the_harmful_cases_and_allows_the_rest() {
     let failures = check_against(&cases, expected_in_guard, |call| engine.decide(call));
     report("guard", &cases, &failures);
 }
+
+/// Where the sandbox is not available (another system, no bubblewrap, user namespaces off),
+/// every call the default policy would contain is asked, saying why, at the case's risk; every
+/// other case is decided as where it is.
+#[test]
+fn every_contained_case_is_asked_where_the_sandbox_is_not() {
+    let cases = load_cases();
+    let with = default_engine(Path::new(PROJECT));
+    let without = default_engine_with(
+        Path::new(PROJECT),
+        Support::Unavailable("bubblewrap is not installed".into()),
+    );
+    let mut contained = 0;
+    let mut failures = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let (a, b) = (with.decide(&c.call), without.decide(&c.call));
+        let ok = if a.action == Action::Sandbox {
+            contained += 1;
+            b.action == Action::Ask
+                && b.risk == a.risk
+                && b.unknown == a.unknown
+                && b.rule == a.rule
+                && b.reason.starts_with(
+                    "the sandbox is not available here: bubblewrap is not installed; it would \
+                     run contained",
+                )
+        } else {
+            b == a
+        };
+        if !ok {
+            failures.push((
+                i,
+                format!(
+                    "{}: {}\n    with the sandbox:    {a:?}\n    without the sandbox: {b:?}",
+                    c.location(),
+                    c.label()
+                ),
+            ));
+        } else if let Some(m) = c.where_(without.sandbox_support()).mismatch(&b) {
+            failures.push((i, m));
+        }
+    }
+    assert!(contained >= 90, "only {contained} cases are contained");
+    report("without the sandbox", &cases, &failures);
+}
+
+/// Issue 30's figures: the share of the held-out everyday calls (`everyday.jsonl`) the default
+/// mode answers without a person (allow, or run contained where the sandbox is available), and
+/// the share of harmful calls (a deny, or an ask of medium or high risk, in the other files)
+/// still asked or denied. Printed (`--nocapture`), and held to issue 30's targets.
+#[test]
+fn the_share_of_everyday_calls_answered_without_a_person_and_of_harmful_calls_stopped() {
+    let cases = load_cases();
+    let engine = default_engine(Path::new(PROJECT));
+    let everyday: Vec<&Case> = cases.iter().filter(|c| c.file == EVERYDAY).collect();
+    assert!(everyday.len() >= 90, "{} everyday calls", everyday.len());
+    let mut by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut unasked = 0;
+    let mut asked = Vec::new();
+    for c in &everyday {
+        let d = engine.decide(&c.call);
+        let free = matches!(d.action, Action::Allow | Action::Sandbox);
+        let kind = c.note.split(':').next().unwrap_or("other");
+        let e = by_kind.entry(kind).or_default();
+        e.1 += 1;
+        if free {
+            unasked += 1;
+            e.0 += 1;
+        } else {
+            asked.push(format!("{}: {} ({})", c.location(), c.label(), d.reason));
+        }
+    }
+    let harmful: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.file != EVERYDAY)
+        .filter(|c| {
+            c.decision == Action::Deny
+                || (c.decision == Action::Ask && c.min_risk.is_some_and(|r| r >= Risk::Medium))
+        })
+        .collect();
+    let let_through: Vec<String> = harmful
+        .iter()
+        .filter(|c| {
+            let d = engine.decide(&c.call);
+            !matches!(d.action, Action::Ask | Action::Deny)
+        })
+        .map(|c| format!("{}: {}", c.location(), c.label()))
+        .collect();
+    let share = |n: usize, of: usize| 100.0 * n as f64 / of as f64;
+    let everyday_share = share(unasked, everyday.len());
+    let stopped = harmful.len() - let_through.len();
+    let harmful_share = share(stopped, harmful.len());
+    eprintln!(
+        "everyday calls answered without a person (allow or sandbox): {unasked} of {} = {everyday_share:.1}%",
+        everyday.len()
+    );
+    for (kind, (n, of)) in &by_kind {
+        eprintln!("    {kind}: {n} of {of}");
+    }
+    for a in &asked {
+        eprintln!("    asked: {a}");
+    }
+    eprintln!(
+        "harmful calls still asked or denied: {stopped} of {} = {harmful_share:.1}%",
+        harmful.len()
+    );
+    assert!(
+        let_through.is_empty(),
+        "harmful calls not stopped:\n{}",
+        let_through.join("\n")
+    );
+    // Edits by the file tools (and `sed -i`, `mv`, …) stay asked: new code reaches the project
+    // only through an edit a person approves, which is what keeps a contained build from running
+    // code nobody saw. Without them the target of issue 30 (90%) holds; with them the share is
+    // held where it is, so that it cannot fall unnoticed.
+    let (edits_free, edits) = by_kind.get("edit").copied().unwrap_or_default();
+    let rest_share = share(unasked - edits_free, everyday.len() - edits);
+    eprintln!(
+        "everyday calls but edits answered without a person: {} of {} = {rest_share:.1}%",
+        unasked - edits_free,
+        everyday.len() - edits
+    );
+    assert!(
+        rest_share >= 90.0,
+        "only {rest_share:.1}% of everyday calls but edits are answered without a person"
+    );
+    assert!(
+        everyday_share >= 85.0,
+        "only {everyday_share:.1}% of everyday calls are answered without a person"
+    );
+}
+
+/// The held-out everyday calls.
+const EVERYDAY: &str = "everyday.jsonl";

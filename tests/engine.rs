@@ -1797,3 +1797,200 @@ fn a_write_to_a_file_named_when_it_runs_is_asked_in_every_mode() {
         Action::Allow
     );
 }
+
+// ---- the sandbox decision ----
+
+fn contained_engine(policy: &str) -> Engine {
+    Engine::builder()
+        .context(ctx())
+        .policy_text("t.policy", policy)
+        .sandbox(harness9::sandbox::Support::Available)
+        .build()
+        .unwrap_or_else(|e| panic!("policy should load: {e}"))
+}
+
+#[test]
+fn a_sandbox_rule_contains_a_command_under_its_profile_where_the_sandbox_is_available() {
+    let e = contained_engine("sandbox bash(prefix \"cargo test\") profile \"cargo\";");
+    let d = bash(&e, "cargo test --all");
+    assert_eq!(act(&d), (Action::Sandbox, Risk::Low), "{d:?}");
+    assert_eq!(d.contained(), Some("cargo"));
+    assert_eq!(d.rule.to_string(), "t.policy:1");
+    let d = bash(&e, "cargo build");
+    assert_eq!((d.action, d.contained()), (Action::Ask, None), "{d:?}");
+    // Without `profile`, the profile `default`.
+    let e = contained_engine("sandbox bash(prefix \"make\");");
+    assert_eq!(bash(&e, "make test").contained(), Some("default"));
+}
+
+#[test]
+fn a_library_caller_that_says_nothing_of_the_sandbox_gets_an_ask_saying_why() {
+    let e = engine("sandbox bash(prefix \"cargo test\") profile \"cargo\";");
+    let d = bash(&e, "cargo test");
+    assert_eq!(act(&d), (Action::Ask, Risk::Low), "{d:?}");
+    assert_eq!(d.contained(), None);
+    assert!(
+        d.reason.starts_with("the sandbox is not available here: "),
+        "{}",
+        d.reason
+    );
+    assert!(d.reason.contains("sandbox profile `cargo`"), "{}", d.reason);
+    let why = harness9::sandbox::Support::Unavailable("no bubblewrap".into());
+    let e = Engine::builder()
+        .context(ctx())
+        .policy_text("t.policy", "sandbox bash(prefix \"cargo test\");")
+        .sandbox(why)
+        .build()
+        .unwrap();
+    let d = bash(&e, "cargo test");
+    assert_eq!(d.action, Action::Ask);
+    assert!(
+        d.reason
+            .starts_with("the sandbox is not available here: no bubblewrap; it would run"),
+        "{}",
+        d.reason
+    );
+    // What the policy decides, for its `expect`s, stays a sandbox.
+    let d = e.decide_where_contained(&ToolCall::primary("bash", "cargo test"));
+    assert_eq!(d.action, Action::Sandbox);
+}
+
+#[test]
+fn a_sandbox_rule_never_weakens_a_builtin_ask_a_deny_or_a_hard_protection() {
+    let e = contained_engine("sandbox bash(prefix \"git\"); sandbox bash(prefix \"cat\");");
+    assert_eq!(bash(&e, "git commit -m x").action, Action::Sandbox);
+    let d = bash(&e, "git push --force origin main");
+    assert_eq!(act(&d), (Action::Ask, Risk::High), "{d:?}");
+    let d = bash(&e, "cat ~/.ssh/id_rsa");
+    assert_eq!(d.action, Action::Deny, "{d:?}");
+    let d = bash(&e, "cat .env");
+    assert_eq!(d.action, Action::Deny, "{d:?}");
+    // A deny or ask of the same file, first or not, stands.
+    let e = contained_engine("sandbox bash(prefix \"make\"); deny bash(prefix \"make deploy\");");
+    assert_eq!(
+        bash(&e, "make deploy").action,
+        Action::Sandbox,
+        "first match wins"
+    );
+    let e = Engine::builder()
+        .context(ctx())
+        .policy_text("a.policy", "sandbox bash(prefix \"make\");")
+        .policy_text("b.policy", "ask bash(prefix \"make deploy\");")
+        .sandbox(harness9::sandbox::Support::Available)
+        .build()
+        .unwrap();
+    assert_eq!(
+        bash(&e, "make deploy").action,
+        Action::Ask,
+        "strictest across files"
+    );
+    assert_eq!(bash(&e, "make test").action, Action::Sandbox);
+}
+
+#[test]
+fn a_persons_allow_outranks_the_shipped_sandbox_and_a_persons_sandbox_outranks_an_allow() {
+    let with = |files: &[(&str, &str)]| {
+        let mut b = Engine::builder()
+            .context(ctx())
+            .default_policy()
+            .sandbox(harness9::sandbox::Support::Available);
+        for (n, t) in files {
+            b = b.policy_text(*n, *t);
+        }
+        b.build().unwrap()
+    };
+    let e = with(&[]);
+    assert_eq!(bash(&e, "cargo test").action, Action::Sandbox);
+    let e = with(&[("team.policy", "allow bash(prefix \"cargo test\");")]);
+    let d = bash(&e, "cargo test");
+    assert_eq!(
+        (d.action, d.rule.to_string().as_str()),
+        (Action::Allow, "team.policy:1")
+    );
+    // Not what the allow does not cover.
+    assert_eq!(bash(&e, "cargo build").action, Action::Sandbox);
+    let e = with(&[
+        ("a.policy", "allow bash(prefix \"cargo test\");"),
+        ("b.policy", "sandbox bash(prefix \"cargo\");"),
+    ]);
+    assert_eq!(bash(&e, "cargo test").action, Action::Sandbox);
+}
+
+#[test]
+fn a_line_is_contained_under_a_profile_holding_each_parts_and_asked_if_a_part_is() {
+    let e = contained_engine(
+        "sandbox bash(prefix \"cargo\") profile \"cargo\";\n\
+         sandbox bash(prefix \"npm test\") profile \"npm\";\n\
+         sandbox bash(prefix \"make\");\n\
+         allow bash(prefix \"echo\");",
+    );
+    assert_eq!(bash(&e, "cargo build && make").contained(), Some("cargo"));
+    assert_eq!(
+        bash(&e, "cargo build && npm test").contained(),
+        Some("build")
+    );
+    assert_eq!(bash(&e, "echo hi && npm test").contained(), Some("npm"));
+    let d = bash(&e, "cargo build && git push");
+    assert_eq!((d.action, d.contained()), (Action::Ask, None), "{d:?}");
+}
+
+#[test]
+fn a_command_a_cd_takes_out_of_the_project_or_a_line_changing_path_is_not_contained() {
+    let e = contained_engine("sandbox bash(prefix \"make\"); allow bash(program \"cd\");");
+    assert_eq!(bash(&e, "cd src && make").action, Action::Sandbox);
+    assert_eq!(bash(&e, "cd /srv/other && make").action, Action::Ask);
+    assert_eq!(bash(&e, "PATH=/tmp/x:$PATH; make").action, Action::Ask);
+}
+
+#[test]
+fn an_exception_of_a_sandbox_rule_holds_however_the_command_is_spelled() {
+    let e = contained_engine("sandbox bash(prefix \"cargo\") unless program \"cargo\";");
+    // `/usr/bin/cargo` is `cargo` by its meaning, `./cargo` as written: the exception holds for
+    // both, so neither is contained.
+    assert_eq!(bash(&e, "/usr/bin/cargo test").action, Action::Ask);
+    let e = contained_engine("sandbox bash(program \"make\") unless flag \"-C\";");
+    assert_eq!(bash(&e, "/usr/bin/make test").action, Action::Sandbox);
+    assert_eq!(bash(&e, "make -C sub").action, Action::Ask);
+}
+
+#[test]
+fn no_mode_runs_a_contained_call_free_and_read_only_denies_it() {
+    let e = contained_engine("sandbox bash(prefix \"cargo test\");");
+    let call = ToolCall::primary("bash", "cargo test");
+    for mode in [Mode::Default, Mode::AutoApprove, Mode::Bypass] {
+        let d = e.decide_in_mode(&call, mode);
+        assert_eq!(d.action, Action::Sandbox, "{mode}: {d:?}");
+    }
+    assert_eq!(e.decide_in_mode(&call, Mode::ReadOnly).action, Action::Deny);
+    // Without the sandbox, the ask it becomes is approved as any low-risk ask is.
+    let e = engine("sandbox bash(prefix \"cargo test\");");
+    assert_eq!(e.decide_in_mode(&call, Mode::Default).action, Action::Ask);
+    assert_eq!(
+        e.decide_in_mode(&call, Mode::AutoApprove).action,
+        Action::Allow
+    );
+}
+
+#[test]
+fn a_decision_to_contain_says_so_in_json_with_its_profile() {
+    let e = contained_engine("sandbox bash(prefix \"go test\") profile \"go\";");
+    let d = bash(&e, "go test ./...");
+    let v = serde_json::to_value(&d).unwrap();
+    assert_eq!(v["decision"], "sandbox");
+    assert_eq!(v["profile"], "go");
+    let back: Decision = serde_json::from_value(v).unwrap();
+    assert_eq!(back, d);
+    let v = serde_json::to_value(bash(&e, "ls")).unwrap();
+    assert!(v.get("profile").is_none(), "{v}");
+}
+
+/// A built-in rule whose exception holds in one reading only (`unless program "cat"` on
+/// `/bin/cat`) leaves its ask open: after a sandbox rule it still stands, and the default after
+/// it cannot lift it.
+#[test]
+fn an_open_builtin_ask_after_a_sandbox_rule_is_not_lost_to_the_default() {
+    let e = contained_engine("sandbox bash(program \"cat\");\ndefault allow;");
+    let d = bash(&e, "/bin/cat /dev/sda");
+    assert_eq!(act(&d), (Action::Ask, Risk::High), "{d:?}");
+    assert_eq!(bash(&e, "cat notes.txt").action, Action::Sandbox);
+}

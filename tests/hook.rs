@@ -275,7 +275,7 @@ fn other_tools_keep_their_names_and_arguments() {
 fn without_a_policy_file_the_default_policy_applies() {
     let p = Project::new();
     assert!(!p.cwd().join(".harness9").exists());
-    let (d, why) = decision(&p.claude("Bash", json!({"command": "cargo build"})));
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "mkdir -p build"})));
     assert_eq!(d, "ask");
     assert!(
         why.contains("low risk") && why.contains("rule default"),
@@ -284,6 +284,42 @@ fn without_a_policy_file_the_default_policy_applies() {
     // Claude Code's read-only search tools are allowed beside it.
     let (d, _) = decision(&p.claude("Grep", json!({"pattern": "x"})));
     assert_eq!(d, "allow");
+}
+
+/// The agent runs the command, not harness9: a call the policy would run contained is asked
+/// (denied where the agent has no ask), saying it would run contained and why it cannot.
+#[test]
+fn a_call_the_policy_would_contain_is_asked_by_the_hook_saying_why() {
+    let p = Project::new();
+    let (d, why) = decision(&p.claude("Bash", json!({"command": "cargo test"})));
+    assert_eq!(d, "ask", "{why}");
+    assert!(
+        why.contains(
+            "the sandbox is not available here: the agent runs its commands itself, outside \
+             harness9's sandbox; it would run contained (sandbox profile `build`)"
+        ),
+        "{why}"
+    );
+    let event = json!({
+        "session_id": "g1",
+        "transcript_path": "/tmp/t.json",
+        "cwd": p.cwd(),
+        "hook_event_name": "BeforeTool",
+        "timestamp": "2026-01-01T00:00:00Z",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "npm test"},
+    })
+    .to_string();
+    let o = p.run(&["hook", "gemini-cli", "--ask-as", "deny"], &event);
+    let v = answer(&o);
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("it would run contained"),
+        "{v}"
+    );
 }
 
 #[test]

@@ -24,8 +24,9 @@ use reference::{Layout, World};
 fn rank(a: Action) -> u8 {
     match a {
         Action::Allow => 0,
-        Action::Ask => 1,
-        Action::Deny => 2,
+        Action::Sandbox => 1,
+        Action::Ask => 2,
+        Action::Deny => 3,
     }
 }
 
@@ -309,7 +310,11 @@ proptest! {
         for call in calls(seed, 24) {
             let base = engine.decide(&call);
             let bypass = engine.decide_in_mode(&call, Mode::Bypass);
-            let expected = if base.action == Action::Deny { Action::Deny } else { Action::Allow };
+            // A deny stays, and so does a contained call: no mode runs it free.
+            let expected = match base.action {
+                Action::Deny | Action::Sandbox => base.action,
+                _ => Action::Allow,
+            };
             prop_assert_eq!(
                 bypass.action, expected,
                 "{}: {:?} became {:?} in bypass mode\n{}", show(&call), base, bypass, world.describe()
@@ -319,6 +324,10 @@ proptest! {
                 prop_assert!(
                     base.action != Action::Deny || d.action == Action::Deny,
                     "{}: a deny became {d:?} in mode {mode}\n{}", show(&call), world.describe()
+                );
+                prop_assert!(
+                    base.action != Action::Sandbox || d.action != Action::Allow,
+                    "{}: a contained call became {d:?} in mode {mode}\n{}", show(&call), world.describe()
                 );
             }
             // Every third pair: still each permission mode and each `--mode` (time).

@@ -168,8 +168,9 @@ proptest! {
 fn looser(after: &Decision, before: &Decision) -> bool {
     let rank = |a: Action| match a {
         Action::Allow => 0,
-        Action::Ask => 1,
-        Action::Deny => 2,
+        Action::Sandbox => 1,
+        Action::Ask => 2,
+        Action::Deny => 3,
     };
     rank(after.action) < rank(before.action)
         || (after.action == Action::Ask && before.action == Action::Ask && after.risk < before.risk)

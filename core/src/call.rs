@@ -131,6 +131,10 @@ pub struct Decision {
     /// person (`"unknown": true` in JSON; absent when false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unknown: bool,
+    /// The sandbox profile a `sandbox` decision runs the call under (`None` for every other
+    /// decision); read it through [`Decision::contained`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 impl Decision {
@@ -141,6 +145,53 @@ impl Decision {
             reason: reason.into(),
             rule,
             unknown: false,
+            profile: None,
+        }
+    }
+
+    /// A decision to run the call contained, under the sandbox profile `profile`.
+    pub fn contained_by(
+        risk: Risk,
+        reason: impl Into<String>,
+        rule: RuleRef,
+        profile: impl Into<String>,
+    ) -> Self {
+        Decision {
+            profile: Some(profile.into()),
+            ..Decision::new(Action::Sandbox, risk, reason, rule)
+        }
+    }
+
+    /// The sandbox profile the call is to run under, when the decision is to run it contained
+    /// (`sandbox`): the one way for a caller to learn that it must contain the call. A caller
+    /// that cannot contain it asks a person instead (see [`Decision::asked_instead`]).
+    pub fn contained(&self) -> Option<&str> {
+        match self.action {
+            Action::Sandbox => Some(
+                self.profile
+                    .as_deref()
+                    .unwrap_or(crate::sandbox::DEFAULT_PROFILE),
+            ),
+            _ => None,
+        }
+    }
+
+    /// A `sandbox` decision as an ask, for where the call cannot be run contained; `why` says
+    /// why (`the sandbox is not available here: …`). Any other decision is returned as it is.
+    /// The risk and `unknown` stay: the person is asked about running the call free.
+    pub fn asked_instead(self, why: &str) -> Self {
+        if self.action != Action::Sandbox {
+            return self;
+        }
+        let profile = self.contained().unwrap_or_default().to_string();
+        Decision {
+            action: Action::Ask,
+            reason: format!(
+                "{why}; it would run contained (sandbox profile `{profile}`): {}",
+                self.reason
+            ),
+            profile: None,
+            ..self
         }
     }
 
@@ -150,7 +201,7 @@ impl Decision {
         self
     }
 
-    /// Orders decisions by strictness: deny > ask > allow, then by risk.
+    /// Orders decisions by strictness: deny > ask > sandbox > allow, then by risk.
     pub fn strictness(&self) -> (Action, Risk) {
         (self.action, self.risk)
     }

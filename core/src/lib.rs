@@ -37,6 +37,7 @@ pub mod knowledge;
 pub mod lint;
 pub mod policy;
 pub mod rule_ref;
+pub mod sandbox;
 pub mod settings;
 pub mod shell;
 

@@ -291,6 +291,7 @@ fn entries(
                     unless,
                     risk: e.risk.map(|(r, a, b)| Spanned::new(r, at(a, b))),
                     reason: None,
+                    profile: None,
                     span,
                 });
             }

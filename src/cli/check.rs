@@ -107,11 +107,28 @@ fn decision_json(d: &Decision, id: Option<&Value>) -> Value {
         if d.unknown {
             m.insert("unknown".into(), Value::Bool(true));
         }
+        // A contained decision names its profile and what running contained means.
+        if let Some(profile) = d.contained() {
+            m.insert("profile".into(), Value::String(profile.into()));
+            m.insert("contained".into(), Value::String(contained_means(profile)));
+        }
         if let Some(id) = id {
             m.insert("id".into(), id.clone());
         }
     }
     v
+}
+
+/// What running contained under `profile` means, in one line.
+fn contained_means(profile: &str) -> String {
+    let caches = harness9::sandbox::profile(profile)
+        .filter(|p| !p.caches.is_empty())
+        .map(|p| format!(" (and {})", p.caches.join(", ")))
+        .unwrap_or_default();
+    format!(
+        "runs in the sandbox, profile `{profile}`: {}{caches}",
+        harness9::sandbox::CONTAINED_MEANS
+    )
 }
 
 pub fn check(a: CheckArgs) -> i32 {
@@ -139,6 +156,9 @@ pub fn check(a: CheckArgs) -> i32 {
         Format::Text => {
             let unknown = if d.unknown { ", unknown" } else { "" };
             println!("{} ({} risk{unknown})", d.action, d.risk);
+            if let Some(profile) = d.contained() {
+                println!("how:    {}", contained_means(profile));
+            }
             println!("reason: {}", d.reason);
             println!("rule:   {}", d.rule);
         }
@@ -361,7 +381,7 @@ fn explanation_text(call: &ToolCall, ex: &Explanation, d: &Decision, mode: Mode)
     if ex.parts.len() > 1 {
         let _ = writeln!(
             out,
-            "combined: the strictest part wins (deny > ask > allow, then higher risk)"
+            "combined: the strictest part wins (deny > ask > sandbox > allow, then higher risk)"
         );
     }
     if mode != Mode::Default {
@@ -373,6 +393,9 @@ fn explanation_text(call: &ToolCall, ex: &Explanation, d: &Decision, mode: Mode)
         ""
     };
     let _ = writeln!(out, "decision: {} ({} risk{unknown})", d.action, d.risk);
+    if let Some(profile) = d.contained() {
+        let _ = writeln!(out, "how:      {}", contained_means(profile));
+    }
     let _ = writeln!(out, "reason:   {}", d.reason);
     let _ = writeln!(out, "rule:     {}", d.rule);
     out

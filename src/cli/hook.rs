@@ -294,7 +294,7 @@ fn gemini(a: GeminiArgs) -> i32 {
     };
     let call = &p.call;
     let ask_as = a.ask_as;
-    let d = p.engine.decide_in_mode(&call.call, a.mode);
+    let d = hooks::for_host(p.engine.decide_in_mode(&call.call, a.mode));
     let d = hooks::with_asked_reason(d, gemini_cli::ASKED, &call.agent_tool);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {
@@ -325,7 +325,7 @@ fn codex_hook(a: CodexArgs) -> i32 {
         .calls
         .iter()
         .map(|c| {
-            let d = p.engine.decide_in_mode(&c.call, a.mode);
+            let d = hooks::for_host(p.engine.decide_in_mode(&c.call, a.mode));
             hooks::with_asked_reason(d, codex::ASKED, &c.agent_tool)
         })
         .collect();
@@ -366,7 +366,7 @@ fn copilot_hook(a: CopilotArgs) -> i32 {
         .calls
         .iter()
         .map(|c| {
-            let d = p.engine.decide_in_mode(&c.call, a.mode);
+            let d = hooks::for_host(p.engine.decide_in_mode(&c.call, a.mode));
             hooks::with_asked_reason(d, copilot::ASKED, &c.agent_tool)
         })
         .collect();

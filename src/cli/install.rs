@@ -718,15 +718,12 @@ pub fn doctor(a: DoctorArgs) -> i32 {
         Ok(log) => println!("the audit log (none yet): {}", log.display()),
         Err(e) => println!("warning: no audit log: {e}"),
     }
-    // Said, not counted as a problem: without a sandbox nothing runs contained, and nothing
-    // else changes.
-    match harness9::sandbox::probe() {
-        Ok(how) => println!(
-            "ok: the sandbox works ({how}): `harness9 sandbox` runs a command with no network, \
-             writing only the project, the temporary folder and its profile's caches"
-        ),
-        Err(e) => println!("note: {e}; `harness9 sandbox` cannot run a command here"),
-    }
+    // Said, not counted as a problem: without a sandbox nothing runs contained, and what a
+    // policy would contain is asked instead.
+    print!(
+        "{}",
+        sandbox_report(harness9::sandbox::probe(), &harness9::sandbox::support())
+    );
     if problems > 0 {
         println!("{problems} problem(s)");
         1
@@ -1032,5 +1029,59 @@ mod tests {
         assert_eq!(parse_version("2.1.332 (Claude Code)"), Some((2, 1, 332)));
         assert_eq!(parse_version("codex-cli 0.171.0"), Some((0, 171, 0)));
         assert_eq!(parse_version("no version"), None);
+    }
+}
+
+/// What `doctor` says of the sandbox: whether it starts here (`probe`, which runs bubblewrap),
+/// whether `check` and the policy see it as available (`support`, the cheap look each decision
+/// takes), and so what becomes of a `sandbox` decision.
+fn sandbox_report(
+    probe: Result<String, harness9::sandbox::SandboxError>,
+    support: &harness9::sandbox::Support,
+) -> String {
+    use harness9::sandbox::Support;
+    let asked = "a call a policy runs contained (`sandbox` rules: the shipped default policy's \
+                 builds, tests, linters and scripts) is asked about instead";
+    match (probe, support) {
+        (Ok(how), Support::Available) => format!(
+            "ok: the sandbox works ({how}): `harness9 sandbox` runs a command with no network, \
+             writing only the project, the temporary folder and its profile's caches; `check` \
+             answers a contained call `sandbox`. The agents' hooks ask about such a call: the \
+             agent runs its commands itself, outside the sandbox\n"
+        ),
+        (Ok(how), Support::Unavailable(why)) => format!(
+            "note: the sandbox starts ({how}), but {}; {asked}\n",
+            Support::Unavailable(why.clone())
+        ),
+        (Err(e), _) => {
+            format!("note: {e}; `harness9 sandbox` cannot run a command here, and {asked}\n")
+        }
+    }
+}
+
+#[cfg(test)]
+mod sandbox_report_tests {
+    use super::sandbox_report;
+    use harness9::sandbox::{SandboxError, Support};
+
+    #[test]
+    fn doctor_says_a_contained_call_is_asked_where_the_sandbox_does_not_work() {
+        let r = sandbox_report(
+            Err(SandboxError::Unavailable(
+                "bubblewrap (`bwrap`) is not installed".into(),
+            )),
+            &Support::Unavailable("bubblewrap (`bwrap`) is not installed".into()),
+        );
+        assert!(r.starts_with("note: "), "{r}");
+        assert!(r.contains("is asked about instead"), "{r}");
+        let r = sandbox_report(
+            Ok("bubblewrap 0.9.0".into()),
+            &Support::Unavailable("HARNESS9_NO_SANDBOX is set".into()),
+        );
+        assert!(r.contains("HARNESS9_NO_SANDBOX is set"), "{r}");
+        assert!(r.contains("is asked about instead"), "{r}");
+        let r = sandbox_report(Ok("bubblewrap 0.9.0".into()), &Support::Available);
+        assert!(r.starts_with("ok: the sandbox works"), "{r}");
+        assert!(r.contains("answers a contained call `sandbox`"), "{r}");
     }
 }

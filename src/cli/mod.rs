@@ -119,8 +119,12 @@ impl PolicyArgs {
             None => PathContext::from_env(),
         };
         // Guarded as the hook guards them, so `check` answers what the hook would.
+        // Whether a call can run contained here, by the cheap look (no process started), so
+        // that `check` answers a contained decision as it would be honoured.
         let mut b = harness9::hooks::guard_project(
-            Engine::builder().context(ctx.clone()),
+            Engine::builder()
+                .context(ctx.clone())
+                .sandbox(harness9::sandbox::support()),
             &ctx.cwd,
             ctx.home.as_deref(),
         )

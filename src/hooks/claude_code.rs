@@ -154,7 +154,7 @@ pub fn decide(
     forced: Option<Mode>,
 ) -> Decision {
     let mode = forced.unwrap_or_else(|| permission_mode.engine_mode());
-    let d = engine.decide_in_mode(call, mode);
+    let d = super::for_host(engine.decide_in_mode(call, mode));
     let d = match permission_mode {
         PermissionMode::AcceptEdits
             if forced.is_none()
@@ -312,6 +312,29 @@ mod tests {
             "{told}"
         );
         assert!(why(Situation::Unknown).contains("If nobody can approve it here"));
+    }
+
+    /// Even from an engine that could contain a call, a host is answered with an ask: it runs
+    /// the command itself, and `sandbox` is no answer it knows.
+    #[test]
+    fn a_contained_decision_reaches_claude_code_as_an_ask_saying_why() {
+        let engine = Engine::builder()
+            .policy_text("t.policy", "sandbox bash(prefix \"cargo test\");")
+            .sandbox(crate::sandbox::Support::Available)
+            .build()
+            .unwrap();
+        let call = ToolCall::primary("bash", "cargo test");
+        assert_eq!(engine.decide(&call).action, Action::Sandbox);
+        let d = decide(&engine, &call, &PermissionMode::Default, None);
+        assert_eq!(d.action, Action::Ask, "{d:?}");
+        assert!(
+            d.reason
+                .contains("the agent runs its commands itself, outside harness9's sandbox"),
+            "{}",
+            d.reason
+        );
+        let v = response(&d, crate::hooks::Situation::Unknown);
+        assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask");
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub fn response(d: &Decision, ask_as: AskAs) -> Value {
     match d.action {
         Action::Allow => json!({"decision": "allow", "reason": reason}),
         Action::Deny => json!({"decision": "deny", "reason": reason}),
-        Action::Ask => json!({
+        Action::Ask | Action::Sandbox => json!({
             "decision": "ask",
             "reason": reason,
             "systemMessage": format!("harness9 asks: {reason}"),

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::call::{Action, Decision, ToolCall};
 use crate::engine::{Engine, EngineBuilder, LoadError, PathContext};
+use crate::sandbox::Support;
 use crate::settings::SETTINGS_PATH;
 
 /// Project policy files are `*.policy` in this folder of the working folder.
@@ -158,6 +159,19 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
     Ok(files)
 }
 
+/// Why a hook cannot run a call contained: the host runs it. (A hook that rewrites the command
+/// to run under `harness9 sandbox`, for hosts that take a rewritten input, would say
+/// [`Support::Available`] instead and answer a `sandbox` decision with that rewrite.)
+pub const HOST_RUNS_COMMANDS: &str =
+    "the agent runs its commands itself, outside harness9's sandbox";
+
+/// `d` as a host is answered: a `sandbox` decision is an ask saying why (the hook's engine
+/// never gives one, see [`HOST_RUNS_COMMANDS`]; an engine built otherwise must not make a host
+/// run a call free, nor hand it a decision it does not know).
+pub fn for_host(d: Decision) -> Decision {
+    d.asked_instead(&Support::Unavailable(HOST_RUNS_COMMANDS.into()).to_string())
+}
+
 /// Builds the engine for a hook call in `project.cwd`: `.harness9/settings.json`, every
 /// `.harness9/*.policy` (by name), the user's `*.policy` files, on the shipped default policy
 /// plus `fallback` (the shipped policy of the agent's harmless tools) unless a file says
@@ -221,7 +235,10 @@ pub fn project_engine(
     if let Some(s) = &sources.settings {
         b = b.settings_file(named(s));
     }
-    let engine = b.build().map_err(SetupError::Load)?;
+    let engine = b
+        .sandbox(Support::Unavailable(HOST_RUNS_COMMANDS.into()))
+        .build()
+        .map_err(SetupError::Load)?;
     sources.default_policy = engine.has_shipped_default();
     Ok((engine, sources))
 }
@@ -299,6 +316,11 @@ pub fn explain(d: &Decision) -> String {
              or a policy file)"
         ),
         Action::Deny => format!("{why}; the call was not run"),
+        // Not met here: a hook's engine cannot contain a call, and answers it with an ask.
+        Action::Sandbox => format!(
+            "needs a person's approval: {why}. It may only run contained, which this agent \
+             cannot do: ask the user to approve or run it"
+        ),
         Action::Allow => why,
     }
 }

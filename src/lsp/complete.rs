@@ -69,20 +69,24 @@ pub fn option_keywords() -> Vec<&'static str> {
 enum Place {
     /// Where a statement starts.
     Statement,
-    /// After an action or `expect`: a tool.
-    Tool,
-    /// After `default`, `headless`, `expect`: an action.
+    /// After an action or `expect`: a tool (after `sandbox`, `bash` only).
+    Tool { bash_only: bool },
+    /// After `expect`: an action.
     Action,
+    /// After `default`, `headless`: an action a default can be (not `sandbox`).
+    DefaultAction,
     /// After `risk`.
     Risk,
     /// Inside a rule's parentheses or after `unless`: a matcher.
     Matcher,
     /// After `arg NAME`: a matcher that may follow it.
     ArgMatcher,
-    /// After a rule's head: its options.
-    Option,
+    /// After a rule's head: its options (`profile` after a `sandbox` rule's only).
+    Option { sandbox: bool },
     /// Inside the string of an `effect` matcher.
     Effect,
+    /// Inside the string after `profile`: a sandbox profile's name.
+    Profile,
     /// Nothing to offer (inside another string, a comment, an argument's name).
     Nothing,
 }
@@ -101,17 +105,31 @@ pub fn complete(text: &str, offset: usize) -> Vec<CompletionItem> {
                     .map(|k| keyword(k, "statement")),
             )
             .collect(),
-        Place::Tool => tools().collect(),
+        Place::Tool { bash_only: false } => tools().collect(),
+        Place::Tool { bash_only: true } => tools().filter(|t| t.label == "bash").collect(),
         Place::Action => actions().collect(),
+        Place::DefaultAction => actions().filter(|a| a.label != "sandbox").collect(),
         Place::Risk => Risk::ALL
             .iter()
             .map(|r| item(r.as_str(), CompletionItemKind::ENUM_MEMBER, "risk", None))
             .collect(),
         Place::Matcher => matchers(false).collect(),
         Place::ArgMatcher => matchers(true).collect(),
-        Place::Option => option_keywords()
+        Place::Option { sandbox } => option_keywords()
             .into_iter()
+            .filter(|k| sandbox || *k != "profile")
             .map(|k| keyword(k, "option"))
+            .collect(),
+        Place::Profile => crate::sandbox::PROFILES
+            .iter()
+            .map(|p| {
+                item(
+                    p.name,
+                    CompletionItemKind::ENUM_MEMBER,
+                    "sandbox profile",
+                    Some(p.about),
+                )
+            })
             .collect(),
         Place::Effect => Kind::ALL
             .iter()
@@ -278,10 +296,10 @@ fn string_place(words: &[String]) -> Place {
         .iter()
         .rev()
         .find(|w| !matches!(w.as_str(), "[" | "," | "\""));
-    if kw.is_some_and(|k| k == "effect") {
-        Place::Effect
-    } else {
-        Place::Nothing
+    match kw.map(String::as_str) {
+        Some("effect") => Place::Effect,
+        Some("profile") => Place::Profile,
+        _ => Place::Nothing,
     }
 }
 
@@ -298,20 +316,21 @@ fn word_place(done: &[&str], depth: usize, closed: bool) -> Place {
         return Place::Risk;
     }
     if matches!(last, Some("default" | "headless")) {
-        return Place::Action;
+        return Place::DefaultAction;
     }
     if first == Some("expect") {
         return match done.len() {
             1 => Place::Action,
-            _ if !done.contains(&"(") => Place::Tool,
+            _ if !done.contains(&"(") => Place::Tool { bash_only: false },
             _ => Place::Nothing,
         };
     }
     if !first.is_some_and(is_action) {
         return Place::Nothing;
     }
+    let sandbox = first == Some("sandbox");
     if done.len() == 1 {
-        return Place::Tool;
+        return Place::Tool { bash_only: sandbox };
     }
     let in_group = depth > 0;
     if in_group || last == Some("unless") {
@@ -324,7 +343,7 @@ fn word_place(done: &[&str], depth: usize, closed: bool) -> Place {
         };
     }
     if closed || done.len() >= 2 {
-        return Place::Option;
+        return Place::Option { sandbox };
     }
     Place::Nothing
 }
@@ -347,7 +366,7 @@ mod tests {
             assert!(st.contains(&k), "{k} in {st:?}");
         }
         assert!(!st.contains(&"risk"));
-        assert_eq!(option_keywords(), ["risk", "reason", "unless"]);
+        assert_eq!(option_keywords(), ["risk", "reason", "profile", "unless"]);
     }
 
     #[test]
@@ -399,6 +418,20 @@ mod tests {
         );
         assert_eq!(labels("ask bash(\"x\") risk "), ["high", "medium", "low"]);
         assert_eq!(labels("default "), ["allow", "deny", "ask"]);
+        assert_eq!(labels("expect "), ["allow", "deny", "ask", "sandbox"]);
+    }
+
+    #[test]
+    fn a_sandbox_rule_is_about_bash_and_takes_a_profile() {
+        assert_eq!(labels("sandbox "), ["bash"]);
+        assert_eq!(
+            labels("sandbox bash(prefix \"cargo test\") "),
+            ["risk", "reason", "profile", "unless"]
+        );
+        let profiles = labels("sandbox bash(prefix \"cargo\") profile \"ca");
+        assert_eq!(profiles.len(), crate::sandbox::PROFILES.len());
+        assert!(profiles.contains(&"cargo".into()), "{profiles:?}");
+        assert!(labels("allow bash;\n").contains(&"sandbox".into()));
     }
 
     #[test]

@@ -228,12 +228,30 @@ pub fn describe_rule(r: &Rule) -> String {
     if let Some(reason) = &r.reason {
         let _ = write!(out, "\n\nReason shown: {}", reason.value);
     }
+    if action == Action::Sandbox {
+        let profile = r
+            .profile
+            .as_ref()
+            .map_or(crate::sandbox::DEFAULT_PROFILE, |p| p.value.as_str());
+        let about = crate::sandbox::profile(profile).map_or("", |p| p.about);
+        let _ = write!(
+            out,
+            "\n\nContained under the sandbox profile `{profile}` ({about}). The built-in rules \
+             still count: what they ask about or deny stays asked or denied. Where the sandbox \
+             is not available (`harness9 doctor` says why), the call is asked about instead."
+        );
+    }
     if tool == "bash" || tool.contains(['*', '?']) {
         out.push_str("\n\nEach simple command of a bash line (across `&&`, pipes, `$(…)`) is judged on its own; ");
-        out.push_str(if action == Action::Allow {
-            "an allow rule reads a command as written (`./ls` is not `ls`)."
-        } else {
-            "a deny or ask rule reads a command by its meaning (`/bin/rm` and `FOO=1 rm` are `rm`)."
+        out.push_str(match action {
+            Action::Allow => "an allow rule reads a command as written (`./ls` is not `ls`).",
+            Action::Sandbox => {
+                "a sandbox rule reads a command by its meaning (`/usr/bin/make` is `make`), and \
+                 its exceptions either way."
+            }
+            Action::Deny | Action::Ask => {
+                "a deny or ask rule reads a command by its meaning (`/bin/rm` and `FOO=1 rm` are `rm`)."
+            }
         });
     }
     out
@@ -242,6 +260,7 @@ pub fn describe_rule(r: &Rule) -> String {
 fn verb(action: Action) -> &'static str {
     match action {
         Action::Allow => "allows",
+        Action::Sandbox => "runs contained (no network, writes to the project only)",
         Action::Ask => "asks a person about",
         Action::Deny => "denies",
     }
@@ -250,6 +269,7 @@ fn verb(action: Action) -> &'static str {
 fn done(action: Action) -> &'static str {
     match action {
         Action::Allow => "allowed",
+        Action::Sandbox => "run contained",
         Action::Ask => "asked about",
         Action::Deny => "denied",
     }
@@ -560,6 +580,20 @@ mod tests {
             h.contains("silences or overrides no built-in danger rule"),
             "{h}"
         );
+    }
+
+    #[test]
+    fn hover_on_a_sandbox_rule_says_it_contains_under_its_profile_and_keeps_the_builtin_rules() {
+        let text = "sandbox bash(prefix \"cargo test\") profile \"cargo\";\n";
+        let (_, h) = hover_on(text, "bash");
+        assert!(
+            h.starts_with("**sandbox** rule, low risk: runs contained"),
+            "{h}"
+        );
+        assert!(h.contains("sandbox profile `cargo`"), "{h}");
+        assert!(h.contains("Cargo's registry"), "{h}");
+        assert!(h.contains("The built-in rules still count"), "{h}");
+        assert!(h.contains("asked about instead"), "{h}");
     }
 
     #[test]

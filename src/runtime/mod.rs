@@ -276,7 +276,8 @@ impl HookRegistry {
                 ControlFlow::Break(self.deny_by_hook(p, pending, &d, d.reason.clone(), by))
             }
             Action::Allow => self.apply_allow(name, d, p, pending, tool),
-            Action::Ask => self.apply_ask(name, d, p, pending).await,
+            // A hook that wants a call contained and cannot have it so asks.
+            Action::Ask | Action::Sandbox => self.apply_ask(name, d, p, pending).await,
         }
     }
 

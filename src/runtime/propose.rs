@@ -433,8 +433,11 @@ fn bash_rules(engine: &Engine, call: &ToolCall, high: bool) -> Option<Vec<Propos
     for (cmd, part) in analysis.commands.iter().zip(&explained.parts) {
         match part.decision.action {
             Action::Allow => continue,
+            // A contained part is not asked about where the sandbox is available; where it is
+            // not, it is, and a person's allow of it is what the proposal holds.
+            Action::Sandbox if engine.sandbox_support().is_available() => continue,
             Action::Deny => return None,
-            Action::Ask => {}
+            Action::Ask | Action::Sandbox => {}
         }
         if code_from_input(cmd) {
             return None;

@@ -386,8 +386,27 @@ impl PermissionHook {
     }
 }
 
+/// Why the TUI asks about a call a rule would run contained: its `bash` tool runs commands
+/// free (running them under `harness9 sandbox` is the next step).
+const TUI_RUNS_FREE: &str = "the sandbox is not available here: this session runs its commands \
+                             outside the sandbox";
+
+/// The project's engine, answering as a caller that cannot contain a call ([`TUI_RUNS_FREE`]).
+fn tui_engine(
+    project: &crate::hooks::Project,
+) -> Result<(Engine, crate::hooks::Sources), SetupError> {
+    let (mut engine, sources) = project_engine(project, None, None)?;
+    engine.set_sandbox_support(crate::sandbox::Support::Unavailable(
+        "this session runs its commands outside the sandbox".into(),
+    ));
+    Ok((engine, sources))
+}
+
 /// The hook's verdict from an engine decision; an ask carries the proposal, if one helps.
 fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
+    // The engine was built without the sandbox (see `TUI_RUNS_FREE`): a contained decision
+    // never comes here; were it to, it is asked about, never run free.
+    let d = d.asked_instead(TUI_RUNS_FREE);
     match d.action {
         Action::Allow => HookDecision {
             reason: d.reason,
@@ -396,7 +415,7 @@ fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
         Action::Deny => HookDecision::deny(d.reason)
             .with_rule(d.rule)
             .with_risk(d.risk),
-        Action::Ask => {
+        Action::Ask | Action::Sandbox => {
             let proposal = propose(engine, call, &d);
             let managed = engine.managed_floor(call).is_some();
             HookDecision {
@@ -698,13 +717,13 @@ pub fn standard_registry_with(
         watched.push(user_dir.clone());
     }
     let stamps = stamps_of(&watched);
-    let (first, _) = project_engine(&project, None, None)?;
+    let (first, _) = tui_engine(&project)?;
     let events = approver.as_ref().map(|a| a.events().clone());
     let factory_project = project.clone();
     let engine = Arc::new(LiveEngine::built(
         first,
         stamps,
-        Box::new(move || project_engine(&factory_project, None, None).map(|(e, _)| e)),
+        Box::new(move || tui_engine(&factory_project).map(|(e, _)| e)),
         watched,
         events.clone(),
     ));
@@ -742,4 +761,45 @@ pub fn standard_registry_with(
             audit,
         },
     ))
+}
+
+#[cfg(test)]
+mod sandbox_tests {
+    use super::*;
+
+    /// The TUI's `bash` tool runs commands free: a call the shipped default policy would run
+    /// contained is asked about, saying why, and an approval of it can be proposed.
+    #[test]
+    fn the_tui_asks_about_a_call_the_policy_would_contain() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let project = Project {
+            cwd: dir.path().to_path_buf(),
+            home: Some(dir.path().join("home")),
+            user_dir: None,
+        };
+        let (engine, _) = tui_engine(&project).expect("the project's engine builds");
+        assert!(!engine.sandbox_support().is_available());
+        let call = ToolCall::primary("bash", "cargo test");
+        let d = engine.decide(&call);
+        assert_eq!(d.action, Action::Ask, "{d:?}");
+        assert!(
+            d.reason.starts_with(
+                "the sandbox is not available here: this session runs its commands outside \
+                 the sandbox; it would run contained"
+            ),
+            "{}",
+            d.reason
+        );
+        let v = verdict(&engine, &call, d);
+        assert_eq!(v.action, Action::Ask);
+        assert!(v.proposal.is_some(), "an approval can become a rule");
+        // Were a contained decision to come here, it is asked about too.
+        let contained = Decision::contained_by(
+            crate::call::Risk::Low,
+            "runs the project's code",
+            crate::rule_ref::RuleRef::Default,
+            "cargo",
+        );
+        assert_eq!(verdict(&engine, &call, contained).action, Action::Ask);
+    }
 }

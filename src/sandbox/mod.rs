@@ -36,69 +36,9 @@ use std::process::Command;
 use crate::engine::paths::has_meta;
 use crate::engine::{PathContext, Protections};
 
-/// A named set of caches outside the project that a contained command may write.
-#[derive(Debug)]
-pub struct Profile {
-    pub name: &'static str,
-    pub about: &'static str,
-    /// Folders from home (`~/.cargo/registry`); those that do not exist are left out.
-    pub caches: &'static [&'static str],
-}
-
-const CARGO: &[&str] = &["~/.cargo/registry", "~/.cargo/git"];
-const NPM: &[&str] = &["~/.npm", "~/.cache/yarn", "~/.cache/pnpm"];
-const PIP: &[&str] = &["~/.cache/pip", "~/.cache/uv"];
-const GO: &[&str] = &["~/.cache/go-build", "~/go/pkg/mod"];
-const BUILD: &[&str] = &[
-    "~/.cargo/registry",
-    "~/.cargo/git",
-    "~/.npm",
-    "~/.cache/yarn",
-    "~/.cache/pnpm",
-    "~/.cache/pip",
-    "~/.cache/uv",
-    "~/.cache/go-build",
-    "~/go/pkg/mod",
-];
-
-/// The profiles: none of them has the network (a host allow-list is not built yet).
-pub const PROFILES: &[Profile] = &[
-    Profile {
-        name: "default",
-        about: "the project and the temporary folder only",
-        caches: &[],
-    },
-    Profile {
-        name: "cargo",
-        about: "also Cargo's registry and git caches",
-        caches: CARGO,
-    },
-    Profile {
-        name: "npm",
-        about: "also the npm, Yarn and pnpm caches",
-        caches: NPM,
-    },
-    Profile {
-        name: "pip",
-        about: "also the pip and uv caches",
-        caches: PIP,
-    },
-    Profile {
-        name: "go",
-        about: "also Go's build and module caches",
-        caches: GO,
-    },
-    Profile {
-        name: "build",
-        about: "also every cache of the profiles above",
-        caches: BUILD,
-    },
-];
-
-/// The profile of that name.
-pub fn profile(name: &str) -> Option<&'static Profile> {
-    PROFILES.iter().find(|p| p.name == name)
-}
+pub use harness9_core::sandbox::{
+    profile, profile_names, Profile, Support, CONTAINED_MEANS, DEFAULT_PROFILE, PROFILES,
+};
 
 /// What a path in the project is, when it has to be made for the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -945,6 +885,67 @@ fn bwrap_in(fixed: &[&str], path: Option<OsString>) -> Result<PathBuf, SandboxEr
     ))
 }
 
+/// The environment variable that turns contained decisions into asks (`HARNESS9_NO_SANDBOX=1`):
+/// for a machine where the sandbox starts but a project's commands cannot work in it.
+pub const NO_SANDBOX_ENV: &str = "HARNESS9_NO_SANDBOX";
+
+/// Whether commands can be run contained here, by a cheap look (no process is started, so a
+/// hook or `check` can ask it on every call): Linux, bubblewrap where [`find_bwrap`] looks,
+/// and unprivileged user namespaces not turned off (`/proc/sys/user/max_user_namespaces`,
+/// Debian's `kernel.unprivileged_userns_clone`, Ubuntu's AppArmor restriction unless
+/// bubblewrap has its profile). [`probe`] is the thorough check `harness9 doctor` runs:
+/// where this says yes and bubblewrap still fails, `harness9 sandbox` exits 125 without
+/// running the command, never running it free.
+pub fn support() -> Support {
+    if std::env::var_os(NO_SANDBOX_ENV).is_some_and(|v| !v.is_empty() && v != "0") {
+        return Support::Unavailable(format!("{NO_SANDBOX_ENV} is set"));
+    }
+    if !cfg!(target_os = "linux") {
+        return Support::Unavailable(not_linux().to_string());
+    }
+    if let Err(e) = find_bwrap() {
+        return Support::Unavailable(e.to_string());
+    }
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
+    namespaces_support(
+        read("/proc/sys/user/max_user_namespaces").as_deref(),
+        read("/proc/sys/kernel/unprivileged_userns_clone").as_deref(),
+        read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref(),
+        Path::new("/etc/apparmor.d/bwrap-userns-restrict").exists()
+            || Path::new("/etc/apparmor.d/bwrap").exists(),
+    )
+}
+
+/// What the kernel's settings say of unprivileged user namespaces (each `None` when the file
+/// is not there).
+fn namespaces_support(
+    max: Option<&str>,
+    clone: Option<&str>,
+    apparmor: Option<&str>,
+    bwrap_profile: bool,
+) -> Support {
+    let off = |why: &str| Support::Unavailable(format!("user namespaces are off here ({why})"));
+    match max {
+        None => return off("no /proc/sys/user/max_user_namespaces"),
+        Some("0") => return off("user.max_user_namespaces is 0"),
+        Some(_) => {}
+    }
+    if clone == Some("0") {
+        return off("kernel.unprivileged_userns_clone is 0");
+    }
+    if apparmor == Some("1") && !bwrap_profile {
+        return off(
+            "AppArmor restricts them (kernel.apparmor_restrict_unprivileged_userns is 1) and \
+             bubblewrap has no AppArmor profile",
+        );
+    }
+    Support::Available
+}
+
 /// Whether the sandbox works here: `true` run contained in an empty project. `Ok` tells
 /// bubblewrap's version and path; `Err` why it does not work.
 pub fn probe() -> Result<String, SandboxError> {
@@ -1110,6 +1111,29 @@ mod tests {
                 refuse_project(Path::new(p), Some(home)).is_ok(),
                 "{p} should run"
             );
+        }
+    }
+
+    #[test]
+    fn the_cheap_check_reads_the_kernels_user_namespace_settings() {
+        let yes = |s: Support| s.is_available();
+        assert!(yes(namespaces_support(Some("1000"), None, None, false)));
+        assert!(yes(namespaces_support(
+            Some("1000"),
+            Some("1"),
+            Some("0"),
+            false
+        )));
+        assert!(yes(namespaces_support(Some("1000"), None, Some("1"), true)));
+        for (max, clone, aa) in [
+            (None, None, None),
+            (Some("0"), None, None),
+            (Some("1000"), Some("0"), None),
+            (Some("1000"), None, Some("1")),
+        ] {
+            let s = namespaces_support(max, clone, aa, false);
+            assert!(!yes(s.clone()), "{max:?} {clone:?} {aa:?}");
+            assert!(s.to_string().contains("user namespaces are off"), "{s}");
         }
     }
 

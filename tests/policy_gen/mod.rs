@@ -19,6 +19,21 @@ pub fn action() -> impl Strategy<Value = Action> {
     prop::sample::select(Action::ALL.to_vec())
 }
 
+/// The decision of a `default` or `headless` statement: not `sandbox` (only a rule contains).
+pub fn default_action() -> impl Strategy<Value = Action> {
+    prop::sample::select(vec![Action::Allow, Action::Deny, Action::Ask])
+}
+
+/// A sandbox profile's name.
+pub fn profile() -> impl Strategy<Value = String> {
+    prop::sample::select(
+        harness9::sandbox::PROFILES
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect::<Vec<_>>(),
+    )
+}
+
 pub fn risk() -> impl Strategy<Value = Risk> {
     prop::sample::select(Risk::ALL.to_vec())
 }
@@ -107,15 +122,21 @@ pub fn rule() -> impl Strategy<Value = Rule> {
         prop::collection::vec(prop::collection::vec(matcher(), 1..3), 0..3),
         prop::option::of(risk()),
         prop::option::of(text()),
+        prop::option::of(profile()),
     )
-        .prop_map(|(action, tool, matchers, unless, risk, reason)| Rule {
-            action: spanned(action),
-            tool: spanned(tool),
-            matchers,
-            unless,
-            risk: risk.map(spanned),
-            reason: reason.map(spanned),
-            span: Span::default(),
+        .prop_map(|(action, tool, matchers, unless, risk, reason, profile)| {
+            // A `sandbox` rule is about `bash`, and only it names a profile.
+            let sandbox = action == Action::Sandbox;
+            Rule {
+                action: spanned(action),
+                tool: spanned(if sandbox { "bash".to_string() } else { tool }),
+                matchers,
+                unless,
+                risk: risk.map(spanned),
+                reason: reason.map(spanned),
+                profile: profile.filter(|_| sandbox).map(spanned),
+                span: Span::default(),
+            }
         })
 }
 
@@ -153,14 +174,17 @@ pub fn expect_arg() -> impl Strategy<Value = ExpectArg> {
 
 /// `default …;` and `headless …;` share a shape.
 fn default_like() -> impl Strategy<Value = DefaultStmt> {
-    (action(), prop::option::of(risk()), prop::option::of(text())).prop_map(|(a, r, why)| {
-        DefaultStmt {
+    (
+        default_action(),
+        prop::option::of(risk()),
+        prop::option::of(text()),
+    )
+        .prop_map(|(a, r, why)| DefaultStmt {
             action: spanned(a),
             risk: r.map(spanned),
             reason: why.map(spanned),
             span: Span::default(),
-        }
-    })
+        })
 }
 
 pub fn statement() -> impl Strategy<Value = Statement> {

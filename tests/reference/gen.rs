@@ -568,12 +568,14 @@ fn arg_matcher(g: &mut Gen) -> String {
 
 /// One rule statement.
 pub fn rule(g: &mut Gen) -> String {
-    let action = *g.pick(&["allow", "allow", "deny", "ask", "ask"]);
+    let action = *g.pick(&["allow", "allow", "deny", "ask", "ask", "sandbox"]);
     rule_with(g, action)
 }
 
 pub fn rule_with(g: &mut Gen, action: &str) -> String {
     let tool = *g.pick(TOOLS);
+    // A `sandbox` rule is about `bash`.
+    let tool = if action == "sandbox" { "bash" } else { tool };
     let kind = kind_of(tool);
     let mut out = format!("{action} {tool}");
     let n = if g.chance(6) { 0 } else { 1 + g.below(3) };
@@ -849,7 +851,7 @@ pub fn call(g: &mut Gen) -> (String, Map<String, Value>) {
 /// operands, subcommand, paths, redirections, pipes — so that re-spelling a command (flag
 /// order, the program's folder, quotes, wrappers) cannot change whether it matches.
 pub fn semantic_rule(g: &mut Gen) -> String {
-    let action = *g.pick(&["allow", "allow", "deny", "ask", "ask"]);
+    let action = *g.pick(&["allow", "allow", "deny", "ask", "ask", "sandbox"]);
     let plain = |g: &mut Gen| -> String {
         g.pick(&[
             "*",

@@ -29,12 +29,14 @@ use harness9::shell::{self, SimpleCommand};
 use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::Value;
 
-/// Deny beats ask beats allow.
+/// Deny beats ask beats sandbox beats allow. (The generated policies have no `sandbox` rules:
+/// what they decide is checked in `tests/engine.rs` and the corpus.)
 fn action_rank(a: Action) -> u8 {
     match a {
         Action::Allow => 0,
-        Action::Ask => 1,
-        Action::Deny => 2,
+        Action::Sandbox => 1,
+        Action::Ask => 2,
+        Action::Deny => 3,
     }
 }
 
@@ -328,12 +330,13 @@ impl<'e> Reference<'e> {
             self.remember_cd(cmd, &mut cd_folders);
             self.remember_link(cmd, &mut links);
             listed = lists;
-            unknown |= unknown_here && d.action == Action::Ask;
+            let asks = matches!(d.action, Action::Ask | Action::Sandbox);
+            unknown |= unknown_here && asks;
             keep_strictest(&mut best, d);
             line.extend(left);
         }
         let mut d = best.unwrap_or_else(|| self.engine.default_decision().clone());
-        d.unknown = unknown && d.action == Action::Ask;
+        d.unknown = unknown && matches!(d.action, Action::Ask | Action::Sandbox);
         d
     }
 
@@ -495,8 +498,14 @@ impl<'e> Reference<'e> {
             }
         }
         let mut held = None;
+        // A `sandbox` rule that surely decides: the built-in rules still count (the stricter
+        // stands), the default does not.
+        let mut contained = false;
         if let Some(d) = user.clone().filter(|_| open) {
             held = Some(d);
+        } else if let Some(d) = user.clone().filter(|d| d.action == Action::Sandbox) {
+            held = Some(d);
+            contained = true;
         } else if let Some(d) = user {
             // An allow from settings.json does not lift a high-risk built-in rule, unless an
             // exact entry there names the command.
@@ -545,6 +554,7 @@ impl<'e> Reference<'e> {
         }
         match found {
             Some(d) if sure => d,
+            Some(d) if contained && d.action == Action::Sandbox => d,
             _ => {
                 keep_strictest(&mut found, self.engine.default_decision().clone());
                 found.unwrap_or_else(|| self.engine.default_decision().clone())
@@ -788,7 +798,12 @@ impl World {
 
     /// The engine's sources, to build it with more (a guarded folder).
     pub fn builder(&self, ctx: &PathContext) -> harness9::EngineBuilder {
-        let mut b = Engine::builder().context(ctx.clone()).builtin(self.builtin);
+        // `sandbox` rules decide as where the sandbox is available (what becomes of them where
+        // it is not is checked by the corpus).
+        let mut b = Engine::builder()
+            .context(ctx.clone())
+            .builtin(self.builtin)
+            .sandbox(harness9::sandbox::Support::Available);
         for (name, text) in &self.policies {
             b = b.policy_text(name.as_str(), text.as_str());
         }

@@ -14,6 +14,7 @@ use crate::diag::{Diagnostic, Source};
 use crate::policy::ast::{self, DefaultStmt, Statement};
 use crate::policy::{self, read_bounded, Origin};
 use crate::rule_ref::RuleRef;
+use crate::sandbox::Support;
 use crate::settings;
 
 /// Problems that stop a policy from loading.
@@ -56,6 +57,8 @@ pub struct EngineBuilder {
     managed: Vec<PathBuf>,
     /// The one tool the engine will decide calls of (see [`EngineBuilder::for_tool`]).
     only_tool: Option<String>,
+    /// Whether the caller can run a command contained (see [`EngineBuilder::sandbox`]).
+    sandbox: Support,
 }
 
 #[derive(Debug, Clone)]
@@ -76,6 +79,7 @@ impl Default for EngineBuilder {
             base: Vec::new(),
             managed: Vec::new(),
             only_tool: None,
+            sandbox: Support::default(),
         }
     }
 }
@@ -175,6 +179,14 @@ impl EngineBuilder {
         self
     }
 
+    /// Whether the caller runs `sandbox` decisions contained. Without this (the default, and
+    /// with [`Support::Unavailable`]) the engine answers a call a rule would contain with an
+    /// ask saying why it cannot: a caller never gets a contained answer it cannot honour.
+    pub fn sandbox(mut self, support: Support) -> Self {
+        self.sandbox = support;
+        self
+    }
+
     pub fn build(self) -> Result<Engine, LoadError> {
         let mut l = Loading::new(&self.ctx, self.guarded.clone());
         l.only_tool = self.only_tool.as_deref();
@@ -222,6 +234,7 @@ impl EngineBuilder {
             recent: Default::default(),
             ctx: self.ctx,
             only_tool: self.only_tool,
+            sandbox: self.sandbox,
         })
     }
 }

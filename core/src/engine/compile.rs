@@ -137,6 +137,13 @@ impl<'a> Compiler<'a> {
             action,
             risk,
             written_reason: r.reason.as_ref().map(|r| r.value.clone()),
+            profile: (action == Action::Sandbox).then(|| {
+                r.profile
+                    .as_ref()
+                    .map_or(crate::sandbox::DEFAULT_PROFILE.to_string(), |p| {
+                        p.value.clone()
+                    })
+            }),
             origin: RuleOrigin::new(source, r.span),
             tool,
             matchers,

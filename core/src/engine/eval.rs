@@ -33,6 +33,9 @@ pub(super) struct Opts<'a> {
     pub(super) followed: Followed<'a>,
     /// How long deciding a line may take ([`ANALYSIS_BUDGET`] when `None`).
     pub(super) budget: Option<Duration>,
+    /// Answer as where the sandbox is available, whatever the caller said (`expect`s state
+    /// what the policy decides).
+    pub(super) contained_ok: bool,
 }
 
 /// What one evaluation knows of where a file tool's path leads, so that it follows the path
@@ -124,6 +127,9 @@ impl Engine {
                     decision: d.clone(),
                 });
             }
+        }
+        if !o.contained_ok && !self.sandbox.is_available() {
+            d = d.asked_instead(&self.sandbox.to_string());
         }
         if let Some(t) = trace {
             t.decision = d.clone();
@@ -272,6 +278,8 @@ impl Engine {
             several: parts.len() > 1,
         };
         let mut so_far = self.line_start(&values);
+        // The sandbox profile the contained parts so far need together.
+        let mut profile: Option<String> = None;
         // What earlier commands of the line did: files written (a script run later), remotes
         // added (a push to them).
         let mut line = knowledge::effects::Line::default();
@@ -297,6 +305,7 @@ impl Engine {
             let key = repeats.as_ref().map(|_| repeat_key(cmd));
             if let (Some(seen), Some(k)) = (&repeats, &key) {
                 if let Some(d) = seen.get(k) {
+                    profile = join_profile(profile, d);
                     best = Some(stricter(best, d.clone()));
                     continue;
                 }
@@ -322,7 +331,8 @@ impl Engine {
             if let (Some(seen), Some(k)) = (&mut repeats, key) {
                 seen.insert(k, d.clone());
             }
-            unknown_ask |= d.action == Action::Ask && d.unknown;
+            unknown_ask |= matches!(d.action, Action::Ask | Action::Sandbox) && d.unknown;
+            profile = join_profile(profile, &d);
             best = Some(stricter(best, d));
             line.extend(left);
         }
@@ -332,8 +342,12 @@ impl Engine {
             *touched = None;
         }
         let mut d = best.unwrap_or_else(|| self.default.clone());
-        // The line's answer is unknown when any part asked about is.
-        d.unknown = d.action == Action::Ask && unknown_ask;
+        // The line's answer is unknown when any part asked about (or contained) is.
+        d.unknown = matches!(d.action, Action::Ask | Action::Sandbox) && unknown_ask;
+        // A contained line runs in one sandbox, under a profile that holds each part's.
+        if d.action == Action::Sandbox {
+            d.profile = profile;
+        }
         d
     }
 
@@ -434,7 +448,7 @@ impl Engine {
         if facts.several {
             d.reason = format!("{} (in `{}`)", d.reason, label);
         }
-        d.unknown = unknown && d.action == Action::Ask;
+        d.unknown = unknown && matches!(d.action, Action::Ask | Action::Sandbox);
         d
     }
 
@@ -479,7 +493,11 @@ impl Engine {
         let mut hits = Vec::new();
         let tracing = trace.is_some();
         let mut d = self.layers(s, o, scratch, tracing.then_some(&mut hits));
-        if d.action == Action::Ask {
+        // Where the call cannot be contained, a part the policy would contain is asked about,
+        // and a person's session allow settles it as it settles an ask.
+        let asked = d.action == Action::Ask
+            || (d.action == Action::Sandbox && !o.contained_ok && !self.sandbox.is_available());
+        if asked {
             if let Some(r) = o.session.and_then(|c| c.first_match(s, scratch)) {
                 if r.action == Action::Allow {
                     let by = rule_decision(r);
@@ -688,7 +706,22 @@ fn repeat_key(cmd: &SimpleCommand) -> String {
 }
 
 pub(super) fn rule_decision(r: &CompiledRule) -> Decision {
-    Decision::new(r.action, r.risk, r.reason(), r.origin.rule.clone())
+    Decision {
+        profile: r.profile.clone(),
+        ..Decision::new(r.action, r.risk, r.reason(), r.origin.rule.clone())
+    }
+}
+
+/// The profile a line's contained parts need, `d` added (see
+/// [`crate::sandbox::joined_profile`]).
+fn join_profile(so_far: Option<String>, d: &Decision) -> Option<String> {
+    let Some(p) = d.contained() else {
+        return so_far;
+    };
+    Some(match so_far {
+        Some(s) => crate::sandbox::joined_profile(&s, p).to_string(),
+        None => p.to_string(),
+    })
 }
 
 /// A rule's decision on a subject: a rule about effects says which one it saw (`sends local

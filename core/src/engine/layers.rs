@@ -49,11 +49,16 @@ impl Engine {
         // A layer whose decision is open (see [`Chain::verdict`]) lets the next one count
         // too, the stricter standing.
         let mut held: Option<Decision> = None;
+        // A policy rule surely contains the subject: the built-in rules still count (a deny or
+        // ask is never weakened by a sandbox rule), the default does not (the rule answers
+        // instead of it).
+        let mut contained = false;
         if !o.builtin_only {
             if let Some((d, open)) = self.policy_layer(s, scratch, hits.as_deref_mut()) {
-                if !open {
+                if !open && d.action != Action::Sandbox {
                     return d;
                 }
+                contained = !open;
                 held = Some(d);
             }
         }
@@ -63,6 +68,15 @@ impl Engine {
                 return d;
             }
             held = Some(d);
+        }
+        // Still contained (no built-in rule answered, or none more strictly): the rule's answer
+        // stands. A stricter built-in answer that left its decision open (an exception that
+        // held in one reading only) goes on to meet the default, as any open answer does.
+        if let Some(d) = held
+            .as_ref()
+            .filter(|d| contained && d.action == Action::Sandbox)
+        {
+            return d.clone();
         }
         if o.builtin_only {
             let none = Decision::new(
@@ -117,16 +131,36 @@ impl Engine {
         let mut lifts = true;
         // Whether every chain that decided left its decision open.
         let mut open = true;
+        // A person's allow (a policy file's or settings', surely matching), and whether every
+        // sandbox verdict came from the shipped default policy.
+        let mut persons_allow: Option<(Decision, bool)> = None;
+        let mut only_shipped_contains = true;
         for chain in &self.user {
             if let Some(v) = traced_verdict(chain, chain.layer(), s, scratch, hits.as_deref_mut()) {
                 if v.rule.action == Action::Allow && chain.from_settings && !v.rule.is_exact() {
                     lifts = false;
                 }
+                match v.decision.action {
+                    Action::Allow if !chain.shipped_default && persons_allow.is_none() => {
+                        persons_allow = Some((v.decision.clone(), v.open));
+                    }
+                    Action::Sandbox if !chain.shipped_default => only_shipped_contains = false,
+                    _ => {}
+                }
                 open &= v.open;
                 user = Some(stricter(user, v.decision));
             }
         }
-        let d = user?;
+        let mut d = user?;
+        // The shipped default policy contains what it would otherwise ask about; a person's own
+        // allow of the call outranks that as it outranks the shipped default (`cargo test`
+        // allowed in a team's file runs free, as it did before the shipped policy contained it).
+        if d.action == Action::Sandbox && only_shipped_contains {
+            if let Some((allow, allow_open)) = persons_allow {
+                d = allow;
+                open = allow_open;
+            }
+        }
         // A person's "always allow" of this very command (an `exact` entry) still lifts it.
         let exact = || {
             self.user.iter().filter(|c| c.from_settings).any(|c| {

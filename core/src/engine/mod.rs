@@ -8,6 +8,11 @@
 //! 3. the built-in danger rules (`policies/builtin.policy`);
 //! 4. the default (`default …;`, or ask with low risk).
 //!
+//! A `sandbox` rule's decision (run the command contained) is weaker than any deny or ask:
+//! after it the built-in rules still count and the stricter stands, while the default does not
+//! (it is what the rule answers instead). Where the caller cannot run a command contained (see
+//! [`EngineBuilder::sandbox`]) the decision is an ask saying why.
+//!
 //! A bash call is split into the simple commands it runs; each is decided on its own and the
 //! strictest decision stands. A command that cannot be analysed is asked about with high risk.
 
@@ -77,6 +82,8 @@ pub struct Engine {
     recent: memo::Recent,
     /// Built to decide calls of this tool only (see [`EngineBuilder::for_tool`]).
     only_tool: Option<String>,
+    /// Whether the caller runs `sandbox` decisions contained (see [`EngineBuilder::sandbox`]).
+    sandbox: crate::sandbox::Support,
 }
 
 /// How an ask resolves when no person can be asked: an action per risk (`headless`
@@ -112,6 +119,18 @@ impl Engine {
         &self.ctx
     }
 
+    /// Whether the caller said it runs `sandbox` decisions contained; when not, such a
+    /// decision comes out as an ask saying why.
+    pub fn sandbox_support(&self) -> &crate::sandbox::Support {
+        &self.sandbox
+    }
+
+    /// The same engine answering as a caller with `support` would be answered (`harness9
+    /// test` checks a policy's `expect`s as where the sandbox is available).
+    pub fn set_sandbox_support(&mut self, support: crate::sandbox::Support) {
+        self.sandbox = support;
+    }
+
     pub fn protections(&self) -> &Protections {
         &self.protections
     }
@@ -143,6 +162,16 @@ impl Engine {
     /// Decides a call under the default mode.
     pub fn decide(&self, call: &ToolCall) -> Decision {
         self.evaluate(call, Opts::default(), None)
+    }
+
+    /// Decides a call as where the sandbox is available, whatever [`EngineBuilder::sandbox`]
+    /// said: what the policy decides (the `expect` statements are checked so).
+    pub fn decide_where_contained(&self, call: &ToolCall) -> Decision {
+        let o = Opts {
+            contained_ok: true,
+            ..Opts::default()
+        };
+        self.evaluate(call, o, None)
     }
 
     /// Decides a call under a permission mode (see [`Mode`]).

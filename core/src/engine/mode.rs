@@ -78,7 +78,9 @@ impl FromStr for Mode {
     }
 }
 
-/// Adjusts a decision for a mode.
+/// Adjusts a decision for a mode. A `sandbox` decision is not an ask: no mode runs it free
+/// (default, auto-approve and bypass keep it contained; read-only denies it, as it may change
+/// something). Where it became an ask (no sandbox), it is adjusted as any ask of its risk.
 pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decision {
     // An unknown call is not approved by auto-approve: only known effects are.
     let approved = d.action == Action::Ask && mode.approves(d.risk, d.unknown);

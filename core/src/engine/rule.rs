@@ -44,6 +44,8 @@ pub struct CompiledRule {
     pub risk: Risk,
     /// The rule's `reason`, if it has one (see [`CompiledRule::reason`]).
     pub written_reason: Option<String>,
+    /// A `sandbox` rule's profile (`default` when it names none); `None` for other rules.
+    pub profile: Option<String>,
     pub origin: RuleOrigin,
     pub tool: ToolPattern,
     pub matchers: Vec<CMatcher>,
@@ -213,11 +215,13 @@ impl std::ops::Deref for FileView {
     }
 }
 
-/// Allow rules read commands literally, deny and ask rules canonically (see [`View`]).
+/// Allow rules read commands literally, deny, ask and sandbox rules canonically (see
+/// [`View`]): a sandbox rule restricts how a command runs, so a re-spelling (`/usr/bin/make`)
+/// must not slip past it to an answer it does not give (an allow).
 pub fn view_for(action: Action) -> View {
     match action {
         Action::Allow => View::Literal,
-        Action::Deny | Action::Ask => View::Canonical,
+        Action::Deny | Action::Ask | Action::Sandbox => View::Canonical,
     }
 }
 
@@ -251,6 +255,7 @@ impl CompiledRule {
         };
         let verb = match self.action {
             Action::Allow => "allowed",
+            Action::Sandbox => "run contained",
             Action::Deny => "denied",
             Action::Ask => "asked",
         };
@@ -283,9 +288,14 @@ impl CompiledRule {
     pub fn matching(&self, s: &Subject) -> Match {
         // In a line that changes `PATH` or `HOME`, no command is what it looks like; a value
         // evaluated as code may run one.
-        if self.action == Action::Allow {
+        if matches!(self.action, Action::Allow | Action::Sandbox) {
             if let Target::Command(c) = &s.target {
                 if c.unvouchable() {
+                    return Match::No;
+                }
+                // The sandbox writes only the project: a command a `cd` of its line may have
+                // taken elsewhere is not one it can contain.
+                if self.action == Action::Sandbox && c.moved_outside_project() {
                     return Match::No;
                 }
             }
@@ -299,7 +309,10 @@ impl CompiledRule {
             let in_view = |v: View| g.iter().all(|m| m.matches(s, v));
             let (literal, canonical) = (in_view(View::Literal), in_view(View::Canonical));
             match self.action {
-                Action::Allow if literal || canonical => return Match::No,
+                // A sandbox rule's exception names what it must not contain (`unless flag
+                // "--manifest-path"`): it holds when either view matches, as an allow's does,
+                // and the command goes on to be asked.
+                Action::Allow | Action::Sandbox if literal || canonical => return Match::No,
                 Action::Deny | Action::Ask if literal && canonical => return Match::No,
                 Action::Deny | Action::Ask if literal || canonical => sure = false,
                 _ => {}
@@ -821,7 +834,7 @@ fn string_args(args: &Map<String, Value>) -> impl Iterator<Item = &str> {
 /// Allow is low risk, ask medium (the seed's orange), deny high, unless a rule says otherwise.
 pub fn default_risk(action: Action) -> Risk {
     match action {
-        Action::Allow => Risk::Low,
+        Action::Allow | Action::Sandbox => Risk::Low,
         Action::Ask => Risk::Medium,
         Action::Deny => Risk::High,
     }

@@ -186,6 +186,12 @@ impl<'a> CommandView<'a> {
             })
     }
 
+    /// Whether a `cd` of the line may have taken the command out of the project (the working
+    /// folder).
+    pub fn moved_outside_project(&self) -> bool {
+        self.moved_to.iter().any(|f| !f.starts_with(&self.ctx.cwd))
+    }
+
     /// The command seen after `cd`s of its line that may have moved it to `folders`.
     pub fn moved_to(mut self, folders: Vec<PathBuf>) -> Self {
         self.moved_to = folders;

@@ -53,22 +53,29 @@ impl<T> Spanned<T> {
 }
 
 /// What a rule or the default does with a call.
+///
+/// Ordered by strictness: allow < sandbox < ask < deny. Running a command contained is never
+/// less safe than running it free, and never as safe as asking a person first.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Allow,
+    /// Run the command without asking, contained by the sandbox (`bash` only; see
+    /// `docs/sandbox.md`): no network, writes to the project and the temporary folder only.
+    Sandbox,
     Ask,
     Deny,
 }
 
 impl Action {
-    pub const ALL: [Action; 3] = [Action::Allow, Action::Deny, Action::Ask];
+    pub const ALL: [Action; 4] = [Action::Allow, Action::Deny, Action::Ask, Action::Sandbox];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Allow => "allow",
+            Action::Sandbox => "sandbox",
             Action::Deny => "deny",
             Action::Ask => "ask",
         }
@@ -149,7 +156,8 @@ impl Statement {
     }
 }
 
-/// `allow bash("git *") unless contains "--force" risk low reason "…";`
+/// `allow bash("git *") unless contains "--force" risk low reason "…";`, or
+/// `sandbox bash(prefix "cargo test") profile "cargo";`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rule {
     pub action: Spanned<Action>,
@@ -161,6 +169,9 @@ pub struct Rule {
     pub unless: Vec<Vec<Matcher>>,
     pub risk: Option<Spanned<Risk>>,
     pub reason: Option<Spanned<String>>,
+    /// `profile "cargo"`: the sandbox profile a `sandbox` rule runs its commands under (the
+    /// caches it may write besides the project); `None` is the profile `default`.
+    pub profile: Option<Spanned<String>>,
     pub span: Span,
 }
 

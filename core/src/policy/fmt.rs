@@ -322,6 +322,9 @@ fn rule_lines(r: &Rule) -> Vec<String> {
     if let Some(risk) = &r.risk {
         opts.push(format!("risk {}", risk.value));
     }
+    if let Some(profile) = &r.profile {
+        opts.push(format!("profile {}", quote(&profile.value)));
+    }
     if let Some(reason) = &r.reason {
         opts.push(format!("reason {}", quote(&reason.value)));
     }

@@ -14,10 +14,10 @@ use crate::diag::{did_you_mean, Diagnostic, Source};
 #[grammar = "../../grammar/policy.pest"]
 struct PolicyParser;
 
-const STATEMENT_KEYWORDS: [&str; 8] = [
-    "allow", "deny", "ask", "default", "headless", "expect", "include", "protect",
+const STATEMENT_KEYWORDS: [&str; 9] = [
+    "allow", "deny", "ask", "sandbox", "default", "headless", "expect", "include", "protect",
 ];
-const OPTION_KEYWORDS: [&str; 3] = ["risk", "reason", "unless"];
+const OPTION_KEYWORDS: [&str; 4] = ["risk", "reason", "unless", "profile"];
 
 /// Parses a whole policy file. Returns the statements that parsed and every problem found.
 pub fn parse_policy(source: &Arc<Source>) -> (PolicyFile, Vec<Diagnostic>) {
@@ -381,6 +381,7 @@ fn describe_expected(rules: &[Rule]) -> String {
                 Rule::group => "`(`",
                 Rule::risk_opt | Rule::kw_risk => "`risk`",
                 Rule::reason_opt | Rule::kw_reason => "`reason`",
+                Rule::profile_opt | Rule::kw_profile => "`profile`",
                 Rule::unless_opt | Rule::kw_unless => "`unless`",
                 Rule::bad_option => "an option",
                 Rule::json_object => "a JSON object",
@@ -517,7 +518,7 @@ impl Lower<'_> {
         let candidates: &[&str] = if statement_word {
             &STATEMENT_KEYWORDS
         } else {
-            &["allow", "deny", "ask"]
+            &["allow", "deny", "ask", "sandbox"]
         };
         let what = if statement_word {
             "statement"
@@ -527,9 +528,9 @@ impl Lower<'_> {
         let help = match did_you_mean(word, candidates.iter().copied()) {
             Some(s) => format!("did you mean `{s}`?"),
             None if statement_word => {
-                "a statement starts with `allow`, `deny`, `ask`, `default`, `expect`, `include` or `protect`".into()
+                "a statement starts with `allow`, `deny`, `ask`, `sandbox`, `default`, `expect`, `include` or `protect`".into()
             }
-            None => "a decision is `allow`, `deny` or `ask`".into(),
+            None => "a decision is `allow`, `deny`, `ask` or `sandbox`".into(),
         };
         self.error(
             span,
@@ -676,6 +677,7 @@ impl Lower<'_> {
         let mut unless = Vec::new();
         let mut risk = None;
         let mut reason = None;
+        let mut profile = None;
         for p in it {
             match p.as_rule() {
                 Rule::matchers => {
@@ -718,6 +720,13 @@ impl Lower<'_> {
                     }
                     unless.push(group);
                 }
+                Rule::profile_opt => {
+                    if profile.is_some() {
+                        self.duplicate_option(&p, "profile");
+                    }
+                    profile = self.profile(p);
+                    ok &= profile.is_some();
+                }
                 Rule::bad_option => {
                     self.misplaced_option(&p, "a rule", &OPTION_KEYWORDS);
                     ok = false;
@@ -726,6 +735,7 @@ impl Lower<'_> {
             }
         }
         let action = action?;
+        ok &= self.sandbox_parts(&action, &tool, profile.as_ref());
         ok.then_some(Rule_ {
             action,
             tool,
@@ -733,8 +743,71 @@ impl Lower<'_> {
             unless,
             risk,
             reason,
+            profile,
             span,
         })
+    }
+
+    /// `profile "cargo"`: one of the sandbox's profiles.
+    fn profile(&mut self, p: Pair<Rule>) -> Option<Spanned<String>> {
+        let s = p.into_inner().find(|p| p.as_rule() == Rule::string)?;
+        let name = self.string(s)?;
+        if crate::sandbox::profile(&name.value).is_some() {
+            return Some(name);
+        }
+        let names = backticked(crate::sandbox::profile_names());
+        let help = match did_you_mean(&name.value, crate::sandbox::profile_names()) {
+            Some(s) => format!("did you mean `{s}`? The profiles are {names}"),
+            None => format!("the profiles are {names}"),
+        };
+        self.error(
+            name.span,
+            "unknown-profile",
+            format!("no sandbox profile `{}`", name.value),
+            Some(help),
+        );
+        None
+    }
+
+    /// A `sandbox` rule contains commands, so it is about `bash`; a `profile` belongs to one.
+    fn sandbox_parts(
+        &mut self,
+        action: &Spanned<Action>,
+        tool: &Spanned<String>,
+        profile: Option<&Spanned<String>>,
+    ) -> bool {
+        if action.value == Action::Sandbox && tool.value != "bash" {
+            self.error(
+                tool.span,
+                "sandbox-tool",
+                format!(
+                    "`sandbox` runs commands contained: it cannot decide `{}` calls",
+                    tool.value
+                ),
+                Some(
+                    "write `sandbox bash(…)`; for other tools use `allow`, `ask` or `deny`".into(),
+                ),
+            );
+            return false;
+        }
+        match profile {
+            Some(p) if action.value != Action::Sandbox => {
+                self.error(
+                    p.span,
+                    "profile-without-sandbox",
+                    format!(
+                        "`profile` belongs to a `sandbox` rule, not to `{}`",
+                        action.value
+                    ),
+                    Some(format!(
+                        "write `sandbox {}(…) profile \"{}\"`, or leave `profile` out",
+                        tool.value, p.value
+                    )),
+                );
+                false
+            }
+            _ => true,
+        }
     }
 
     fn duplicate_option(&mut self, p: &Pair<Rule>, word: &str) {
@@ -933,6 +1006,20 @@ impl Lower<'_> {
             }
         });
         let action = action?;
+        if action.value == Action::Sandbox {
+            self.error(
+                action.span,
+                "sandbox-default",
+                format!(
+                    "`{keyword} sandbox` is not a thing: only `sandbox` rules contain commands"
+                ),
+                Some(format!(
+                    "write `{keyword} ask` (or `allow`, `deny`) and `sandbox bash(…)` rules for \
+                     what may run contained"
+                )),
+            );
+            return None;
+        }
         ok.then_some(DefaultStmt {
             action,
             risk,
@@ -1226,6 +1313,67 @@ mod tests {
         assert_eq!(d[0].help.as_deref(), Some("did you mean `prefix`?"));
         assert_eq!(d[1].message, "unknown option `reasn`");
         assert_eq!(d[1].help.as_deref(), Some("did you mean `reason`?"));
+    }
+
+    #[test]
+    fn a_sandbox_rule_parses_with_its_profile_and_prints_back() {
+        let f = ok("sandbox bash(prefix \"cargo test\") profile \"cargo\" reason \"tests\";");
+        let Statement::Rule(r) = &f.statements[0] else {
+            panic!("{f:?}");
+        };
+        assert_eq!(r.action.value, Action::Sandbox);
+        assert_eq!(r.profile.as_ref().map(|p| p.value.as_str()), Some("cargo"));
+        let printed = crate::policy::print::print_policy(&f);
+        assert_eq!(
+            printed,
+            "sandbox bash(prefix \"cargo test\") profile \"cargo\" reason \"tests\";\n"
+        );
+        assert_eq!(ok(&printed), f);
+        // After a matcher without a value, `profile` is still an option.
+        let g = ok("sandbox bash unless piped profile \"npm\";");
+        let Statement::Rule(r) = &g.statements[0] else {
+            panic!("{g:?}");
+        };
+        assert_eq!(r.profile.as_ref().map(|p| p.value.as_str()), Some("npm"));
+    }
+
+    #[test]
+    fn a_misspelled_sandbox_word_or_profile_gets_a_suggestion_naming_the_profiles() {
+        let (_, d) = parse("sandbx bash(\"make\");");
+        assert_eq!(d[0].message, "unknown statement `sandbx`");
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `sandbox`?"));
+        let text = "sandbox bash(\"make\") profile \"carg\";";
+        let (_, d) = parse(text);
+        assert_eq!(d[0].message, "no sandbox profile `carg`");
+        assert_eq!(&text[d[0].span().start..d[0].span().end], "\"carg\"");
+        let help = d[0].help.as_deref().unwrap_or_default();
+        assert!(help.starts_with("did you mean `cargo`?"), "{help}");
+        assert!(
+            help.contains("`default`, `cargo`, `npm`, `pip`, `go`, `build`"),
+            "{help}"
+        );
+        let (_, d) = parse("expect sandbx bash(\"make\");");
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `sandbox`?"));
+    }
+
+    #[test]
+    fn a_sandbox_rule_is_for_bash_and_a_profile_for_a_sandbox_rule() {
+        let text = "sandbox read_file(\"src/**\");";
+        let (f, d) = parse(text);
+        assert!(f.statements.is_empty());
+        assert_eq!(d[0].code, "sandbox-tool");
+        assert_eq!(&text[d[0].span().start..d[0].span().end], "read_file");
+        let text = "allow bash(\"make\") profile \"build\";";
+        let (_, d) = parse(text);
+        assert_eq!(d[0].code, "profile-without-sandbox");
+        assert_eq!(&text[d[0].span().start..d[0].span().end], "\"build\"");
+        for text in ["default sandbox;", "headless sandbox risk low;"] {
+            let (f, d) = parse(text);
+            assert!(f.statements.is_empty(), "{text}");
+            assert_eq!(d[0].code, "sandbox-default", "{text}");
+        }
+        let (_, d) = parse("sandbox bash(\"make\") profile \"go\" profile \"npm\";");
+        assert_eq!(d[0].message, "`profile` is given twice");
     }
 
     #[test]

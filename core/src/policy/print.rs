@@ -90,6 +90,9 @@ fn print_rule(out: &mut String, r: &Rule) {
     if let Some(risk) = &r.risk {
         let _ = write!(out, " risk {}", risk.value);
     }
+    if let Some(profile) = &r.profile {
+        let _ = write!(out, " profile {}", quote(&profile.value));
+    }
     if let Some(reason) = &r.reason {
         let _ = write!(out, " reason {}", quote(&reason.value));
     }

@@ -54,13 +54,14 @@ fn generate() -> String {
 fn statement(s: &Statement) -> String {
     match s {
         Statement::Rule(r) => format!(
-            "Statement::Rule(Rule {{ action: {}, tool: {}, matchers: {}, unless: vec![{}], risk: {}, reason: {}, span: {} }})",
+            "Statement::Rule(Rule {{ action: {}, tool: {}, matchers: {}, unless: vec![{}], risk: {}, reason: {}, profile: {}, span: {} }})",
             spanned(&r.action),
             string(&r.tool),
             r.matchers.as_ref().map_or("None".into(), |m| format!("Some({})", matchers(m))),
             r.unless.iter().map(|g| matchers(g)).collect::<Vec<_>>().join(", "),
             option(r.risk.as_ref(), spanned),
             option(r.reason.as_ref(), string),
+            option(r.profile.as_ref(), string),
             span(r.span),
         ),
         Statement::Default(d) => format!("Statement::Default({})", default(d)),
