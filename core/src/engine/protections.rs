@@ -282,8 +282,6 @@ pub struct Protections {
     /// The names in the home folder (folded), read once: a protection below a name that is not
     /// there does not exist, and has no real path elsewhere to look up.
     home_names: OnceLock<Option<HashSet<String>>>,
-    /// The folded paths protected, for the check that one is not added twice.
-    seen: HashSet<String>,
     /// The protections whose path really is elsewhere, a symlink on its way leading there
     /// (found once, when first needed; see [`Protection::canonical`]).
     linked: OnceLock<Vec<usize>>,
@@ -308,30 +306,43 @@ impl Protections {
     /// Room for `n` more protections (some 300 come from the catalogue at once).
     pub fn reserve(&mut self, n: usize) {
         self.list.reserve(n);
-        self.seen.reserve(n);
     }
 
-    /// Adds a protection, unless the same path is protected already.
+    /// Adds a protection, unless the same path is protected already (in its part of the
+    /// index: the same path always falls in the same part).
     pub fn push(&mut self, p: Protection) {
-        if !self.seen.insert(p.folded.clone()) {
+        let first = self
+            .first_below_home(&p.folded)
+            .filter(|first| !has_meta(first));
+        let part = match first {
+            Some(first) => self.by_first.get(first),
+            None => Some(&self.others),
+        };
+        let list = &self.list;
+        if part.is_some_and(|part| part.iter().any(|&i| list[i].folded == p.folded)) {
             return;
         }
         let i = self.list.len();
         self.linked = OnceLock::new();
-        match self.first_below_home(&p.folded) {
-            Some(first) if !has_meta(&first) => self.by_first.entry(first).or_default().push(i),
-            _ => self.others.push(i),
+        match first {
+            Some(first) => match self.by_first.get_mut(first) {
+                Some(part) => part.push(i),
+                None => {
+                    self.by_first.insert(first.to_string(), vec![i]);
+                }
+            },
+            None => self.others.push(i),
         }
         self.list.push(p);
     }
 
     /// The first part of a folded path below home, when it is below home.
-    fn first_below_home(&self, folded: &str) -> Option<String> {
+    fn first_below_home<'a>(&self, folded: &'a str) -> Option<&'a str> {
         let home = self.home.as_deref()?;
         let rest = folded
             .strip_prefix(home.trim_end_matches('/'))?
             .strip_prefix('/')?;
-        Some(rest.split('/').next().unwrap_or(rest).to_string())
+        Some(rest.split('/').next().unwrap_or(rest))
     }
 
     /// The protections a path may fall under: those of its first part below home, and the
@@ -340,7 +351,7 @@ impl Protections {
     fn candidates(&self, folded: &str) -> impl Iterator<Item = &Protection> {
         let keyed = self
             .first_below_home(folded)
-            .and_then(|f| self.by_first.get(&f))
+            .and_then(|f| self.by_first.get(f))
             .into_iter()
             .flatten();
         keyed.chain(&self.others).map(|&i| &self.list[i])
@@ -407,7 +418,7 @@ impl Protections {
                     .collect(),
             )
         });
-        names.as_ref().is_none_or(|n| n.contains(&first))
+        names.as_ref().is_none_or(|n| n.contains(first))
     }
 
     /// The protections that may lie at `dir` or below it as written: those of its first part
@@ -470,6 +481,25 @@ mod tests {
 
     fn ctx() -> PathContext {
         PathContext::new("/work/p", Some("/home/u".into()))
+    }
+
+    #[test]
+    fn a_path_protected_twice_is_kept_once_the_first_reason_with_it() {
+        let ctx = ctx();
+        let mut all = Protections::new(ctx.home.as_deref());
+        for (path, reason) in [
+            ("~/.aws", "first"),
+            ("~/.AWS", "again"),
+            ("/etc/shadow", "first"),
+            ("/etc/Shadow", "again"),
+            ("~/.*rc", "first"),
+            ("~/.*RC", "again"),
+            ("~/.aws/credentials", "below"),
+        ] {
+            all.push(Protection::new(&ctx, path, reason.into(), &[]));
+        }
+        assert_eq!(all.len(), 4);
+        assert!(all.iter().all(|p| p.reason != "again"));
     }
 
     #[test]

@@ -22,8 +22,10 @@ use crate::shell::SimpleCommand;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 struct Data {
+    /// Read alone by [`stores`]: a hook's engine needs the stores, often nothing else.
     #[serde(default)]
-    store: Vec<Store>,
+    #[allow(dead_code)]
+    store: serde::de::IgnoredAny,
     #[serde(default)]
     kind: Vec<KindData>,
     #[serde(default)]
@@ -95,7 +97,6 @@ pub struct SecretKind {
 /// The catalogue, compiled: its glob sets only when first asked (a hook process deciding
 /// `git status` needs none of them).
 struct Catalogue {
-    stores: Vec<Store>,
     /// Every kind's file-name patterns (those without a `/`), one set; `names[i]` is the kind
     /// of pattern `i`.
     names: OnceLock<WildSet>,
@@ -275,7 +276,6 @@ fn catalogue() -> &'static Catalogue {
             })
             .collect();
         Catalogue {
-            stores: d.store,
             tail_parents,
             names: OnceLock::new(),
             name_kinds,
@@ -301,7 +301,16 @@ fn catalogue() -> &'static Catalogue {
 
 /// The credential stores of the home folder (hard protections).
 pub fn stores() -> &'static [Store] {
-    &catalogue().stores
+    static STORES: OnceLock<Vec<Store>> = OnceLock::new();
+    // Checked by the tests (`every_store_reads`): broken data is no store rather than a panic.
+    STORES.get_or_init(|| {
+        SECRETS
+            .get("store")
+            .ok()
+            .flatten()
+            .and_then(|p| from_packed(p).ok())
+            .unwrap_or_default()
+    })
 }
 
 /// The kind of secret file `path` is by its name (`.env`, `server.key`, `config/master.key`),
@@ -569,7 +578,7 @@ fn name_samples(
                     .filter_map(|(parts, _, _)| parts.last().copied()),
             )
             .chain(
-                c.stores
+                stores()
                     .iter()
                     .flat_map(|s| &s.paths)
                     .filter_map(|p| p.rsplit('/').next()),
@@ -798,10 +807,10 @@ mod tests {
     #[test]
     fn the_catalogue_loads_whole() {
         let d = data().expect("policies/secrets.toml reads as the catalogue");
-        assert!(d.store.len() >= 100, "{} stores", d.store.len());
+        assert!(stores().len() >= 100, "{} stores", stores().len());
         assert!(d.kind.len() >= 20);
         assert!(!d.content.is_empty() && !d.reveal.is_empty() && !d.public.paths.is_empty());
-        for s in &d.store {
+        for s in stores() {
             assert!(!s.paths.is_empty() && !s.holds.is_empty(), "{}", s.tool);
             for p in &s.paths {
                 assert!(
@@ -933,6 +942,17 @@ mod tests {
             let path = Path::new(&text);
             proptest::prop_assert_eq!(kind_by_name(path), kind_by_parts(catalogue(), path), "{}", text);
         }
+    }
+
+    #[test]
+    fn every_store_reads() {
+        let packed = SECRETS
+            .get("store")
+            .expect("the catalogue reads")
+            .expect("it has stores");
+        let all: Vec<Store> = from_packed(packed).expect("every store reads");
+        assert!(all.len() >= 150, "{} stores", all.len());
+        assert_eq!(stores().len(), all.len());
     }
 
     #[test]
