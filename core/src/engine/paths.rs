@@ -147,6 +147,13 @@ impl PathContext {
 
     /// [`real`](Self::real) for a path already joined: the working folder and home, whose real
     /// paths are known, end the walk.
+    /// Home, when it is where it is written (no symlink leads to it): below it, a path with
+    /// no symlink on its way is where it is written.
+    pub(crate) fn home_as_written(&self) -> Option<&Path> {
+        let (home, real) = self.known_home.as_ref()?;
+        (home == real).then_some(home.as_path())
+    }
+
     pub fn real_path(&self, joined: &Path) -> Option<PathBuf> {
         if joined.components().any(|c| c == Component::ParentDir) {
             return self.canonical(joined);

@@ -386,10 +386,13 @@ impl Protections {
     /// once: one below a name home does not hold leads nowhere and is not looked up.
     pub fn linked<'p>(&'p self, ctx: &PathContext) -> impl Iterator<Item = &'p Protection> + 'p {
         let linked = self.linked.get_or_init(|| {
+            let mut walk = LinkWalk::new(ctx);
             (0..self.list.len())
                 .filter(|&i| {
                     let prot = &self.list[i];
-                    if prot.canonical.get().is_none() && !self.may_exist(prot) {
+                    if prot.canonical.get().is_none()
+                        && (!self.may_exist(prot) || walk.no_link_on_the_way(&prot.base))
+                    {
                         let _ = prot.canonical.set(None);
                     }
                     prot.canonical(ctx).is_some()
@@ -469,6 +472,66 @@ impl Protections {
     }
 }
 
+/// The folders below home looked at once for all the protections (most of the catalogue's
+/// stores share `~/.config` or `~/.local`): from home down, a path stops at its first part that
+/// is not there, and is known to be where it is written when no part on the way is a symlink.
+struct LinkWalk<'c> {
+    home: Option<&'c Path>,
+    seen: HashMap<PathBuf, Seen>,
+}
+
+#[derive(Clone, Copy)]
+enum Seen {
+    Missing,
+    Link,
+    Plain,
+}
+
+impl<'c> LinkWalk<'c> {
+    fn new(ctx: &'c PathContext) -> LinkWalk<'c> {
+        LinkWalk {
+            home: ctx.home_as_written(),
+            seen: HashMap::new(),
+        }
+    }
+
+    /// Whether `path` is surely where it is written, or not there at all (`false`: not sure;
+    /// [`Protection::canonical`] then looks it up).
+    fn no_link_on_the_way(&mut self, path: &Path) -> bool {
+        let Some(home) = self.home else {
+            return false;
+        };
+        let Ok(rest) = path.strip_prefix(home) else {
+            return false;
+        };
+        let mut cur = home.to_path_buf();
+        for part in rest.components() {
+            let Component::Normal(name) = part else {
+                return false;
+            };
+            cur.push(name);
+            let seen = match self.seen.get(&cur) {
+                Some(seen) => *seen,
+                None => {
+                    let seen = match std::fs::symlink_metadata(&cur) {
+                        Err(_) => Seen::Missing,
+                        Ok(m) if m.file_type().is_symlink() => Seen::Link,
+                        Ok(_) => Seen::Plain,
+                    };
+                    self.seen.insert(cur.clone(), seen);
+                    seen
+                }
+            };
+            match seen {
+                Seen::Missing => return true,
+                Seen::Link => return false,
+                Seen::Plain => {}
+            }
+        }
+        true
+    }
+}
+
 /// Whether `p` has a `..` part (such paths are resolved before they are looked up).
 #[allow(dead_code)]
 fn has_parent(p: &Path) -> bool {
@@ -481,6 +544,31 @@ mod tests {
 
     fn ctx() -> PathContext {
         PathContext::new("/work/p", Some("/home/u".into()))
+    }
+
+    #[test]
+    fn a_protection_reached_through_a_symlink_below_home_is_linked_the_others_not() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let home = dir.path().join("home");
+        let elsewhere = dir.path().join("data");
+        std::fs::create_dir_all(home.join(".config/plain")).expect("folders");
+        std::fs::create_dir_all(elsewhere.join("aws")).expect("folders");
+        std::os::unix::fs::symlink(elsewhere.join("aws"), home.join(".aws")).expect("a link");
+        std::os::unix::fs::symlink(elsewhere.join("aws"), home.join(".config/linked"))
+            .expect("a link");
+        let ctx = PathContext::new(dir.path().join("work"), Some(home.clone()));
+        let mut all = Protections::new(ctx.home.as_deref());
+        for path in [
+            "~/.aws/credentials",
+            "~/.config/linked/token",
+            "~/.config/plain/token",
+            "~/.config/missing/token",
+            "~/.nothing/token",
+        ] {
+            all.push(Protection::new(&ctx, path, path.into(), &[]));
+        }
+        let linked: Vec<&str> = all.linked(&ctx).map(|p| p.written.as_str()).collect();
+        assert_eq!(linked, ["~/.aws/credentials", "~/.config/linked/token"]);
     }
 
     #[test]
