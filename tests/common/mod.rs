@@ -156,7 +156,10 @@ impl Project {
             project,
             ModeHandle::new(mode),
             approver,
-            Options { offload_bytes: 200 },
+            Options {
+                offload_bytes: 200,
+                ..Options::default()
+            },
         )
     }
 
