@@ -1594,3 +1594,65 @@ fn a_plain_failure_of_a_contained_call_is_not_offered_a_run_outside() {
         "ran in the sandbox (profile default): no network, writes to the project only"
     );
 }
+
+/// The standard chain over the shipped default policy, for a runner that contains: a project's
+/// build runs contained, under the rule's profile, in every mode but read-only, and the audit
+/// log says `sandbox`; a call the policy allows runs free; the same chain for a runner that
+/// cannot contain asks instead.
+#[test]
+fn the_standard_chain_runs_what_the_default_policy_contains_contained() {
+    let p = Project::new();
+    rt().block_on(async {
+        for mode in [Mode::Default, Mode::AutoApprove, Mode::Bypass] {
+            let reg = p.containing_registry(mode, None);
+            let tool = Containing::answering(ToolResult::ok("built"), None);
+            let ex = reg
+                .execute(HookContext::default(), bash("cargo build"), &tool)
+                .await;
+            assert_eq!(tool.ran(), ["contained build"], "{mode:?}");
+            assert_eq!(ex.record.action, Action::Sandbox);
+            let ex = reg
+                .execute(HookContext::default(), bash("git status"), &tool)
+                .await;
+            assert_eq!(ex.record.action, Action::Allow);
+            assert_eq!(tool.ran(), ["contained build", "free"], "{mode:?}");
+        }
+        let reg = p.containing_registry(Mode::ReadOnly, None);
+        let tool = Containing::answering(ToolResult::ok("built"), None);
+        let ex = reg
+            .execute(HookContext::default(), bash("cargo build"), &tool)
+            .await;
+        assert_eq!(ex.record.action, Action::Deny);
+        assert!(tool.ran().is_empty());
+        let audit = std::fs::read_to_string(p.state().join(harness9::audit::AUDIT_FILE)).unwrap();
+        let first: Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+        assert_eq!(first["decision"], "sandbox", "{audit}");
+        assert_eq!(first["input"], "cargo build");
+    });
+    // A runner that cannot contain: the shipped default's ask, saying why, with its proposal.
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let reg = p.containing_registry(Mode::Default, Some(Approver::new(tx)));
+    let tool = Echo::default();
+    let asked = rt().block_on(async {
+        let answer = async {
+            match rx.recv().await {
+                Some(RuntimeEvent::Approval(r)) => {
+                    let reason = r.reason.clone();
+                    r.respond(Answer::Deny);
+                    reason
+                }
+                _ => String::new(),
+            }
+        };
+        let (_, reason) = tokio::join!(
+            reg.execute(HookContext::default(), bash("cargo build"), &tool),
+            answer
+        );
+        reason
+    });
+    assert!(
+        asked.contains("this tool runner runs its calls outside the sandbox; it would run contained (sandbox profile `build`)"),
+        "{asked}"
+    );
+    assert!(tool.ran.lock().unwrap().is_empty());
+}
