@@ -1,6 +1,7 @@
 //! The shipped hooks, all thin layers over the one [`Engine`]:
 //! - [`PermissionHook`]: the engine's decision (read-only mode applied; session memory
-//!   consulted), with an "always allow" proposal on asks. The engine is built again only when a
+//!   consulted), with an "always allow" proposal on asks; a contained decision is an allow to
+//!   run the call in the sandbox (see [`Options::sandbox`]). The engine is built again only when a
 //!   policy or settings file changed (size, modification time, then content hash); an invalid
 //!   edit keeps the last good policy in force and reports a diagnostic event.
 //! - [`DangerHook`]: the same engine's built-in layer (hard protections, danger rules, what the
