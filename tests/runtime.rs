@@ -1327,3 +1327,332 @@ fn an_allowed_call_is_recorded_before_its_tool_runs() {
     assert_eq!(*tool.1.lock().unwrap(), Some(1), "announced before the run");
     assert_eq!(records.0.lock().unwrap().len(), 1, "and only once");
 }
+
+// ---- Calls run contained -------------------------------------------------------------------
+
+/// A runner that contains `bash` calls: it records how each call ran, and answers a contained
+/// run with `contained` (its result and sign).
+struct Containing {
+    ran: Mutex<Vec<String>>,
+    contained: harness9::runtime::ContainedRun,
+}
+
+impl Containing {
+    fn answering(result: ToolResult, sign: Option<&str>) -> Self {
+        Containing {
+            ran: Mutex::default(),
+            contained: harness9::runtime::ContainedRun {
+                result,
+                sandbox_sign: sign.map(str::to_string),
+            },
+        }
+    }
+
+    fn ran(&self) -> Vec<String> {
+        self.ran.lock().unwrap().clone()
+    }
+}
+
+#[async_trait]
+impl ToolRunner for Containing {
+    fn validate(&self, _call: &ToolCall) -> Result<(), InvalidCall> {
+        Ok(())
+    }
+
+    async fn run(&self, _call: &ToolCall, _cancel: &CancelToken) -> ToolResult {
+        self.ran.lock().unwrap().push("free".into());
+        ToolResult::ok("ran free")
+    }
+
+    fn contains(&self, call: &ToolCall) -> bool {
+        call.name == "bash"
+    }
+
+    async fn run_contained(
+        &self,
+        _call: &ToolCall,
+        how: &harness9::runtime::Containment,
+        _cancel: &CancelToken,
+    ) -> harness9::runtime::ContainedRun {
+        self.ran
+            .lock()
+            .unwrap()
+            .push(format!("contained {}", how.profile));
+        self.contained.clone()
+    }
+}
+
+/// A hook's allow to run the call contained, under `profile`.
+fn contain(profile: &str) -> HookDecision {
+    let engine = Arc::new(Engine::builder().default_policy().build().unwrap());
+    HookDecision {
+        reason: "runs the project's code".into(),
+        contained: Some(harness9::runtime::Containment {
+            profile: profile.into(),
+            engine,
+        }),
+        ..HookDecision::allow().with_rule("default.policy:16")
+    }
+}
+
+const SIGN: &str = "`Read-only file system`: it writes only the project and the temporary folder";
+
+#[test]
+fn a_contained_allow_runs_the_call_contained_and_the_record_and_note_say_so() {
+    let log = Log::default();
+    let tool = Containing::answering(ToolResult::ok("built"), None);
+    let reg = registry().with_hook(hook("permission", contain("build"), &log));
+    let ex = rt().block_on(reg.execute(HookContext::default(), bash("cargo build"), &tool));
+    assert_eq!(tool.ran(), ["contained build"]);
+    assert_eq!(ex.result.content, "built+permission");
+    assert_eq!(ex.record.action, Action::Sandbox);
+    let c = ex.contained.expect("it ran contained");
+    assert_eq!(
+        c.note(),
+        "ran in the sandbox (profile build): no network, writes to the project only"
+    );
+    // A later allow does not lift the containment.
+    let reg = registry()
+        .with_hook(hook("permission", contain("cargo"), &log))
+        .with_hook(hook("other", HookDecision::allow().with_rule("x:1"), &log));
+    let tool = Containing::answering(ToolResult::ok("built"), None);
+    rt().block_on(reg.execute(HookContext::default(), bash("cargo build"), &tool));
+    assert_eq!(tool.ran(), ["contained cargo"]);
+}
+
+#[test]
+fn a_runner_that_cannot_contain_has_the_call_asked_about_never_run_free() {
+    let log = Log::default();
+    let tool = Echo::default();
+    // No one to ask, headless denying low risk: denied, and it did not run.
+    let reg = registry()
+        .with_headless([
+            (Risk::High, Action::Deny),
+            (Risk::Medium, Action::Deny),
+            (Risk::Low, Action::Deny),
+        ])
+        .with_hook(hook("permission", contain("build"), &log));
+    let ex = rt().block_on(reg.execute(HookContext::default(), bash("cargo build"), &tool));
+    assert_eq!(ex.record.action, Action::Deny, "{:?}", ex.record);
+    assert!(
+        ex.record.reason.starts_with(
+            "the sandbox is not available here: this tool runner runs its calls outside the \
+             sandbox; it would run contained (sandbox profile `build`): runs the project's code"
+        ),
+        "{}",
+        ex.record.reason
+    );
+    assert!(tool.ran.lock().unwrap().is_empty());
+    // With a person to ask, the person decides, and an approval runs it as any ask's does.
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let reg = registry().with_approver(Approver::new(tx)).with_hook(hook(
+        "permission",
+        contain("build"),
+        &log,
+    ));
+    let ex = rt().block_on(async {
+        let answer = async {
+            if let Some(RuntimeEvent::Approval(r)) = rx.recv().await {
+                assert!(r.reason.contains("it would run contained"), "{}", r.reason);
+                r.respond(Answer::AllowOnce);
+            }
+        };
+        let (ex, ()) = tokio::join!(
+            reg.execute(HookContext::default(), bash("cargo build"), &tool),
+            answer
+        );
+        ex
+    });
+    assert_eq!(ex.record.action, Action::Allow);
+    assert!(ex.contained.is_none());
+    assert_eq!(tool.ran.lock().unwrap().len(), 1);
+}
+
+/// Runs a contained call whose run fails with `sign`, in `mode`, answering the offer to run it
+/// outside with `answer` (`None`: no one to ask); the requests' reasons come back too.
+fn contained_failure(
+    mode: Mode,
+    sign: Option<&str>,
+    answer: Option<Answer>,
+) -> (harness9::runtime::Execution, Vec<String>, Containing) {
+    let log = Log::default();
+    let tool = Containing::answering(
+        ToolResult::error("touch: cannot touch '/home/u/x': Read-only file system\n[exit code 1]"),
+        sign,
+    );
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut reg = HookRegistry::new(ModeHandle::new(mode)).with_hook(hook(
+        "permission",
+        contain("default"),
+        &log,
+    ));
+    if answer.is_some() {
+        reg = reg.with_approver(Approver::new(tx));
+    }
+    let (ex, asked) = rt().block_on(async {
+        let answering = async {
+            let mut asked = Vec::new();
+            if let Some(a) = answer {
+                while let Some(ev) = rx.recv().await {
+                    if let RuntimeEvent::Approval(r) = ev {
+                        asked.push(r.reason.clone());
+                        assert!(
+                            r.proposal.is_none(),
+                            "no rule is proposed for a run outside"
+                        );
+                        r.respond(a.clone());
+                    }
+                }
+            }
+            asked
+        };
+        let run = async {
+            let ex = reg
+                .execute(HookContext::default(), bash("./save.sh"), &tool)
+                .await;
+            drop(reg);
+            ex
+        };
+        tokio::join!(run, answering)
+    });
+    (ex, asked, tool)
+}
+
+#[test]
+fn a_failure_the_sandbox_caused_offers_a_run_outside_which_a_person_approves() {
+    let (ex, asked, tool) = contained_failure(Mode::Default, Some(SIGN), Some(Answer::AllowOnce));
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].starts_with(
+            "it failed in the sandbox, and the failure looks like the sandbox's doing \
+             (`Read-only file system`"
+        ) && asked[0].contains("run it again outside the sandbox"),
+        "{}",
+        asked[0]
+    );
+    assert_eq!(tool.ran(), ["contained default", "free"]);
+    assert_eq!(ex.result.status, ResultStatus::Ok);
+    assert!(
+        ex.result
+            .content
+            .starts_with("[in the sandbox it failed (`Read-only file system`"),
+        "{}",
+        ex.result.content
+    );
+    assert_eq!(ex.record.action, Action::Allow);
+    assert!(matches!(ex.record.decided_by, DecidedBy::Human { .. }));
+    let note = ex.contained.expect("it ran contained first").note();
+    assert!(
+        note.ends_with("; it ran again outside the sandbox, as approved"),
+        "{note}"
+    );
+}
+
+#[test]
+fn a_run_outside_is_never_made_without_a_persons_approval() {
+    // Declined: the contained failure stays, and says why it was not run outside.
+    let (ex, asked, tool) = contained_failure(Mode::Default, Some(SIGN), Some(Answer::Deny));
+    assert_eq!(asked.len(), 1);
+    assert_eq!(tool.ran(), ["contained default"]);
+    assert_eq!(ex.result.status, ResultStatus::Error);
+    assert!(
+        ex.result
+            .content
+            .contains("the user did not approve running it outside the sandbox"),
+        "{}",
+        ex.result.content
+    );
+    let note = ex.contained.unwrap().note();
+    assert!(note.ends_with("(not approved)"), "{note}");
+    // Bypass mode approves asks, not this: a person is still asked.
+    let (_, asked, tool) = contained_failure(Mode::Bypass, Some(SIGN), Some(Answer::Deny));
+    assert_eq!(asked.len(), 1, "a person was asked in bypass mode");
+    assert_eq!(tool.ran(), ["contained default"]);
+    // No one to ask: never run outside.
+    let (ex, asked, tool) = contained_failure(Mode::Bypass, Some(SIGN), None);
+    assert!(asked.is_empty());
+    assert_eq!(tool.ran(), ["contained default"]);
+    assert!(
+        ex.result
+            .content
+            .contains("it runs outside the sandbox only with a person's approval"),
+        "{}",
+        ex.result.content
+    );
+}
+
+#[test]
+fn a_plain_failure_of_a_contained_call_is_not_offered_a_run_outside() {
+    let (ex, asked, tool) = contained_failure(Mode::Default, None, Some(Answer::AllowOnce));
+    assert!(asked.is_empty(), "{asked:?}");
+    assert_eq!(tool.ran(), ["contained default"]);
+    assert_eq!(ex.result.status, ResultStatus::Error);
+    let c = ex.contained.unwrap();
+    assert_eq!(c.sign, None);
+    assert_eq!(
+        c.note(),
+        "ran in the sandbox (profile default): no network, writes to the project only"
+    );
+}
+
+/// The standard chain over the shipped default policy, for a runner that contains: a project's
+/// build runs contained, under the rule's profile, in every mode but read-only, and the audit
+/// log says `sandbox`; a call the policy allows runs free; the same chain for a runner that
+/// cannot contain asks instead.
+#[test]
+fn the_standard_chain_runs_what_the_default_policy_contains_contained() {
+    let p = Project::new();
+    rt().block_on(async {
+        for mode in [Mode::Default, Mode::AutoApprove, Mode::Bypass] {
+            let reg = p.containing_registry(mode, None);
+            let tool = Containing::answering(ToolResult::ok("built"), None);
+            let ex = reg
+                .execute(HookContext::default(), bash("cargo build"), &tool)
+                .await;
+            assert_eq!(tool.ran(), ["contained build"], "{mode:?}");
+            assert_eq!(ex.record.action, Action::Sandbox);
+            let ex = reg
+                .execute(HookContext::default(), bash("git status"), &tool)
+                .await;
+            assert_eq!(ex.record.action, Action::Allow);
+            assert_eq!(tool.ran(), ["contained build", "free"], "{mode:?}");
+        }
+        let reg = p.containing_registry(Mode::ReadOnly, None);
+        let tool = Containing::answering(ToolResult::ok("built"), None);
+        let ex = reg
+            .execute(HookContext::default(), bash("cargo build"), &tool)
+            .await;
+        assert_eq!(ex.record.action, Action::Deny);
+        assert!(tool.ran().is_empty());
+        let audit = std::fs::read_to_string(p.state().join(harness9::audit::AUDIT_FILE)).unwrap();
+        let first: Value = serde_json::from_str(audit.lines().next().unwrap()).unwrap();
+        assert_eq!(first["decision"], "sandbox", "{audit}");
+        assert_eq!(first["input"], "cargo build");
+    });
+    // A runner that cannot contain: the shipped default's ask, saying why, with its proposal.
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let reg = p.containing_registry(Mode::Default, Some(Approver::new(tx)));
+    let tool = Echo::default();
+    let asked = rt().block_on(async {
+        let answer = async {
+            match rx.recv().await {
+                Some(RuntimeEvent::Approval(r)) => {
+                    let reason = r.reason.clone();
+                    r.respond(Answer::Deny);
+                    reason
+                }
+                _ => String::new(),
+            }
+        };
+        let (_, reason) = tokio::join!(
+            reg.execute(HookContext::default(), bash("cargo build"), &tool),
+            answer
+        );
+        reason
+    });
+    assert!(
+        asked.contains("this tool runner runs its calls outside the sandbox; it would run contained (sandbox profile `build`)"),
+        "{asked}"
+    );
+    assert!(tool.ran.lock().unwrap().is_empty());
+}

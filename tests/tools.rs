@@ -365,3 +365,172 @@ fn every_spec_is_a_json_schema_object_the_tools_accept() {
         assert_eq!(t.validate(&c), Ok(()), "{}", s.name);
     }
 }
+
+// ---- `bash` contained: the real sandbox (bubblewrap) ---------------------------------------
+
+/// A project and a home below Cargo's target folder (the sandbox replaces the temporary
+/// folder), the tools working in the project, and how to contain a call there. Fails, never
+/// skips, where the sandbox is not available.
+#[cfg(target_os = "linux")]
+struct Contained {
+    _dir: tempfile::TempDir,
+    proj: std::path::PathBuf,
+    home: std::path::PathBuf,
+    how: harness9::runtime::Containment,
+}
+
+#[cfg(target_os = "linux")]
+fn contained_world() -> Contained {
+    let support = harness9::sandbox::support();
+    assert!(
+        support.is_available(),
+        "the sandbox is not available here, so a contained run cannot be tested: {support}"
+    );
+    let dir = tempfile::Builder::new()
+        .prefix("tools-")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (proj, home) = (root.join("proj"), root.join("home"));
+    std::fs::create_dir_all(&proj).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let engine = harness9::Engine::builder()
+        .default_policy()
+        .context(harness9::PathContext::new(proj.clone(), Some(home.clone())))
+        .build()
+        .unwrap();
+    Contained {
+        _dir: dir,
+        proj,
+        home,
+        how: harness9::runtime::Containment {
+            profile: "default".into(),
+            engine: std::sync::Arc::new(engine),
+        },
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Contained {
+    fn tools(&self) -> Tools {
+        Tools::with_home(&self.proj, Some(self.home.clone())).timeout(Duration::from_secs(20))
+    }
+
+    async fn run(&self, t: &Tools, command: &str) -> harness9::runtime::ContainedRun {
+        self.run_with(t, command, &CancelToken::new()).await
+    }
+
+    async fn run_with(
+        &self,
+        t: &Tools,
+        command: &str,
+        cancel: &CancelToken,
+    ) -> harness9::runtime::ContainedRun {
+        t.run_contained(
+            &call("bash", json!({ "command": command })),
+            &self.how,
+            cancel,
+        )
+        .await
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn contained_bash_reports_output_and_exit_code_and_writes_the_project() {
+    let w = contained_world();
+    let t = w.tools();
+    assert!(t.contains(&call("bash", json!({"command": "true"}))));
+    let r = w
+        .run(&t, "echo hello; echo oops >&2; echo made > made.txt")
+        .await;
+    assert_eq!(r.result.status, ResultStatus::Ok, "{}", r.result.content);
+    assert!(r.result.content.contains("hello\n"), "{}", r.result.content);
+    assert!(r.result.content.contains("oops\n"), "{}", r.result.content);
+    assert!(r.result.content.ends_with("[exit code 0]"));
+    assert_eq!(r.sandbox_sign, None);
+    assert_eq!(
+        std::fs::read_to_string(w.proj.join("made.txt")).unwrap(),
+        "made\n"
+    );
+    // A plain failure: its exit code, and no claim that the sandbox caused it.
+    let r = w.run(&t, "echo 'test result: FAILED'; exit 3").await;
+    assert_eq!(r.result.status, ResultStatus::Error);
+    assert!(
+        r.result.content.ends_with("[exit code 3]"),
+        "{}",
+        r.result.content
+    );
+    assert_eq!(r.sandbox_sign, None);
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn contained_bash_cannot_write_home_and_says_the_sandbox_did_it() {
+    let w = contained_world();
+    // The test's own home, named whole: the process's `$HOME` is never written.
+    let write = format!("echo x > '{}'", w.home.join(".bashrc").display());
+    let r = w.run(&w.tools(), &write).await;
+    assert_eq!(r.result.status, ResultStatus::Error);
+    assert!(!w.home.join(".bashrc").exists());
+    let sign = r.sandbox_sign.expect("the sandbox's doing");
+    assert!(sign.contains("Read-only file system"), "{sign}");
+    // The same command run free writes it: the sandbox made the difference.
+    let free = bash(&w.tools(), &write).await;
+    assert_eq!(free.status, ResultStatus::Ok, "{}", free.content);
+    assert!(w.home.join(".bashrc").exists());
+}
+
+/// Whether a file stops growing: what was writing it is gone.
+#[cfg(target_os = "linux")]
+async fn stops_growing(path: &Path) -> bool {
+    let size = || std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = size();
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    before > 0 && size() == before
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn contained_bash_timeout_and_cancel_kill_the_sandbox_and_what_it_started() {
+    let w = contained_world();
+    let ticking = "echo started; (while true; do echo x >> ticks; sleep 0.1; done) & sleep 30";
+    let t = w.tools().timeout(Duration::from_millis(800));
+    let start = Instant::now();
+    let r = w.run(&t, ticking).await;
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(r.result.status, ResultStatus::Error);
+    assert!(r.result.content.contains("started"), "{}", r.result.content);
+    assert!(
+        r.result.content.contains("timed out after 800ms"),
+        "{}",
+        r.result.content
+    );
+    assert_eq!(r.sandbox_sign, None, "a timeout is not the sandbox's doing");
+    assert!(
+        stops_growing(&w.proj.join("ticks")).await,
+        "the background loop died"
+    );
+
+    std::fs::remove_file(w.proj.join("ticks")).unwrap();
+    let cancel = CancelToken::new();
+    let t = w.tools();
+    let (r, ()) = tokio::join!(w.run_with(&t, ticking, &cancel), async {
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        cancel.cancel();
+    });
+    assert!(
+        r.result.content.contains("cancelled"),
+        "{}",
+        r.result.content
+    );
+    assert!(
+        stops_growing(&w.proj.join("ticks")).await,
+        "the background loop died"
+    );
+}

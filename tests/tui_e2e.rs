@@ -62,7 +62,26 @@ impl Pane {
 
     /// [`Pane::start_with`], with `prepare` given the working folder before the TUI starts.
     fn start_prepared(args: &str, env: &str, prepare: impl FnOnce(&Path)) -> Pane {
-        let tmp = tempfile::tempdir().expect("a temp dir");
+        Pane::start_at(tempfile::tempdir().expect("a temp dir"), args, env, prepare)
+    }
+
+    /// [`Pane::start_prepared`], its folders (work, home, tmp) below Cargo's target folder:
+    /// the sandbox replaces the temporary folder, so a home there would not be seen by a
+    /// contained command at all.
+    fn start_outside_tmp(args: &str, env: &str, prepare: impl FnOnce(&Path)) -> Pane {
+        let tmp = tempfile::Builder::new()
+            .prefix("tui-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("a folder in Cargo's target folder");
+        Pane::start_at(tmp, args, env, prepare)
+    }
+
+    fn start_at(
+        tmp: tempfile::TempDir,
+        args: &str,
+        env: &str,
+        prepare: impl FnOnce(&Path),
+    ) -> Pane {
         let work = tmp.path().join("work");
         let home = tmp.path().join("home");
         let scratch_parent = tmp.path().join("tmp");
@@ -657,13 +676,22 @@ fn removing_an_always_allow_rule_revokes_it_in_the_running_session_too() {
         arguments: bash("git init made-here"),
     };
     let url = scripted_server(vec![call(), Reply::Done, call(), Reply::Done]);
+    // `git init` is git's local work, which the shipped default runs contained: with the
+    // sandbox turned off it is asked about, as where the sandbox does not work, saying why.
     let pane = Pane::start_with(
         "tui",
-        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=grant-model"),
+        &format!("HARNESS9_NO_SANDBOX=1 HARNESS9_BASE_URL={url} HARNESS9_MODEL=grant-model"),
     );
     pane.wait_for("the prompt", |s| s.contains("Type a message"));
     pane.send_line("make a repository");
     let screen = pane.wait_armed("the first dialog");
+    assert!(
+        flat(&screen).contains(
+            "the sandbox is not available here: HARNESS9_NO_SANDBOX is set; it would run \
+             contained"
+        ),
+        "the dialog says why it asks:\n{screen}"
+    );
     let rule = shown_rule(&screen);
     pane.keys(&["3"]);
     pane.wait_for("the first reply", |s| {
@@ -708,7 +736,8 @@ fn an_approval_timeout_counts_from_when_the_dialog_is_shown_not_from_the_queue()
     )]);
     let pane = Pane::start_prepared(
         "tui",
-        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=queue-model"),
+        // Asked about, not contained (see the test above).
+        &format!("HARNESS9_NO_SANDBOX=1 HARNESS9_BASE_URL={url} HARNESS9_MODEL=queue-model"),
         |work| {
             std::fs::create_dir_all(work.join(".harness9")).expect("folder");
             std::fs::write(
@@ -803,6 +832,119 @@ fn allow_for_this_session_is_not_offered_when_no_rule_can_be_proposed() {
     pane.wait_for("the denial and the reply", |s| {
         s.contains("denied by the user") && s.contains("All done.")
     });
+    pane.quit_from_prompt();
+}
+
+/// The screen's text with the dialog's borders taken away and every run of spaces and line
+/// breaks made one space, so that a sentence wrapped over rows reads whole.
+fn flat(screen: &str) -> String {
+    screen
+        .replace(['│', '╭', '╮', '╰', '╯', '─'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes an executable script into the project.
+fn script(dir: &Path, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("a script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("executable");
+}
+
+/// The shipped default policy contains a project's script (`./build.sh`): where the sandbox
+/// works, the TUI runs it contained without asking and says so in the transcript. A script
+/// that writes to the home folder fails there (`Read-only file system`): the transcript says
+/// the failure looks like the sandbox's doing, and a person is asked, in a normal dialog that
+/// says why, whether to run it outside; only once approved does it run so, and write.
+///
+/// Needs bubblewrap: without it the test fails, it does not skip.
+#[test]
+fn a_contained_script_runs_in_the_sandbox_and_a_write_outside_offers_a_run_outside() {
+    if tmux_missing() {
+        return;
+    }
+    let support = harness9::sandbox::support();
+    assert!(
+        support.is_available(),
+        "the sandbox is not available here, so the TUI cannot contain a call: {support}"
+    );
+    let url = scripted_server(vec![
+        Reply::Call {
+            name: "bash",
+            arguments: bash("./build.sh"),
+        },
+        Reply::Done,
+        Reply::Call {
+            name: "bash",
+            arguments: bash("./save.sh"),
+        },
+        Reply::Done,
+    ]);
+    let pane = Pane::start_outside_tmp(
+        "tui",
+        &format!("HARNESS9_BASE_URL={url} HARNESS9_MODEL=sandbox-model"),
+        |work| {
+            script(
+                work,
+                "build.sh",
+                "echo built > out.txt\necho build-finished",
+            );
+            script(work, "save.sh", "echo saved > \"$HOME/notes.txt\"");
+        },
+    );
+    let home = pane.work.parent().expect("the pane's folder").join("home");
+    pane.wait_for("the prompt", |s| s.contains("Type a message"));
+
+    // (a) Contained, without a dialog, and the transcript says so.
+    pane.send_line("build it");
+    let screen = pane.wait_for("the build's result", |s| {
+        s.contains("build-finished") && s.contains("All done.")
+    });
+    assert!(
+        !screen.contains(DIALOG),
+        "it was not asked about:\n{screen}"
+    );
+    assert!(
+        flat(&screen)
+            .contains("ran in the sandbox (profile build): no network, writes to the project only"),
+        "the transcript says it ran contained:\n{screen}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(pane.work.join("out.txt")).expect("its write in the project"),
+        "built\n"
+    );
+
+    // (b) A write to the home folder fails contained; a run outside is offered, not made.
+    pane.send_line("save the notes");
+    let screen = pane.wait_armed("the offer to run it outside the sandbox");
+    let text = flat(&screen);
+    for said in [
+        "./save.sh",
+        "it failed in the sandbox, and the failure looks like the sandbox's doing",
+        "Read-only file system",
+        "run it again outside the sandbox",
+    ] {
+        assert!(text.contains(said), "the dialog says {said:?}:\n{screen}");
+    }
+    assert!(
+        !home.join("notes.txt").exists(),
+        "nothing ran outside the sandbox before a person approved"
+    );
+    pane.keys(&["1"]);
+    let screen = pane.wait_for("the run outside and the reply", |s| {
+        flat(s).contains("it ran again outside the sandbox, as approved") && s.contains("All done.")
+    });
+    assert!(
+        flat(&screen)
+            .contains("the failure looks like the sandbox's doing (`Read-only file system`"),
+        "the transcript says why:\n{screen}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("notes.txt")).expect("written by the approved run"),
+        "saved\n"
+    );
     pane.quit_from_prompt();
 }
 

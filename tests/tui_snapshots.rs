@@ -8,7 +8,7 @@
 
 use harness9::call::{Risk, ToolCall};
 use harness9::engine::Mode;
-use harness9::runtime::{Proposal, ProposedRule, ResultStatus};
+use harness9::runtime::{Proposal, ProposedRule, ResultStatus, ToolResult};
 use harness9::tui::diff::Diff;
 use harness9::tui::update::ARM_DELAY;
 use harness9::tui::{render, update, ApprovalView, Entry, Event, Lang, State};
@@ -791,4 +791,66 @@ fn tui_slash_menu_lists_the_commands_that_start_with_what_is_typed() {
         };
         check(name, &s, 80, 24, None);
     }
+}
+
+/// A contained call in the transcript: a note under the call says it ran in the sandbox and
+/// what that means; a failure the sandbox caused says so, and what came of the offer to run it
+/// outside. The notes are the runtime's own ([`harness9::runtime::Contained::note`]), through
+/// the agent's events as the app loop passes them.
+#[test]
+fn tui_conversation_says_a_call_ran_in_the_sandbox_and_a_failure_it_caused() {
+    use harness9::runtime::{Contained, Outside};
+    use harness9::tui::AgentEvent;
+    let mut s = base(Lang::En);
+    s.turn_running = false;
+    let call = |s: &mut State, id: &str, command: &str, how: Contained, result: ToolResult| {
+        for ev in [
+            AgentEvent::ToolCall {
+                id: id.into(),
+                name: "bash".into(),
+                arguments: command.into(),
+            },
+            AgentEvent::Contained {
+                id: id.into(),
+                note: how.note(),
+            },
+            AgentEvent::ToolResult {
+                id: id.into(),
+                name: "bash".into(),
+                status: result.status,
+                content: result.content,
+                diff: None,
+            },
+        ] {
+            update(s, Event::Agent(ev));
+        }
+    };
+    call(
+        &mut s,
+        "c1",
+        "cargo test",
+        Contained {
+            profile: "build".into(),
+            sign: None,
+            outside: Outside::NotOffered,
+        },
+        ToolResult::ok("test result: ok. 3 passed\n[exit code 0]"),
+    );
+    call(
+        &mut s,
+        "c2",
+        "./save.sh",
+        Contained {
+            profile: "build".into(),
+            sign: Some(
+                "`Read-only file system`: it writes only the project and the temporary folder"
+                    .into(),
+            ),
+            outside: Outside::Declined,
+        },
+        ToolResult::error(
+            "save.sh: 2: cannot create /home/u/notes.txt: Read-only file system\n[exit code 2]",
+        ),
+    );
+    check("tui_conversation_contained_en_100x24", &s, 100, 24, None);
 }

@@ -236,6 +236,16 @@ fn build_app(config: &Config, s: Setup) -> Result<App, i32> {
         .timing_from_shown();
     let options = Options {
         offload_bytes: config.runtime.offload_bytes,
+        // The `bash` tool runs a contained call in the sandbox where it works here; where it
+        // does not, the engine asks about such a call, saying why. The demo is there to show
+        // the approval dialog: it asks about what the policy would contain.
+        sandbox: match demo {
+            true => harness9::sandbox::Support::Unavailable(
+                "the demo asks about what the policy would run contained, to show the dialog"
+                    .into(),
+            ),
+            false => harness9::sandbox::support(),
+        },
     };
     let (registry, _loaded) = match standard_registry_with(
         Project::from_env(cwd.clone()),

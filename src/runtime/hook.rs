@@ -1,12 +1,31 @@
 //! What a hook is: one layer of the onion around a tool call, what travels along the chain
 //! with the call, and what a hook says about it.
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::{CancelToken, DecisionRecord, Proposal, ToolResult};
 use crate::call::{Action, Risk, RuleRef, ToolCall};
+use crate::engine::Engine;
+
+/// How an allowed call is to run: contained, under a sandbox profile, hiding what the engine
+/// that decided it protects.
+#[derive(Debug, Clone)]
+pub struct Containment {
+    /// The sandbox profile (`build`).
+    pub profile: String,
+    /// The engine that decided: its hard protections are hidden from the command.
+    pub engine: Arc<Engine>,
+}
+
+impl PartialEq for Containment {
+    fn eq(&self, other: &Self) -> bool {
+        self.profile == other.profile && Arc::ptr_eq(&self.engine, &other.engine)
+    }
+}
 
 /// A person's approval, recorded on the context.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -54,6 +73,9 @@ pub struct HookDecision {
     /// An ask about a call the analysis does not know whole: auto-approve does not approve it,
     /// and with no one to ask it is denied.
     pub unknown: bool,
+    /// For an allow: the call runs contained so (a `sandbox` decision). A runner that cannot
+    /// contain it has it asked about instead; it never runs free on this allow.
+    pub contained: Option<Containment>,
 }
 
 impl HookDecision {
@@ -67,6 +89,7 @@ impl HookDecision {
             proposal: None,
             managed: false,
             unknown: false,
+            contained: None,
         }
     }
 
@@ -80,6 +103,7 @@ impl HookDecision {
             proposal: None,
             managed: false,
             unknown: false,
+            contained: None,
         }
     }
 
@@ -93,6 +117,7 @@ impl HookDecision {
             proposal: None,
             managed: false,
             unknown: false,
+            contained: None,
         }
     }
 

@@ -41,9 +41,11 @@ use serde::Serialize;
 pub use approval::{
     Answer, ApprovalRequest, Approver, CancelToken, NoAnswer, Proposal, RuntimeEvent,
 };
-pub use hook::{HookContext, HookDecision, HookError, HumanApproval, RuleAllow, ToolHook};
+pub use hook::{
+    Containment, HookContext, HookDecision, HookError, HumanApproval, RuleAllow, ToolHook,
+};
 pub use propose::ProposedRule;
-pub use runner::{InvalidCall, ResultStatus, ToolResult, ToolRunner};
+pub use runner::{ContainedRun, InvalidCall, ResultStatus, ToolResult, ToolRunner};
 pub use session::SessionMemory;
 
 use crate::call::{Action, Risk, RuleRef, ToolCall};
@@ -112,6 +114,58 @@ pub struct Execution {
     pub record: DecisionRecord,
     /// The call as the tool received it (after `modified_args`).
     pub call: ToolCall,
+    /// How the call ran contained, when it did (a `sandbox` decision).
+    pub contained: Option<Contained>,
+}
+
+/// How a call ran in the sandbox, for the transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contained {
+    /// The sandbox profile.
+    pub profile: String,
+    /// Why its failure looks like the sandbox's doing (`None`: it did not fail, or failed by
+    /// itself).
+    pub sign: Option<String>,
+    /// Whether it was then run outside the sandbox.
+    pub outside: Outside,
+}
+
+/// What came of a contained call's failure that looks like the sandbox's doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outside {
+    /// Not offered: the call did not fail so.
+    NotOffered,
+    /// No one could be asked (a non-interactive run): it is never run outside unasked.
+    NoOneToAsk,
+    /// The person was asked and did not approve.
+    Declined,
+    /// The person approved: it ran again, outside the sandbox.
+    Ran,
+}
+
+impl Contained {
+    /// The transcript's line: `ran in the sandbox (profile build): no network, writes to the
+    /// project only`, and what came of a failure that looks like the sandbox's doing.
+    pub fn note(&self) -> String {
+        let mut note = format!(
+            "ran in the sandbox (profile {}): {}",
+            self.profile,
+            crate::sandbox::CONTAINED_MEANS
+        );
+        if let Some(sign) = &self.sign {
+            note.push_str(&format!(
+                "; it failed, and the failure looks like the sandbox's doing ({sign})"
+            ));
+            note.push_str(match self.outside {
+                Outside::NotOffered | Outside::NoOneToAsk => {
+                    "; it runs outside the sandbox only with a person's approval"
+                }
+                Outside::Declined => "; it was not run outside the sandbox (not approved)",
+                Outside::Ran => "; it ran again outside the sandbox, as approved",
+            });
+        }
+        note
+    }
 }
 
 /// The chain of hooks, and what resolves an ask.
@@ -210,6 +264,7 @@ impl HookRegistry {
             ran: Vec::new(),
             last_risk: Risk::Low,
             decided: None,
+            contained: None,
         };
 
         if let Err(why) = validate(tool, &progress.call) {
@@ -274,6 +329,12 @@ impl HookRegistry {
                 };
                 // Denied: no after_execute for anyone.
                 ControlFlow::Break(self.deny_by_hook(p, pending, &d, d.reason.clone(), by))
+            }
+            // A call to run contained by a runner that cannot contain it is asked about: it
+            // never runs free on that allow.
+            Action::Allow if d.contained.is_some() && !tool.contains(&p.call) => {
+                let d = contained_asked_instead(d);
+                self.apply_ask(name, d, p, pending).await
             }
             Action::Allow => self.apply_allow(name, d, p, pending, tool),
             // A hook that wants a call contained and cannot have it so asks.
@@ -371,6 +432,10 @@ impl HookRegistry {
             }
             p.call = changed;
         }
+        // Contained once, contained for good: a later allow does not run it free.
+        if p.contained.is_none() {
+            p.contained = d.contained.clone();
+        }
         // Only an allow by a rule is explicit: a hook with nothing to say (an
         // allow without a rule, the trait's default) must not skip a later ask.
         if d.rule.is_some() {
@@ -424,7 +489,7 @@ impl HookRegistry {
         pending: &mut Pending<'_>,
         tool: &dyn ToolRunner,
     ) -> Execution {
-        let (by, rule, reason) = p.decided.unwrap_or((
+        let (by, rule, reason) = p.decided.clone().unwrap_or((
             DecidedBy::Rule {
                 hook: "registry".into(),
                 rule: None,
@@ -454,7 +519,10 @@ impl HookRegistry {
         let record = self.record(
             &p.call,
             Verdict {
-                action: Action::Allow,
+                action: match p.contained {
+                    Some(_) => Action::Sandbox,
+                    None => Action::Allow,
+                },
                 risk: p.last_risk,
                 rule,
                 reason,
@@ -466,10 +534,158 @@ impl HookRegistry {
         // Recorded before the tool runs: a call that ran is in the log even if the caller stops
         // waiting for its result.
         pending.announce(&record);
+        if let Some(how) = p.contained.clone() {
+            return self.run_contained(p, how, record, tool).await;
+        }
         let result = CatchUnwind(tool.run(&p.call, &p.ctx.cancel))
             .await
             .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")));
         self.finish(p.call, record, result, &p.ctx, &p.ran).await
+    }
+
+    /// Runs a call contained. When it fails and the failure looks like the sandbox's doing, a
+    /// person is asked whether to run it again outside the sandbox (never without one); the
+    /// model gets the outcome either way.
+    async fn run_contained(
+        &self,
+        p: Progress,
+        how: Containment,
+        record: DecisionRecord,
+        tool: &dyn ToolRunner,
+    ) -> Execution {
+        let ran = CatchUnwind(tool.run_contained(&p.call, &how, &p.ctx.cancel))
+            .await
+            .unwrap_or_else(|panic| ContainedRun {
+                result: ToolResult::error(format!("the tool panicked: {panic}")),
+                sandbox_sign: None,
+            });
+        let mut contained = Contained {
+            profile: how.profile.clone(),
+            sign: None,
+            outside: Outside::NotOffered,
+        };
+        let mut record = record;
+        let mut result = ran.result;
+        let sign = ran
+            .sandbox_sign
+            .filter(|_| result.status == ResultStatus::Error && !p.ctx.cancel.is_cancelled());
+        if let Some(sign) = sign {
+            let (outside, again) = self.offer_outside(&p, &record, &sign, tool).await;
+            contained.sign = Some(sign.clone());
+            contained.outside = outside;
+            result = match again {
+                Some((rerun, free)) => {
+                    record = rerun;
+                    ToolResult {
+                        content: format!(
+                            "[in the sandbox it failed ({sign}); run again outside the \
+                             sandbox, as the user approved]\n{}",
+                            free.content
+                        ),
+                        status: free.status,
+                    }
+                }
+                None => {
+                    let mut content = result.content;
+                    content.push_str(&format!(
+                        "\n[the failure looks like the sandbox's doing ({sign}); {}]",
+                        match outside {
+                            Outside::Declined =>
+                                "the user did not approve running it outside the sandbox",
+                            _ => "it runs outside the sandbox only with a person's approval",
+                        }
+                    ));
+                    ToolResult {
+                        content,
+                        status: result.status,
+                    }
+                }
+            };
+        }
+        let mut exec = self.finish(p.call, record, result, &p.ctx, &p.ran).await;
+        exec.contained = Some(contained);
+        exec
+    }
+
+    /// Asks a person whether a contained call that failed by the sandbox's doing may run again
+    /// outside it: a normal approval, whatever the mode or the session memory says. When
+    /// approved, the call runs free and its record and result come back.
+    async fn offer_outside(
+        &self,
+        p: &Progress,
+        contained: &DecisionRecord,
+        sign: &str,
+        tool: &dyn ToolRunner,
+    ) -> (Outside, Option<(DecisionRecord, ToolResult)>) {
+        let Some(approver) = &self.approver else {
+            return (Outside::NoOneToAsk, None);
+        };
+        let reason = format!(
+            "it failed in the sandbox, and the failure looks like the sandbox's doing ({sign}): \
+             run it again outside the sandbox, with no containment? (It ran contained because: \
+             {})",
+            contained.reason
+        );
+        let risk = p.last_risk.max(Risk::Medium);
+        let rule = contained.rule.as_ref().map(ToString::to_string);
+        let asked = approver
+            .ask(&p.call, &reason, risk, rule.as_deref(), None, &p.ctx.cancel)
+            .await;
+        let (by, approved, why, said) = match asked {
+            Ok((answer, _)) => {
+                let approved = answer.allows();
+                let why = match &answer {
+                    Answer::DenyWithFeedback(text) => {
+                        format!("denied by the user ({reason}). The user says: {text}")
+                    }
+                    a if a.allows() => format!("approved by the user: {reason}"),
+                    _ => format!("denied by the user ({reason})"),
+                };
+                let by = DecidedBy::Human {
+                    answer: answer.as_str().into(),
+                };
+                (by, approved, why, Some(answer.as_str()))
+            }
+            Err(no) => (
+                DecidedBy::NoAnswer {
+                    why: no.to_string(),
+                },
+                false,
+                format!("denied: {no} ({reason})"),
+                None,
+            ),
+        };
+        let mut ctx = p.ctx.clone();
+        if let Some(answer) = said.filter(|_| approved) {
+            ctx.approved_by_human = Some(HumanApproval {
+                answer,
+                hook: "sandbox".into(),
+            });
+        }
+        let record = self.record(
+            &p.call,
+            Verdict {
+                action: if approved {
+                    Action::Allow
+                } else {
+                    Action::Deny
+                },
+                risk,
+                rule: contained.rule.clone(),
+                reason: why,
+                decided_by: by,
+            },
+            p.mode,
+            &ctx,
+        );
+        self.announce(&record);
+        if !approved || p.ctx.cancel.is_cancelled() {
+            return (Outside::Declined, None);
+        }
+        let free = CatchUnwind(tool.run(&p.call, &p.ctx.cancel))
+            .await
+            .unwrap_or_else(|p| ToolResult::error(format!("the tool panicked: {p}")));
+        (Outside::Ran, Some((record, free)))
     }
 
     /// Settles an ask: the mode, then the session memory, then a person (or the headless
@@ -664,6 +880,7 @@ impl HookRegistry {
             result,
             record,
             call,
+            contained: None,
         }
     }
 
@@ -693,7 +910,29 @@ impl HookRegistry {
             result,
             record,
             call,
+            contained: None,
         }
+    }
+}
+
+/// A runner's allow to run a call contained, as the ask it becomes where the runner cannot
+/// contain it (as the engine's own `asked_instead` says it).
+fn contained_asked_instead(d: HookDecision) -> HookDecision {
+    let profile = d
+        .contained
+        .as_ref()
+        .map(|c| c.profile.clone())
+        .unwrap_or_default();
+    HookDecision {
+        action: Action::Ask,
+        reason: format!(
+            "the sandbox is not available here: this tool runner runs its calls outside the \
+             sandbox; it would run contained (sandbox profile `{profile}`): {}",
+            d.reason
+        ),
+        contained: None,
+        modified_args: None,
+        ..d
     }
 }
 
@@ -718,6 +957,8 @@ struct Progress {
     ran: Vec<usize>,
     last_risk: Risk,
     decided: Option<(DecidedBy, Option<RuleRef>, String)>,
+    /// How the call is to run contained, once a hook said so.
+    contained: Option<Containment>,
 }
 
 impl Pending<'_> {

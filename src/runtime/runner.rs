@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use serde::Serialize;
 
-use super::CancelToken;
+use super::{CancelToken, Containment};
 use crate::call::ToolCall;
 
 /// What a tool call produced, as the model sees it.
@@ -103,4 +103,38 @@ pub trait ToolRunner: Send + Sync {
     fn validate(&self, call: &ToolCall) -> Result<(), InvalidCall>;
 
     async fn run(&self, call: &ToolCall, cancel: &CancelToken) -> ToolResult;
+
+    /// Whether this runner can run `call` contained ([`ToolRunner::run_contained`]). Where it
+    /// cannot, a call the policy would contain is asked about instead.
+    fn contains(&self, _call: &ToolCall) -> bool {
+        false
+    }
+
+    /// Runs `call` in the sandbox `how` says. Never runs it free: a runner that cannot
+    /// contain it (the default) says so, and the call does not run.
+    async fn run_contained(
+        &self,
+        call: &ToolCall,
+        how: &Containment,
+        cancel: &CancelToken,
+    ) -> ContainedRun {
+        let _ = (call, cancel);
+        ContainedRun {
+            result: ToolResult::error(format!(
+                "this tool cannot run a call in the sandbox (profile `{}`); it did not run",
+                how.profile
+            )),
+            sandbox_sign: None,
+        }
+    }
+}
+
+/// What a contained run produced, and, when it failed, why the failure looks like the
+/// sandbox's doing (see [`crate::sandbox::failure::sandbox_sign`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainedRun {
+    pub result: ToolResult,
+    /// Set only for a failure whose output says the sandbox stopped it (or a sandbox that
+    /// could not start): such a failure may be offered a run outside, by a person's approval.
+    pub sandbox_sign: Option<String>,
 }

@@ -1,6 +1,7 @@
 //! The shipped hooks, all thin layers over the one [`Engine`]:
 //! - [`PermissionHook`]: the engine's decision (read-only mode applied; session memory
-//!   consulted), with an "always allow" proposal on asks. The engine is built again only when a
+//!   consulted), with an "always allow" proposal on asks; a contained decision is an allow to
+//!   run the call in the sandbox (see [`Options::sandbox`]). The engine is built again only when a
 //!   policy or settings file changed (size, modification time, then content hash); an invalid
 //!   edit keeps the last good policy in force and reports a diagnostic event.
 //! - [`DangerHook`]: the same engine's built-in layer (hard protections, danger rules, what the
@@ -35,6 +36,7 @@ use crate::engine::{Chain, Engine, Mode};
 use crate::hooks::{project_engine, Project, SetupError, PROJECT_DIR};
 use crate::policy::read_bounded;
 use crate::rule_ref::Held;
+use crate::sandbox::Support;
 use crate::settings::SETTINGS_PATH;
 
 /// Builds the engine from its files.
@@ -386,30 +388,45 @@ impl PermissionHook {
     }
 }
 
-/// Why the TUI asks about a call a rule would run contained: its `bash` tool runs commands
-/// free (running them under `harness9 sandbox` is the next step).
-const TUI_RUNS_FREE: &str = "the sandbox is not available here: this session runs its commands \
-                             outside the sandbox";
-
-/// The project's engine, answering as a caller that cannot contain a call ([`TUI_RUNS_FREE`]).
+/// The project's engine, answering a `sandbox` decision where `support` says the caller runs
+/// such a call contained (the TUI's `bash` tool, where [`crate::sandbox::support`] says the
+/// sandbox works). Elsewhere the engine asks instead, saying why.
 fn tui_engine(
     project: &crate::hooks::Project,
+    support: &Support,
 ) -> Result<(Engine, crate::hooks::Sources), SetupError> {
     let (mut engine, sources) = project_engine(project, None, None)?;
-    engine.set_sandbox_support(crate::sandbox::Support::Unavailable(
-        "this session runs its commands outside the sandbox".into(),
-    ));
+    engine.set_sandbox_support(support.clone());
     Ok((engine, sources))
 }
 
-/// The hook's verdict from an engine decision; an ask carries the proposal, if one helps.
-fn verdict(engine: &Engine, call: &ToolCall, d: Decision) -> HookDecision {
-    // The engine was built without the sandbox (see `TUI_RUNS_FREE`): a contained decision
-    // never comes here; were it to, it is asked about, never run free.
-    let d = d.asked_instead(TUI_RUNS_FREE);
+/// Why a contained decision is asked about when the engine that gave it was not told the
+/// sandbox works (it does not give one then; were it to, it is asked, never run free).
+const NOT_CONTAINED: &str = "the sandbox is not available here";
+
+/// The hook's verdict from an engine decision: a contained decision is an allow to run the
+/// call contained (where the engine was told the sandbox works); an ask carries the proposal,
+/// if one helps.
+fn verdict(engine: &Arc<Engine>, call: &ToolCall, d: Decision) -> HookDecision {
+    let contained = match d.contained() {
+        Some(profile) if engine.sandbox_support().is_available() => Some(super::Containment {
+            profile: profile.to_string(),
+            engine: engine.clone(),
+        }),
+        _ => None,
+    };
+    let d = match contained {
+        Some(_) => d,
+        None => d.asked_instead(NOT_CONTAINED),
+    };
     match d.action {
         Action::Allow => HookDecision {
             reason: d.reason,
+            ..HookDecision::allow().with_rule(d.rule).with_risk(d.risk)
+        },
+        Action::Sandbox if contained.is_some() => HookDecision {
+            reason: d.reason,
+            contained,
             ..HookDecision::allow().with_rule(d.rule).with_risk(d.risk)
         },
         Action::Deny => HookDecision::deny(d.reason)
@@ -668,12 +685,19 @@ impl ToolHook for AuditHook {
 pub struct Options {
     /// Outputs over this many bytes are offloaded to a file.
     pub offload_bytes: usize,
+    /// Whether the tool runner runs a call the policy contains in the sandbox (the TUI's
+    /// [`super::tools::Tools`] does, where [`crate::sandbox::support`] says it works). By
+    /// default it does not, and such a call is asked about, saying why.
+    pub sandbox: Support,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             offload_bytes: 32 * 1024,
+            sandbox: Support::Unavailable(
+                "this session's tool runner runs its commands outside the sandbox".into(),
+            ),
         }
     }
 }
@@ -717,13 +741,14 @@ pub fn standard_registry_with(
         watched.push(user_dir.clone());
     }
     let stamps = stamps_of(&watched);
-    let (first, _) = tui_engine(&project)?;
+    let (first, _) = tui_engine(&project, &options.sandbox)?;
     let events = approver.as_ref().map(|a| a.events().clone());
     let factory_project = project.clone();
+    let support = options.sandbox.clone();
     let engine = Arc::new(LiveEngine::built(
         first,
         stamps,
-        Box::new(move || tui_engine(&factory_project).map(|(e, _)| e)),
+        Box::new(move || tui_engine(&factory_project, &support).map(|(e, _)| e)),
         watched,
         events.clone(),
     ));
@@ -767,39 +792,75 @@ pub fn standard_registry_with(
 mod sandbox_tests {
     use super::*;
 
-    /// The TUI's `bash` tool runs commands free: a call the shipped default policy would run
-    /// contained is asked about, saying why, and an approval of it can be proposed.
-    #[test]
-    fn the_tui_asks_about_a_call_the_policy_would_contain() {
-        let dir = tempfile::tempdir().expect("a scratch folder");
+    fn engine_for(dir: &Path, support: Support) -> Arc<Engine> {
         let project = Project {
-            cwd: dir.path().to_path_buf(),
-            home: Some(dir.path().join("home")),
+            cwd: dir.to_path_buf(),
+            home: Some(dir.join("home")),
             user_dir: None,
         };
-        let (engine, _) = tui_engine(&project).expect("the project's engine builds");
-        assert!(!engine.sandbox_support().is_available());
+        let (engine, _) = tui_engine(&project, &support).expect("the project's engine builds");
+        Arc::new(engine)
+    }
+
+    /// Where the sandbox works, a call the shipped default policy contains is allowed to run
+    /// contained, under the rule's profile, with the engine whose protections it hides.
+    #[test]
+    fn the_tui_runs_a_call_the_policy_would_contain_in_the_sandbox() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let engine = engine_for(dir.path(), Support::Available);
+        let call = ToolCall::primary("bash", "cargo test");
+        let d = engine.decide(&call);
+        assert_eq!(d.action, Action::Sandbox, "{d:?}");
+        let v = verdict(&engine, &call, d);
+        assert_eq!(v.action, Action::Allow);
+        let how = v.contained.expect("an allow to run contained");
+        assert_eq!(how.profile, "build");
+        assert!(Arc::ptr_eq(&how.engine, &engine));
+        assert!(v.rule.is_some(), "the rule that contains it is named");
+        // A call the policy allows runs free, as before.
+        let v = verdict(
+            &engine,
+            &ToolCall::primary("bash", "git status"),
+            engine.decide(&ToolCall::primary("bash", "git status")),
+        );
+        assert_eq!(v.action, Action::Allow);
+        assert!(v.contained.is_none());
+    }
+
+    /// Where the sandbox does not work, a call the policy would contain is asked about, saying
+    /// why, and an approval of it can be proposed; a contained decision reaching the hook from
+    /// such an engine is asked about too, never run free.
+    #[test]
+    fn without_the_sandbox_the_tui_asks_about_a_call_the_policy_would_contain() {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let engine = engine_for(
+            dir.path(),
+            Support::Unavailable("bubblewrap (`bwrap`) is not installed".into()),
+        );
         let call = ToolCall::primary("bash", "cargo test");
         let d = engine.decide(&call);
         assert_eq!(d.action, Action::Ask, "{d:?}");
         assert!(
             d.reason.starts_with(
-                "the sandbox is not available here: this session runs its commands outside \
-                 the sandbox; it would run contained"
+                "the sandbox is not available here: bubblewrap (`bwrap`) is not installed; it \
+                 would run contained"
             ),
             "{}",
             d.reason
         );
         let v = verdict(&engine, &call, d);
         assert_eq!(v.action, Action::Ask);
+        assert!(v.contained.is_none());
         assert!(v.proposal.is_some(), "an approval can become a rule");
-        // Were a contained decision to come here, it is asked about too.
         let contained = Decision::contained_by(
             crate::call::Risk::Low,
             "runs the project's code",
             crate::rule_ref::RuleRef::Default,
             "cargo",
         );
-        assert_eq!(verdict(&engine, &call, contained).action, Action::Ask);
+        let v = verdict(&engine, &call, contained);
+        assert_eq!(v.action, Action::Ask);
+        assert!(v.contained.is_none());
+        assert!(v.reason.starts_with("the sandbox is not available here; it would run contained (sandbox profile `cargo`)"), "{}", v.reason);
     }
 }

@@ -19,10 +19,13 @@ use serde_json::{json, Map, Value};
 use tokio::io::AsyncReadExt;
 use tokio::process::{ChildStderr, ChildStdout};
 
-use super::{CancelToken, InvalidCall, ToolResult, ToolRunner};
+use super::{
+    CancelToken, ContainedRun, Containment, InvalidCall, ResultStatus, ToolResult, ToolRunner,
+};
 use crate::call::ToolCall;
 use crate::engine::paths::PathContext;
 use crate::model::ToolSpec;
+use crate::sandbox;
 
 /// How long a `bash` command may run unless configured otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -347,6 +350,38 @@ impl ToolRunner for Tools {
         check(call).map(|_| ())
     }
 
+    /// The `bash` tool runs its commands contained when told to.
+    fn contains(&self, call: &ToolCall) -> bool {
+        call.name == "bash"
+    }
+
+    async fn run_contained(
+        &self,
+        call: &ToolCall,
+        how: &Containment,
+        cancel: &CancelToken,
+    ) -> ContainedRun {
+        let refuse = |why: String| ContainedRun {
+            result: ToolResult::error(why),
+            sandbox_sign: None,
+        };
+        match check(call) {
+            Err(e) => return refuse(format!("malformed call: {e}")),
+            Ok(def) if def.name != "bash" => {
+                return refuse(format!(
+                    "`{}` cannot run in the sandbox; it did not run",
+                    def.name
+                ))
+            }
+            Ok(_) => {}
+        }
+        if cancel.is_cancelled() {
+            return refuse("cancelled before it ran".into());
+        }
+        self.bash_contained(text_arg(call, "command"), how, cancel)
+            .await
+    }
+
     async fn run(&self, call: &ToolCall, cancel: &CancelToken) -> ToolResult {
         let def = match check(call) {
             Ok(def) => def,
@@ -409,40 +444,116 @@ struct Ran {
 
 impl Tools {
     async fn bash(&self, command: &str, cancel: &CancelToken) -> ToolResult {
-        let mut child = match self.spawn_bash(command) {
-            Ok(c) => c,
-            Err(result) => return result,
-        };
-        let pid = child.id();
-        let ran = self.collect(&mut child, cancel).await;
-        if let Some(stop) = ran.stop {
-            kill_group(pid).await;
-            let _ = child.start_kill();
-            let _ = tokio::time::timeout(KILL_GRACE, child.wait()).await;
-            return self.stopped(stop, ran.out);
+        let mut cmd = tokio::process::Command::new("bash");
+        cmd.arg("-c").arg(command).current_dir(&self.cwd);
+        match self.spawn(cmd) {
+            Ok(child) => self.wait_bash(child, cancel).await.0,
+            Err(e) => ToolResult::error(format!(
+                "could not start `bash` in {}: {e}",
+                self.cwd.display()
+            )),
         }
-        exited(ran)
     }
 
-    /// Starts `bash -c command` in the working folder, in a process group of its own.
-    fn spawn_bash(&self, command: &str) -> Result<tokio::process::Child, ToolResult> {
-        let mut cmd = tokio::process::Command::new("bash");
-        cmd.arg("-c")
-            .arg(command)
-            .current_dir(&self.cwd)
-            .stdin(Stdio::null())
+    /// Runs `bash -c command` in the sandbox (profile and hidden paths as `how` says), the
+    /// project being the working folder: with the same timeout, cancellation and output cap
+    /// as a free run. The sandbox is [`crate::sandbox`]'s, prepared and started as
+    /// `harness9 sandbox` does.
+    async fn bash_contained(
+        &self,
+        command: &str,
+        how: &Containment,
+        cancel: &CancelToken,
+    ) -> ContainedRun {
+        let not_run = |why: String| ContainedRun {
+            result: ToolResult::error(format!(
+                "could not run it in the sandbox: {why}; the command did not run"
+            )),
+            sandbox_sign: Some(format!("the sandbox could not start: {why}")),
+        };
+        let Some(profile) = sandbox::profile(&how.profile) else {
+            // A profile the engine named and the sandbox does not know: never run free.
+            return ContainedRun {
+                result: ToolResult::error(format!(
+                    "no sandbox profile `{}`; the command did not run",
+                    how.profile
+                )),
+                sandbox_sign: None,
+            };
+        };
+        let project = self.cwd.clone();
+        let engine = how.engine.clone();
+        // Preparing makes the project's placeholders and takes its lock: off the runtime's
+        // thread.
+        let prepared = tokio::task::spawn_blocking(move || {
+            let ctx = engine.context();
+            let setup = sandbox::Setup {
+                project: &project,
+                home: ctx.home.as_deref(),
+                protections: engine.protections(),
+                ctx,
+                profile,
+            };
+            let prepared = sandbox::prepare(&setup)?;
+            let bwrap = sandbox::find_bwrap()?;
+            Ok::<_, sandbox::SandboxError>((prepared, bwrap))
+        })
+        .await;
+        let (prepared, bwrap) = match prepared {
+            Ok(Ok(p)) => p,
+            Ok(Err(e)) => return not_run(e.to_string()),
+            Err(e) => return not_run(format!("preparing it failed: {e}")),
+        };
+        let argv = ["bash".into(), "-c".into(), command.into()];
+        let cmd = tokio::process::Command::from(prepared.command(&bwrap, &argv));
+        let child = match self.spawn(cmd) {
+            Ok(c) => c,
+            Err(e) => return not_run(format!("cannot run `{}`: {e}", bwrap.display())),
+        };
+        let (result, stopped) = self.wait_bash(child, cancel).await;
+        // The placeholders go once the sandbox is gone.
+        drop(prepared);
+        let sandbox_sign = (result.status == ResultStatus::Error && !stopped)
+            .then(|| {
+                // The project as written and as it really is (a symlink on its way).
+                let real = self.cwd.canonicalize().unwrap_or_else(|_| self.cwd.clone());
+                sandbox::failure::sandbox_sign(&result.content, &[&self.cwd, &real])
+            })
+            .flatten();
+        ContainedRun {
+            result,
+            sandbox_sign,
+        }
+    }
+
+    /// Starts a command with its output piped, in a process group of its own.
+    fn spawn(&self, mut cmd: tokio::process::Command) -> std::io::Result<tokio::process::Child> {
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
         // Its own process group, so that a timeout or a cancel kills what it started too.
         #[cfg(unix)]
         cmd.process_group(0);
-        cmd.spawn().map_err(|e| {
-            ToolResult::error(format!(
-                "could not start `bash` in {}: {e}",
-                self.cwd.display()
-            ))
-        })
+        cmd.spawn()
+    }
+
+    /// Collects a started command's output until it ends, times out or is cancelled (then it
+    /// is killed, with what it started); whether it was stopped so comes back too.
+    async fn wait_bash(
+        &self,
+        mut child: tokio::process::Child,
+        cancel: &CancelToken,
+    ) -> (ToolResult, bool) {
+        let pid = child.id();
+        let ran = self.collect(&mut child, cancel).await;
+        if let Some(stop) = ran.stop {
+            kill_group(pid).await;
+            let _ = child.start_kill();
+            let _ = tokio::time::timeout(KILL_GRACE, child.wait()).await;
+            return (self.stopped(stop, ran.out), true);
+        }
+        (exited(ran), false)
     }
 
     /// Reads the child's output until it exits and its output closes, the timeout passes, or

@@ -25,6 +25,7 @@
 // Elsewhere there is no sandbox: `prepare` says so, and what it builds on is left unused.
 #![cfg_attr(not(target_os = "linux"), allow(dead_code, unused_imports))]
 
+pub mod failure;
 #[cfg(target_os = "linux")]
 mod seccomp;
 

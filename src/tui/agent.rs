@@ -40,6 +40,12 @@ pub enum AgentEvent {
         content: String,
         diff: Option<Diff>,
     },
+    /// How a call ran in the sandbox (`ran in the sandbox (profile build): …`), just before
+    /// its result.
+    Contained {
+        id: String,
+        note: String,
+    },
     /// Tokens the server reported using so far in this turn.
     Usage(u64),
     /// The model failed; the turn ends, the session goes on.
@@ -294,6 +300,12 @@ async fn run_call(
         ..HookContext::default()
     };
     let exec = registry.execute(ctx, call, tools.as_ref()).await;
+    if let Some(contained) = &exec.contained {
+        send(AgentEvent::Contained {
+            id: mc.id.clone(),
+            note: contained.note(),
+        });
+    }
     let changed = match (&before, cwd.as_deref(), exec.result.status) {
         (Some(before), Some(dir), ResultStatus::Ok) => diff::applied(&args, dir, before),
         _ => None,

@@ -228,6 +228,10 @@ fn agent_event(state: &mut State, ev: AgentEvent) -> Vec<Action> {
             state.streaming.push_str(&text);
             Vec::new()
         }
+        AgentEvent::Contained { note, .. } => {
+            push(state, Entry::Notice(note));
+            Vec::new()
+        }
         AgentEvent::Usage(tokens) => {
             state.tokens = Some(tokens);
             Vec::new()

@@ -258,6 +258,9 @@ pub fn message(text: &str) -> String {
     if text == "the model server sent an empty response" {
         return "模型服务器返回了空响应".into();
     }
+    if let Some(out) = contained_note(text) {
+        return out;
+    }
     if let Some(rest) = text.strip_prefix("could not write the rule (") {
         if let Some(e) = rest.strip_suffix("); the call is allowed for this session only") {
             return format!("无法写入规则（{e}）；仅在本会话内允许此调用");
@@ -266,9 +269,52 @@ pub fn message(text: &str) -> String {
     reason(text)
 }
 
+/// The transcript's note under a call that ran in the sandbox (see
+/// `runtime::Contained::note`); what the sandbox's sign says stays as it is.
+fn contained_note(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("ran in the sandbox (profile ")?;
+    let (profile, rest) = rest.split_once("): no network, writes to the project only")?;
+    let mut out = format!("已在沙箱中运行（配置 {profile}）：无网络，只写入项目");
+    if rest.is_empty() {
+        return Some(out);
+    }
+    let rest =
+        rest.strip_prefix("; it failed, and the failure looks like the sandbox's doing (")?;
+    let (sign, outcome) = rest.rsplit_once("); ")?;
+    out.push_str(&format!("；运行失败，看来是沙箱所致（{sign}）"));
+    out.push_str(match outcome {
+        "it ran again outside the sandbox, as approved" => "；已按批准在沙箱外再次运行",
+        "it was not run outside the sandbox (not approved)" => "；未在沙箱外运行（未获批准）",
+        "it runs outside the sandbox only with a person's approval" => {
+            "；只有经人批准才会在沙箱外运行"
+        }
+        _ => return None,
+    });
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_note_of_a_contained_call_reads_in_chinese() {
+        assert_eq!(
+            message("ran in the sandbox (profile build): no network, writes to the project only"),
+            "已在沙箱中运行（配置 build）：无网络，只写入项目"
+        );
+        assert_eq!(
+            message(
+                "ran in the sandbox (profile default): no network, writes to the project only; \
+                 it failed, and the failure looks like the sandbox's doing (`Read-only file \
+                 system`: it writes only the project and the temporary folder); it was not run \
+                 outside the sandbox (not approved)"
+            ),
+            "已在沙箱中运行（配置 default）：无网络，只写入项目；运行失败，看来是沙箱所致\
+             （`Read-only file system`: it writes only the project and the temporary folder）；\
+             未在沙箱外运行（未获批准）"
+        );
+    }
 
     #[test]
     fn built_in_reasons_are_translated_whole_and_in_their_compound_forms() {

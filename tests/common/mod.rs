@@ -156,12 +156,32 @@ impl Project {
             project,
             ModeHandle::new(mode),
             approver,
-            Options { offload_bytes: 200 },
+            Options {
+                offload_bytes: 200,
+                ..Options::default()
+            },
         )
     }
 
     pub fn registry(&self, mode: Mode, approver: Option<Approver>) -> (HookRegistry, Loaded) {
         self.try_registry(mode, approver)
             .expect("the project loads")
+    }
+
+    /// The standard chain over this project, for a tool runner that contains the calls the
+    /// policy contains (as the TUI's does where the sandbox works).
+    pub fn containing_registry(&self, mode: Mode, approver: Option<Approver>) -> HookRegistry {
+        let project = harness9::hooks::Project {
+            cwd: self.cwd().to_path_buf(),
+            home: Some(self.home.path().to_path_buf()),
+            user_dir: None,
+        };
+        let options = Options {
+            offload_bytes: 200,
+            sandbox: harness9::sandbox::Support::Available,
+        };
+        standard_registry_with(project, ModeHandle::new(mode), approver, options)
+            .expect("the project loads")
+            .0
     }
 }
