@@ -71,6 +71,11 @@ struct ClaudeArgs {
     /// has no rule for, dontAsk denies what would be asked, others → default).
     #[arg(long, value_parser = parse_mode)]
     mode: Option<Mode>,
+    /// Run what the policy contains (`sandbox` rules) under `harness9 sandbox`: a contained
+    /// `Bash` or `Monitor` call is allowed with its command rewritten to run in the sandbox.
+    /// Where the sandbox does not work, or without this option, such a call is asked about.
+    #[arg(long)]
+    sandbox: bool,
     /// Write no audit line.
     #[arg(long)]
     no_audit: bool,
@@ -244,7 +249,7 @@ fn prepare_with(
 }
 
 fn claude(a: ClaudeArgs) -> i32 {
-    let p = match prepare(
+    let mut p = match prepare(
         "claude-code",
         &[claude_code::EVENT],
         claude_code::POLICY,
@@ -254,27 +259,81 @@ fn claude(a: ClaudeArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let call = &p.call;
+    let call = &p.call.clone();
     let permission_mode = claude_code::PermissionMode::parse(
         p.event.raw.get("permission_mode").and_then(Value::as_str),
     );
-    let d = claude_code::decide_tool(&p.engine, call, &permission_mode, a.mode);
     let mode = match a.mode {
         Some(m) => m.as_str().to_string(),
         None => permission_mode.as_str().to_string(),
     };
-    if !a.no_audit {
-        write_audit(
-            "claude-code",
-            &p,
-            claude_code::tool_use_id(&p.event),
-            call,
-            &mode,
-            &d,
-        );
+    let id = claude_code::tool_use_id(&p.event).map(str::to_string);
+    let id = id.as_deref();
+    if a.sandbox {
+        match contain(&mut p, &permission_mode, a.mode) {
+            Ok(c) => {
+                if !a.no_audit {
+                    let record = decision_record("claude-code", &p, id, call, &mode, &c.decision);
+                    append_audit("claude-code", &p, record.rewritten(c.command.clone()));
+                }
+                let code = answer("claude-code", &claude_code::contained_response(&c));
+                std::mem::forget(p);
+                return code;
+            }
+            Err(d) => return claude_answer(p, id, &mode, &d, a.no_audit),
+        }
+    }
+    let d = claude_code::decide_tool(&p.engine, call, &permission_mode, a.mode);
+    claude_answer(p, id, &mode, &d, a.no_audit)
+}
+
+/// With `--sandbox`: the engine answers a call the policy contains `sandbox` where the sandbox
+/// works here (a cheap look, no process started; see [`harness9::sandbox::support`]), and
+/// such a call is rewritten to run under `harness9 sandbox`, named as the hook's command
+/// names harness9. Anything else is the decision as without `--sandbox`.
+fn contain(
+    p: &mut Prepared,
+    permission_mode: &claude_code::PermissionMode,
+    forced: Option<Mode>,
+) -> Result<claude_code::Contained, Decision> {
+    let how = match hooks::program_as_named(std::env::args_os().next().as_deref()) {
+        Ok(program) => hooks::Containment {
+            program,
+            project: p.project.cwd.clone(),
+        },
+        Err(why) => {
+            // No command can name harness9: the engine keeps the host's ask.
+            eprintln!("harness9 hook claude-code: warning: {why}; contained calls are asked");
+            return Err(claude_code::decide_tool(
+                &p.engine,
+                &p.call,
+                permission_mode,
+                forced,
+            ));
+        }
+    };
+    let support = harness9::sandbox::support();
+    let available = support.is_available();
+    p.engine.set_sandbox_support(support);
+    if !available {
+        // The engine asks, saying why the sandbox is not available here.
+        return Err(claude_code::decide_tool(
+            &p.engine,
+            &p.call,
+            permission_mode,
+            forced,
+        ));
+    }
+    claude_code::contain(&p.engine, &p.call, &p.event, permission_mode, forced, &how)
+}
+
+/// Logs `d` and answers Claude Code with it.
+fn claude_answer(p: Prepared, id: Option<&str>, mode: &str, d: &Decision, no_audit: bool) -> i32 {
+    if !no_audit {
+        write_audit("claude-code", &p, id, &p.call, mode, d);
     }
     let situation = claude_code::situation(|k| std::env::var(k).ok());
-    let code = answer("claude-code", &claude_code::response(&d, situation));
+    let code = answer("claude-code", &claude_code::response(d, situation));
     // The process ends here: freeing the engine's rules and tables one by one would only
     // delay the agent's call.
     std::mem::forget(p);
@@ -415,6 +474,19 @@ fn write_audit(
     mode: &str,
     d: &Decision,
 ) {
+    let record = decision_record(agent, p, call_id, call, mode, d);
+    append_audit(agent, p, record);
+}
+
+/// The audit line of a decision.
+fn decision_record(
+    agent: &str,
+    p: &Prepared,
+    call_id: Option<&str>,
+    call: &HookCall,
+    mode: &str,
+    d: &Decision,
+) -> Record {
     let by = Caller {
         agent,
         session_id: p.event.session_id.as_deref(),
@@ -431,7 +503,11 @@ fn write_audit(
             rule: Some(d.rule.clone()),
         },
     };
-    let record = Record::decision(by, &call.call, mode, verdict);
+    Record::decision(by, &call.call, mode, verdict)
+}
+
+/// Appends an audit line; a log that cannot be written is a warning, the decision stands.
+fn append_audit(agent: &str, p: &Prepared, record: Record) {
     if let Err(e) = audit::append(&p.project.cwd, &record) {
         warn_unlogged(agent, &p.project.cwd, &e);
     }

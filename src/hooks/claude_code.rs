@@ -153,8 +153,28 @@ pub fn decide(
     permission_mode: &PermissionMode,
     forced: Option<Mode>,
 ) -> Decision {
+    decide_with(engine, call, permission_mode, forced, false)
+}
+
+/// [`decide`], except that with `contain`, a `sandbox` decision (from an engine built with the
+/// sandbox's support) is returned as it is, for [`contain`] to rewrite. No permission mode
+/// changes it: it is neither an ask to approve nor one to deny, and it never runs free.
+fn decide_with(
+    engine: &Engine,
+    call: &ToolCall,
+    permission_mode: &PermissionMode,
+    forced: Option<Mode>,
+    contain: bool,
+) -> Decision {
     let mode = forced.unwrap_or_else(|| permission_mode.engine_mode());
-    let d = super::for_host(engine.decide_in_mode(call, mode));
+    let mut d = engine.decide_in_mode(call, mode);
+    if contain && d.action == Action::Sandbox {
+        d = engine.hold_managed(call, d);
+        if d.action == Action::Sandbox {
+            return d;
+        }
+    }
+    let d = super::for_host(d);
     let d = match permission_mode {
         PermissionMode::AcceptEdits
             if forced.is_none()
@@ -179,8 +199,9 @@ pub fn decide(
         },
         _ => d,
     };
-    // Claude Code's modes loosen no ask of the managed tier either.
-    engine.hold_managed(call, d)
+    // Claude Code's modes loosen no ask of the managed tier either (and a managed `sandbox`
+    // rule that holds an allowed edit is still no answer a host knows).
+    super::for_host(engine.hold_managed(call, d))
 }
 
 /// [`decide`], with the reason harness9 asks about a tool it knows ([`ASKED`]).
@@ -192,6 +213,74 @@ pub fn decide_tool(
 ) -> Decision {
     let d = decide(engine, &call.call, permission_mode, forced);
     super::with_asked_reason(d, ASKED, &call.agent_tool)
+}
+
+/// The tools whose `command` harness9 can rewrite to run contained: Claude Code runs it in
+/// a shell (`Monitor` in the background).
+pub const REWRITABLE: [&str; 2] = ["Bash", "Monitor"];
+
+/// A contained call as Claude Code runs it: its input with `command` rewritten to run under
+/// `harness9 sandbox` (see [`super::Containment::command`]).
+#[derive(Debug, Clone)]
+pub struct Contained {
+    /// The `sandbox` decision.
+    pub decision: Decision,
+    /// The command Claude Code runs instead of the model's.
+    pub command: String,
+    /// The whole tool input, with `command` replaced (`updatedInput`).
+    pub input: serde_json::Map<String, Value>,
+}
+
+/// What the hook answers a call with `--sandbox`: a `sandbox` decision of a tool that runs a
+/// command becomes [`Contained`]; any other decision, and a `sandbox` one that cannot be
+/// rewritten (another tool, a command with a NUL character), is decided as [`decide_tool`]
+/// does (the host's ask, saying why).
+pub fn contain(
+    engine: &Engine,
+    call: &HookCall,
+    event: &ToolEvent,
+    permission_mode: &PermissionMode,
+    forced: Option<Mode>,
+    how: &super::Containment,
+) -> Result<Contained, Decision> {
+    let d = decide_with(engine, &call.call, permission_mode, forced, true);
+    let Some(profile) = d.contained().map(str::to_string) else {
+        return Err(super::with_asked_reason(d, ASKED, &call.agent_tool));
+    };
+    let command = event.tool_input.get("command").and_then(Value::as_str);
+    let rewritten = match command {
+        Some(c) if REWRITABLE.contains(&event.tool_name.as_str()) => how.command(&profile, c),
+        _ => Err(format!(
+            "harness9 rewrites only the command of {}, not `{}`",
+            REWRITABLE.join(" and "),
+            event.tool_name
+        )),
+    };
+    match rewritten {
+        Ok(command) => {
+            let mut input = event.tool_input.clone();
+            input.insert("command".into(), Value::String(command.clone()));
+            Ok(Contained {
+                decision: d,
+                command,
+                input,
+            })
+        }
+        Err(why) => Err(d.asked_instead(&format!("{}: {why}", super::HOST_RUNS_COMMANDS))),
+    }
+}
+
+/// The answer that runs a contained call: an allow whose `updatedInput` is the rewritten
+/// input, and whose reason says it runs contained.
+pub fn contained_response(c: &Contained) -> Value {
+    json!({
+        "hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "permissionDecision": "allow",
+            "permissionDecisionReason": super::runs_contained(&c.decision),
+            "updatedInput": c.input,
+        }
+    })
 }
 
 /// Whether a person attends the session, from the environment Claude Code gives its hooks:

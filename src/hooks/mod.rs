@@ -165,6 +165,87 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
 pub const HOST_RUNS_COMMANDS: &str =
     "the agent runs its commands itself, outside harness9's sandbox";
 
+/// A word for `bash`: `text` as it is when it is only letters, digits and `/._+-` (not first),
+/// else in single quotes, each `'` in it written `'\''`, so that bash reads back exactly
+/// `text`, whatever it holds (`$`, `` ` ``, `\`, `!`, new lines). `None` for text with a NUL
+/// character, which no argument can carry.
+pub fn bash_quoted(text: &str) -> Option<String> {
+    if text.contains('\0') {
+        return None;
+    }
+    let plain = !text.starts_with('-')
+        && !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'+' | b'-'));
+    if plain {
+        return Some(text.to_string());
+    }
+    Some(format!("'{}'", text.replace('\'', r"'\''")))
+}
+
+/// The reason a host shows for a call it runs contained, as `d` (a `sandbox` decision) has it.
+pub fn runs_contained(d: &Decision) -> String {
+    let profile = d.contained().unwrap_or(crate::sandbox::DEFAULT_PROFILE);
+    format!(
+        "runs contained, in harness9's sandbox (profile `{profile}`: {}): {} ({} risk; \
+         harness9 rule {})",
+        crate::sandbox::CONTAINED_MEANS,
+        d.reason,
+        d.risk,
+        d.rule
+    )
+}
+
+/// How a hook that rewrites a host's command runs it contained: `program` as the hook's
+/// command names harness9 (`harness9` on `PATH`, or its absolute path), and the project.
+#[derive(Debug, Clone)]
+pub struct Containment {
+    pub program: String,
+    pub project: PathBuf,
+}
+
+impl Containment {
+    /// The command that runs `command` under `harness9 sandbox` with `profile`, in the
+    /// project: `PROGRAM sandbox --profile P --cwd PROJECT -- bash -c 'COMMAND'`. `Err` says
+    /// why it cannot be written (a NUL character, a project path that is not text).
+    pub fn command(&self, profile: &str, command: &str) -> Result<String, String> {
+        let project = self.project.to_str().ok_or_else(|| {
+            format!(
+                "the project path `{}` is not valid text",
+                self.project.display()
+            )
+        })?;
+        let word = |w: &str, what: &str| {
+            bash_quoted(w).ok_or_else(|| format!("the {what} holds a NUL character"))
+        };
+        Ok(format!(
+            "{} sandbox --profile {} --cwd {} -- bash -c {}",
+            word(&self.program, "program's path")?,
+            word(profile, "profile")?,
+            word(project, "project path")?,
+            word(command, "command")?
+        ))
+    }
+}
+
+/// How the running hook was named by the command that started it, for a rewritten command to
+/// name harness9 the same way: a bare name (`harness9`, found on `PATH`) as it is, an
+/// absolute path as it is, anything else as this binary's absolute path.
+pub fn program_as_named(argv0: Option<&std::ffi::OsStr>) -> Result<String, String> {
+    if let Some(name) = argv0.and_then(|a| a.to_str()) {
+        if !name.is_empty() && (!name.contains('/') || name.starts_with('/')) {
+            return Ok(name.to_string());
+        }
+    }
+    std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| format!("cannot tell where this harness9 binary is: {e}"))?
+        .to_str()
+        .map(str::to_string)
+        .ok_or_else(|| "the path of this harness9 binary is not valid text".to_string())
+}
+
 /// `d` as a host is answered: a `sandbox` decision is an ask saying why (the hook's engine
 /// never gives one, see [`HOST_RUNS_COMMANDS`]; an engine built otherwise must not make a host
 /// run a call free, nor hand it a decision it does not know).
