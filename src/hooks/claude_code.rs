@@ -426,6 +426,92 @@ mod tests {
         assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask");
     }
 
+    fn contain_event(tool: &str, input: Value) -> (HookCall, ToolEvent) {
+        let event = crate::hooks::parse_tool_event(
+            &json!({"tool_name": tool, "tool_input": input, "cwd": "/p"}).to_string(),
+        )
+        .unwrap();
+        (tool_call(&event), event)
+    }
+
+    fn containing_engine() -> Engine {
+        Engine::builder()
+            .policy_text(
+                "t.policy",
+                r#"sandbox bash(prefix "cargo test") profile "cargo";
+                   deny bash(prefix "rm");
+                   allow bash(prefix "ls");"#,
+            )
+            .sandbox(crate::sandbox::Support::Available)
+            .build()
+            .unwrap()
+    }
+
+    fn how() -> crate::hooks::Containment {
+        crate::hooks::Containment {
+            program: "harness9".into(),
+            project: "/p".into(),
+        }
+    }
+
+    #[test]
+    fn a_contained_bash_call_is_rewritten_to_run_in_the_sandbox_in_every_permission_mode() {
+        let engine = containing_engine();
+        let (call, event) = contain_event(
+            "Bash",
+            json!({"command": "cargo test -- 'it''s'", "description": "tests", "timeout": 5}),
+        );
+        for m in [
+            "default",
+            "acceptEdits",
+            "bypassPermissions",
+            "dontAsk",
+            "plan",
+        ] {
+            let mode = PermissionMode::parse(Some(m));
+            let c = contain(&engine, &call, &event, &mode, None, &how()).unwrap();
+            assert_eq!(c.decision.contained(), Some("cargo"), "{m}");
+            assert_eq!(
+                c.command,
+                r#"harness9 sandbox --profile cargo --cwd /p -- bash -c 'cargo test -- '\''it'\'''\''s'\'''"#,
+                "{m}"
+            );
+            // Every other field of the input is kept; only the command changes.
+            assert_eq!(c.input["description"], "tests");
+            assert_eq!(c.input["timeout"], 5);
+            assert_eq!(c.input["command"], c.command.as_str());
+            let v = contained_response(&c);
+            let out = &v["hookSpecificOutput"];
+            assert_eq!(out["permissionDecision"], "allow");
+            assert_eq!(out["updatedInput"]["command"], c.command.as_str());
+            let why = out["permissionDecisionReason"].as_str().unwrap();
+            assert!(
+                why.starts_with(
+                    "runs contained, in harness9's sandbox (profile `cargo`: no network, \
+                     writes to the project only)"
+                ),
+                "{why}"
+            );
+        }
+    }
+
+    #[test]
+    fn with_containment_other_decisions_are_as_without_it() {
+        let engine = containing_engine();
+        let mode = PermissionMode::Default;
+        let (call, event) = contain_event("Bash", json!({"command": "rm -r x"}));
+        let d = contain(&engine, &call, &event, &mode, None, &how()).unwrap_err();
+        assert_eq!(d.action, Action::Deny);
+        let (call, event) = contain_event("Bash", json!({"command": "ls"}));
+        let d = contain(&engine, &call, &event, &mode, None, &how()).unwrap_err();
+        assert_eq!(d.action, Action::Allow);
+        // A command no argument can carry: the host's ask, saying why.
+        let (call, event) = contain_event("Bash", json!({"command": "cargo test \u{0}"}));
+        let d = contain(&engine, &call, &event, &mode, None, &how()).unwrap_err();
+        assert_eq!(d.action, Action::Ask, "{d:?}");
+        assert!(d.reason.contains("NUL"), "{}", d.reason);
+    }
+
     #[test]
     fn permission_modes_never_turn_a_deny_into_an_allow() {
         let engine = Engine::builder()

@@ -578,6 +578,97 @@ mod tests {
         );
     }
 
+    /// What `bash -c SCRIPT` prints on standard output.
+    fn bash_prints(script: &str) -> Vec<u8> {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("LC_ALL", "C.UTF-8")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{script}: {out:?}");
+        out.stdout
+    }
+
+    #[test]
+    fn a_quoted_word_reads_back_as_the_very_text_in_bash() {
+        for text in [
+            "",
+            "plain",
+            "-n",
+            "it's",
+            "''",
+            "a b\tc\nd",
+            "$HOME `id` $(id) \\ \" ! !! * ? [a] ~ {a,b} ;|&<>#",
+            "'\\''",
+            "é — 日本",
+        ] {
+            let q = bash_quoted(text).unwrap();
+            assert_eq!(
+                bash_prints(&format!("printf %s {q}")),
+                text.as_bytes(),
+                "{q}"
+            );
+        }
+        assert_eq!(bash_quoted("a\0b"), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any text but NUL: `bash -c` of the quoted form gets the exact text back.
+        #[test]
+        fn any_text_quoted_reads_back_exactly(text in "[^\u{0}]{0,40}") {
+            let q = bash_quoted(&text).unwrap();
+            proptest::prop_assert_eq!(bash_prints(&format!("printf %s {q}")), text.as_bytes());
+        }
+
+        /// The rewritten command hands `harness9 sandbox` exactly its arguments, and the
+        /// command to `bash -c` exactly as the model wrote it.
+        #[test]
+        fn a_rewritten_command_passes_the_exact_command_to_the_sandbox(
+            command in "[^\u{0}]{0,40}",
+            folder in "[^\u{0}/]{1,12}",
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            // A program that prints its arguments, each ended by a NUL.
+            let program = dir.path().join("args of it's");
+            std::fs::write(&program, "#!/bin/sh\nprintf '%s\\0' \"$@\"\n").unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let how = Containment {
+                program: program.to_str().unwrap().to_string(),
+                project: PathBuf::from("/p").join(&folder),
+            };
+            let line = how.command("build", &command).unwrap();
+            let printed = bash_prints(&line);
+            let args: Vec<&[u8]> = printed.split(|b| *b == 0).collect();
+            let project = format!("/p/{folder}");
+            let expected: Vec<&[u8]> = vec![
+                b"sandbox", b"--profile", b"build", b"--cwd", project.as_bytes(), b"--",
+                b"bash", b"-c", command.as_bytes(), b"",
+            ];
+            proptest::prop_assert_eq!(args, expected);
+        }
+    }
+
+    #[test]
+    fn the_program_is_named_as_the_hooks_command_names_it() {
+        use std::ffi::OsStr;
+        assert_eq!(
+            program_as_named(Some(OsStr::new("harness9"))).unwrap(),
+            "harness9"
+        );
+        assert_eq!(
+            program_as_named(Some(OsStr::new("/opt/h9/harness9"))).unwrap(),
+            "/opt/h9/harness9"
+        );
+        // A relative path would change meaning in another folder: this binary's own path.
+        let own = program_as_named(Some(OsStr::new("./target/harness9"))).unwrap();
+        assert!(own.starts_with('/'), "{own}");
+        assert!(program_as_named(None).unwrap().starts_with('/'));
+    }
+
     #[test]
     fn unknown_fields_are_ignored_and_a_missing_input_is_empty() {
         let e = parse_tool_event(r#"{"tool_name": "WebSearch", "whatever": [1, 2]}"#).unwrap();
