@@ -1061,10 +1061,10 @@ mod tests {
         );
         assert_eq!(new.matches("\"onFailure\": \"block\"").count(), 1, "{new}");
         // Again: nothing to do.
-        let (again, o) = with_hook(&new, Agent::ClaudeCode, "/opt/h9/harness9").unwrap();
+        let (again, o) = with_hook(&new, Agent::ClaudeCode, "/opt/h9/harness9", false).unwrap();
         assert_eq!((again, o), (None, Outcome::AlreadyThere));
         // Another path: the entry is updated, not doubled.
-        let (moved, o) = with_hook(&new, Agent::ClaudeCode, "harness9").unwrap();
+        let (moved, o) = with_hook(&new, Agent::ClaudeCode, "harness9", false).unwrap();
         assert!(matches!(o, Outcome::Updated(_)), "{o:?}");
         let moved = moved.unwrap();
         // One hook before a tool, one after it (the log records that a call ran).
@@ -1108,12 +1108,13 @@ mod tests {
 
     #[test]
     fn a_settings_file_that_is_not_an_object_is_refused() {
-        assert!(with_hook("[1, 2]", Agent::ClaudeCode, "harness9").is_err());
-        assert!(with_hook("{\"hooks\": 3}", Agent::ClaudeCode, "harness9").is_err());
+        assert!(with_hook("[1, 2]", Agent::ClaudeCode, "harness9", false).is_err());
+        assert!(with_hook("{\"hooks\": 3}", Agent::ClaudeCode, "harness9", false).is_err());
         assert!(with_hook(
             "{\"hooks\": {\"PreToolUse\": 1}}",
             Agent::ClaudeCode,
-            "harness9"
+            "harness9",
+            false
         )
         .is_err());
     }

@@ -4,7 +4,9 @@
 //! Input (unknown fields ignored): `{"session_id", "transcript_path", "cwd", "permission_mode",
 //! "hook_event_name": "PreToolUse", "tool_name", "tool_input", "tool_use_id"}`.
 //! Output: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision":
-//! "allow" | "deny" | "ask", "permissionDecisionReason": "…"}}`.
+//! "allow" | "deny" | "ask", "permissionDecisionReason": "…"}}`; with `--sandbox`, a contained
+//! call is an allow with `"updatedInput"`: its input with the command rewritten to run under
+//! `harness9 sandbox` ([`contain`]).
 //!
 //! Tools: `Bash` → `bash` (`command`); `Read` → `read_file`; `Write` → `write_file`; `Edit`,
 //! `MultiEdit` → `edit_file` (`path` = `file_path`); `NotebookEdit` → `edit_file`,

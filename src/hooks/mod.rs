@@ -159,9 +159,9 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
     Ok(files)
 }
 
-/// Why a hook cannot run a call contained: the host runs it. (A hook that rewrites the command
-/// to run under `harness9 sandbox`, for hosts that take a rewritten input, would say
-/// [`Support::Available`] instead and answer a `sandbox` decision with that rewrite.)
+/// Why a hook cannot run a call contained: the host runs it. (Claude Code's hook with
+/// `--sandbox` rewrites the command to run under `harness9 sandbox` instead, where the sandbox
+/// is available: see [`Containment`] and [`claude_code::contain`].)
 pub const HOST_RUNS_COMMANDS: &str =
     "the agent runs its commands itself, outside harness9's sandbox";
 
@@ -397,7 +397,9 @@ pub fn explain(d: &Decision) -> String {
              or a policy file)"
         ),
         Action::Deny => format!("{why}; the call was not run"),
-        // Not met here: a hook's engine cannot contain a call, and answers it with an ask.
+        // Not met here: a hook answers a contained call with an ask, or (Claude Code with
+        // `--sandbox`) with an allow of the rewritten command, whose reason is
+        // [`runs_contained`].
         Action::Sandbox => format!(
             "needs a person's approval: {why}. It may only run contained, which this agent \
              cannot do: ask the user to approve or run it"
