@@ -1396,6 +1396,66 @@ fn with_sandbox_where_the_sandbox_does_not_work_a_contained_command_is_asked_say
 }
 
 #[test]
+fn gemini_cli_with_sandbox_allows_a_contained_command_rewritten_in_its_tool_input() {
+    let p = Project::new();
+    let event = |input: Value| {
+        json!({
+            "session_id": "g1",
+            "cwd": p.cwd(),
+            "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command",
+            "tool_input": input,
+        })
+        .to_string()
+    };
+    let o = p.run(
+        &["hook", "gemini-cli", "--sandbox"],
+        &event(json!({"command": "npm test", "description": "tests"})),
+    );
+    let v = answer(&o);
+    assert_eq!(v["decision"], "allow", "{v}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("runs contained, in harness9's sandbox"),
+        "{v}"
+    );
+    // Gemini CLI merges `tool_input` into the call's input: only the command changes.
+    assert_eq!(
+        v["hookSpecificOutput"],
+        json!({"hookEventName": "BeforeTool", "tool_input": {"command": rewritten(&p, "build", "npm test")}})
+    );
+    let line = &p.audit_lines()[0];
+    assert_eq!(line["decision"], "sandbox", "{line}");
+    assert_eq!(line["rewritten"], rewritten(&p, "build", "npm test"));
+    // A command run in a folder of the project is contained to that folder, and starts there.
+    let o = p.run(
+        &["hook", "gemini-cli", "--sandbox"],
+        &event(json!({"command": "npm test", "dir_path": "web"})),
+    );
+    let v = answer(&o);
+    let q = |w: &str| harness9::hooks::bash_quoted(w).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["tool_input"]["command"],
+        format!(
+            "{} sandbox --profile build --cwd {} -- bash -c 'npm test'",
+            q(env!("CARGO_BIN_EXE_harness9")),
+            q(p.cwd().join("web").to_str().unwrap())
+        ),
+        "{v}"
+    );
+    // Without `--sandbox`: asked, as before.
+    let o = p.run(
+        &["hook", "gemini-cli"],
+        &event(json!({"command": "npm test"})),
+    );
+    let v = answer(&o);
+    assert_eq!(v["decision"], "ask", "{v}");
+    assert!(v.get("hookSpecificOutput").is_none(), "{v}");
+}
+
+#[test]
 fn with_sandbox_calls_that_are_not_contained_are_decided_as_without_it() {
     let p = Project::new();
     for (command, expected) in [

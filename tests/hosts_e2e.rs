@@ -1271,8 +1271,19 @@ fn gemini(
     hook_edit: impl Fn(&str) -> String,
     timeout: Duration,
 ) -> Option<Run> {
+    gemini_installed(project, script, hook_edit, timeout, &[])
+}
+
+/// [`gemini`], with the hook installed with `options` (`--sandbox`).
+fn gemini_installed(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    hook_edit: impl Fn(&str) -> String,
+    timeout: Duration,
+    options: &[&str],
+) -> Option<Run> {
     let bin = Host::Gemini.bin()?;
-    let settings = project.install("gemini-cli");
+    let settings = project.install_with("gemini-cli", options);
     let text = std::fs::read_to_string(&settings).expect("the project's Gemini settings");
     std::fs::write(&settings, hook_edit(&text)).expect("the project's Gemini settings");
     let user_settings = project.home().join(".gemini/settings.json");
@@ -1347,6 +1358,42 @@ fn audit_for_tool(project: &Project, tool: &str) -> Vec<Value> {
         .into_iter()
         .filter(|l| l["tool"] == tool)
         .collect()
+}
+
+#[test]
+fn gemini_cli_with_sandbox_runs_a_contained_script_whose_escapes_fail_and_shows_its_output() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+    let project = contained_project(&listener);
+    let Some(run) = gemini_installed(
+        &project,
+        vec![shell(CONTAINED)],
+        as_installed,
+        RUN_TIMEOUT,
+        &["--sandbox"],
+    ) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = expect_function_response(&run, "run_shell_command");
+    assert!(!is_error, "the contained command ran: {text}");
+    assert!(
+        text.contains(&format!("hosts-e2e: built in {}", project.cwd().display())),
+        "the model sees the command's output: {text}"
+    );
+    assert!(project.exists("built.marker"), "{}", run.describe());
+    assert!(
+        text.contains("hosts-e2e: bashrc refused") && text.contains("hosts-e2e: network refused"),
+        "its escapes failed inside the sandbox: {text}"
+    );
+    assert_eq!(bashrc(&project), BASHRC, "~/.bashrc is unchanged");
+    let lines = audit_for_tool(&project, "run_shell_command");
+    assert_eq!(decisions(&lines), ["sandbox"], "audit: {lines:?}");
+    let rewritten = lines[0]["rewritten"].as_str().unwrap_or_default();
+    assert!(
+        rewritten.starts_with("harness9 sandbox --profile build --cwd ")
+            && rewritten.ends_with(&format!(" -- bash -c '{CONTAINED}'")),
+        "{rewritten}"
+    );
 }
 
 #[test]

@@ -475,6 +475,22 @@ fn install_sandbox_puts_the_option_in_claude_codes_hook_and_uninstall_restores_t
     }
 }
 
+/// Gemini CLI's hook takes the option too, and `uninstall` gives the file back as it was.
+#[test]
+fn install_sandbox_puts_the_option_in_gemini_clis_hook() {
+    let m = Machine::new();
+    let original = "{\n  \"model\": {\"name\": \"x\"}\n}\n";
+    m.write(".gemini/settings.json", original);
+    ok(&m.run(&["install", "gemini-cli", "--sandbox"]));
+    let text = m.read(".gemini/settings.json");
+    assert!(
+        text.contains("; harness9 hook gemini-cli --sandbox || exit 2"),
+        "{text}"
+    );
+    ok(&m.run(&["uninstall", "gemini-cli"]));
+    assert_eq!(m.read(".gemini/settings.json"), original);
+}
+
 /// Installing again sets the option as told, and keeps the hook's other options.
 #[test]
 fn install_with_or_without_sandbox_sets_the_option_and_keeps_the_others() {
@@ -512,18 +528,14 @@ fn install_with_or_without_sandbox_sets_the_option_and_keeps_the_others() {
 /// and nothing is written.
 #[test]
 fn install_sandbox_is_refused_for_hosts_whose_hook_does_not_rewrite_commands() {
-    for (agent, host) in [
-        ("gemini-cli", "Gemini CLI"),
-        ("codex", "Codex CLI"),
-        ("copilot", "Copilot CLI"),
-    ] {
+    for (agent, host) in [("codex", "Codex CLI"), ("copilot", "Copilot CLI")] {
         let m = Machine::new();
         let before = m.files();
         let o = m.run(&["install", agent, "--sandbox"]);
         assert_eq!(o.status.code(), Some(1), "{agent}: {}", stdout(&o));
         let err = stderr(&o);
         assert!(
-            err.contains("`--sandbox` is for Claude Code only")
+            err.contains("`--sandbox` is for Claude Code and Gemini CLI only")
                 && err.contains(&format!(
                     "harness9's {host} hook does not rewrite a command"
                 )),

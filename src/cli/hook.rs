@@ -90,6 +90,11 @@ struct GeminiArgs {
     /// `ask` decision let their own settings decide) or `deny`.
     #[arg(long, value_enum, default_value = "ask")]
     ask_as: gemini_cli::AskAs,
+    /// Run what the policy contains (`sandbox` rules) under `harness9 sandbox`: a contained
+    /// `run_shell_command` is allowed with its command rewritten to run in the sandbox. Where
+    /// the sandbox does not work, or without this option, such a call is asked about.
+    #[arg(long)]
+    sandbox: bool,
     /// Write no audit line.
     #[arg(long)]
     no_audit: bool,
@@ -287,8 +292,29 @@ fn claude(a: ClaudeArgs) -> i32 {
     claude_answer(p, id, &mode, &d, a.no_audit)
 }
 
-/// With `--sandbox`: the engine answers a call the policy contains `sandbox` where the sandbox
-/// works here (a cheap look, no process started; see [`harness9::sandbox::support`]), and
+/// With `--sandbox`: how a contained command is rewritten (`harness9` named as the hook's
+/// command names it, the event's working folder), with the engine answering `sandbox` where
+/// the sandbox works here (a cheap look, no process started; see
+/// [`harness9::sandbox::support`]), and asking why not elsewhere. `None`: no command can name
+/// harness9, and the engine keeps the host's ask.
+fn containment(p: &mut Prepared, agent: &str) -> Option<hooks::Containment> {
+    match hooks::program_as_named(std::env::args_os().next().as_deref()) {
+        Ok(program) => {
+            p.engine.set_sandbox_support(harness9::sandbox::support());
+            Some(hooks::Containment {
+                program,
+                project: p.project.cwd.clone(),
+            })
+        }
+        Err(why) => {
+            eprintln!("harness9 hook {agent}: warning: {why}; contained calls are asked");
+            None
+        }
+    }
+}
+
+/// Claude Code with `--sandbox`: the engine answers a call the policy contains `sandbox` where
+/// the sandbox works here (a cheap look, no process started; see [`harness9::sandbox::support`]), and
 /// such a call is rewritten to run under `harness9 sandbox`, named as the hook's command
 /// names harness9. Anything else is the decision as without `--sandbox`.
 fn contain(
@@ -296,34 +322,15 @@ fn contain(
     permission_mode: &claude_code::PermissionMode,
     forced: Option<Mode>,
 ) -> Result<claude_code::Contained, Decision> {
-    let how = match hooks::program_as_named(std::env::args_os().next().as_deref()) {
-        Ok(program) => hooks::Containment {
-            program,
-            project: p.project.cwd.clone(),
-        },
-        Err(why) => {
-            // No command can name harness9: the engine keeps the host's ask.
-            eprintln!("harness9 hook claude-code: warning: {why}; contained calls are asked");
-            return Err(claude_code::decide_tool(
-                &p.engine,
-                &p.call,
-                permission_mode,
-                forced,
-            ));
-        }
-    };
-    let support = harness9::sandbox::support();
-    let available = support.is_available();
-    p.engine.set_sandbox_support(support);
-    if !available {
-        // The engine asks, saying why the sandbox is not available here.
+    let Some(how) = containment(p, "claude-code") else {
         return Err(claude_code::decide_tool(
             &p.engine,
             &p.call,
             permission_mode,
             forced,
         ));
-    }
+    };
+    // Where the sandbox is not available, the engine asks, saying why.
     claude_code::contain(&p.engine, &p.call, &p.event, permission_mode, forced, &how)
 }
 
@@ -341,7 +348,7 @@ fn claude_answer(p: Prepared, id: Option<&str>, mode: &str, d: &Decision, no_aud
 }
 
 fn gemini(a: GeminiArgs) -> i32 {
-    let p = match prepare(
+    let mut p = match prepare(
         "gemini-cli",
         &[gemini_cli::EVENT],
         gemini_cli::POLICY,
@@ -351,14 +358,37 @@ fn gemini(a: GeminiArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let call = &p.call;
+    let call = &p.call.clone();
+    if a.sandbox {
+        if let Some(how) = containment(&mut p, "gemini-cli") {
+            let d = p.engine.decide_in_mode(&call.call, a.mode);
+            match gemini_cli::contain(d, &p.event, &how) {
+                Ok(c) => {
+                    if !a.no_audit {
+                        let mode = a.mode.as_str();
+                        let record =
+                            decision_record("gemini-cli", &p, None, call, mode, &c.decision);
+                        append_audit("gemini-cli", &p, record.rewritten(c.command.clone()));
+                    }
+                    return answer("gemini-cli", &gemini_cli::contained_response(&c));
+                }
+                Err(d) => return gemini_answer(&p, call, d, &a),
+            }
+        }
+    }
+    let d = p.engine.decide_in_mode(&call.call, a.mode);
+    gemini_answer(&p, call, d, &a)
+}
+
+/// Logs `d` (a `sandbox` decision asked instead) and answers Gemini CLI with it.
+fn gemini_answer(p: &Prepared, call: &HookCall, d: Decision, a: &GeminiArgs) -> i32 {
     let ask_as = a.ask_as;
-    let d = hooks::for_host(p.engine.decide_in_mode(&call.call, a.mode));
+    let d = hooks::for_host(d);
     let d = hooks::with_asked_reason(d, gemini_cli::ASKED, &call.agent_tool);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {
         let logged = gemini_cli::effective(d, ask_as);
-        write_audit("gemini-cli", &p, None, call, a.mode.as_str(), &logged);
+        write_audit("gemini-cli", p, None, call, a.mode.as_str(), &logged);
     }
     answer("gemini-cli", &out)
 }

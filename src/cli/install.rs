@@ -190,8 +190,8 @@ pub struct InstallArgs {
     /// The project folder (default: the working folder).
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
-    /// Run what the policy contains in harness9's sandbox (Claude Code only): the hook
-    /// (`harness9 hook claude-code --sandbox`) allows a contained command with its command
+    /// Run what the policy contains in harness9's sandbox (Claude Code and Gemini CLI): the
+    /// hook (`harness9 hook claude-code --sandbox`) allows a contained command with its command
     /// rewritten to run under `harness9 sandbox`; where the sandbox does not work, such a
     /// command is asked about. Installing without it takes the option out of a hook that has
     /// it.
@@ -207,11 +207,11 @@ impl Agent {
     /// `harness9 sandbox` (`--sandbox`); `Err` says why not.
     fn rewrites_commands(self) -> Result<(), String> {
         match self {
-            Agent::ClaudeCode => Ok(()),
+            Agent::ClaudeCode | Agent::GeminiCli => Ok(()),
             other => Err(format!(
-                "`--sandbox` is for Claude Code only: harness9's {} hook does not rewrite a \
-                 command to run in the sandbox, so it asks about a call the policy would run \
-                 contained (install it without `--sandbox`)",
+                "`--sandbox` is for Claude Code and Gemini CLI only: harness9's {} hook does not \
+                 rewrite a command to run in the sandbox, so it asks about a call the policy \
+                 would run contained (install it without `--sandbox`)",
                 other.host()
             )),
         }
@@ -1142,8 +1142,8 @@ fn sandbox_report(
             "ok: the sandbox works ({how}): `harness9 sandbox` runs a command with no network, \
              writing only the project, the temporary folder and its profile's caches; `check` \
              answers a contained call `sandbox`. The agents' hooks ask about such a call (the \
-             agent runs its commands itself), except Claude Code's hook installed with \
-             `--sandbox`, which runs it under `harness9 sandbox`\n"
+             agent runs its commands itself), except Claude Code's and Gemini CLI's \
+             hooks installed with `--sandbox`, which run it under `harness9 sandbox`\n"
         ),
         (Ok(how), Support::Unavailable(why)) => format!(
             "note: the sandbox starts ({how}), but {}; {asked}\n",
