@@ -313,9 +313,8 @@ fn containment(p: &mut Prepared, agent: &str) -> Option<hooks::Containment> {
     }
 }
 
-/// Claude Code with `--sandbox`: the engine answers a call the policy contains `sandbox` where
-/// the sandbox works here (a cheap look, no process started; see [`harness9::sandbox::support`]), and
-/// such a call is rewritten to run under `harness9 sandbox`, named as the hook's command
+/// Claude Code with `--sandbox`: where the sandbox works here (see [`containment`]), a call the
+/// policy contains is rewritten to run under `harness9 sandbox`, named as the hook's command
 /// names harness9. Anything else is the decision as without `--sandbox`.
 fn contain(
     p: &mut Prepared,
