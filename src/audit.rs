@@ -149,6 +149,10 @@ pub struct Decided {
     pub rule: Option<RuleRef>,
     pub reason: String,
     pub decided_by: DecidedBy,
+    /// For a contained call a host runs (`harness9 hook claude-code --sandbox`): the command
+    /// the host was told to run instead, under `harness9 sandbox`; not cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rewritten: Option<String>,
 }
 
 /// Who decided a call.
@@ -209,8 +213,17 @@ impl Record {
                 rule: verdict.rule,
                 reason: verdict.reason,
                 decided_by: verdict.decided_by,
+                rewritten: None,
             }),
         )
+    }
+
+    /// The same decision line, saying the host runs `command` instead of the call's.
+    pub fn rewritten(mut self, command: String) -> Record {
+        if let Event::Decision(d) = &mut self.event {
+            d.rewritten = Some(command);
+        }
+        self
     }
 
     /// An outcome line (`ran`), stamped now.

@@ -624,6 +624,20 @@ impl Project {
         project
     }
 
+    /// [`Project::new`] outside the temporary folder (in Cargo's own, below `target/`): a
+    /// contained command gets a private `/tmp`, where a home below `/tmp` would not be the
+    /// real one, so that a write to it would not show whether the sandbox stopped it.
+    fn outside_tmp(policy: Option<&str>) -> Project {
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a temp dir");
+        let project = Project { dir };
+        std::fs::create_dir_all(project.home()).expect("the home folder");
+        std::fs::create_dir_all(project.cwd()).expect("the project folder");
+        if let Some(text) = policy {
+            project.write(".harness9/hosts-e2e.policy", text);
+        }
+        project
+    }
+
     fn home(&self) -> PathBuf {
         self.dir.path().join("home")
     }
@@ -656,6 +670,11 @@ impl Project {
     /// `harness9 install AGENT --shared` in the project, as a team runs it (the hook names
     /// `harness9`, found on PATH); returns the settings file.
     fn install(&self, agent: &str) -> PathBuf {
+        self.install_with(agent, &[])
+    }
+
+    /// [`Project::install`] with more options (`--sandbox`).
+    fn install_with(&self, agent: &str, options: &[&str]) -> PathBuf {
         std::fs::create_dir_all(self.bin()).expect("the bin folder");
         let linked = self.bin().join("harness9");
         if linked.symlink_metadata().is_err() {
@@ -664,6 +683,7 @@ impl Project {
         }
         let out = Command::new(&linked)
             .args(["install", agent, "--shared"])
+            .args(options)
             .current_dir(self.cwd())
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", self.home().join(".config"))
@@ -681,8 +701,9 @@ impl Project {
             _ => self.cwd().join(".gemini/settings.json"),
         };
         let text = std::fs::read_to_string(&settings).expect("install wrote the settings");
+        let hook: String = options.iter().map(|o| format!(" {o}")).collect();
         assert!(
-            text.contains(&format!("; harness9 hook {agent} || exit 2")),
+            text.contains(&format!("; harness9 hook {agent}{hook} || exit 2")),
             "the shared hook runs harness9 by name and fails closed: {text}"
         );
         settings
@@ -812,8 +833,18 @@ fn claude_after(
     script: Vec<ScriptedCall>,
     after_install: impl Fn(&Path),
 ) -> Option<Run> {
+    claude_installed(project, script, after_install, &[])
+}
+
+/// [`claude_after`], with the hook installed with `options` (`--sandbox`).
+fn claude_installed(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    after_install: impl Fn(&Path),
+    options: &[&str],
+) -> Option<Run> {
     let bin = Host::Claude.bin()?;
-    let settings = project.install("claude-code");
+    let settings = project.install_with("claude-code", options);
     after_install(&settings);
     let server = ModelServer::start(Api::Anthropic, script);
     let mut c = base_command(&bin, project);
@@ -1107,6 +1138,119 @@ fn claude_code_on_failure_block_stops_a_call_whose_hook_cannot_start() {
     );
 }
 
+/// A project script the shipped default policy runs contained (`bash build.sh`: "runs a
+/// script of the project's"). It builds in the project, then tries to leave it: append to
+/// `~/.bashrc`, connect to a listener on 127.0.0.1 (`PORT`), and says how each went.
+const BUILD_SCRIPT: &str = r#"echo built > built.marker && echo "hosts-e2e: built in $(pwd)"
+if echo 'hosts-e2e was here' >> "$HOME/.bashrc" 2>/dev/null; then
+  echo 'hosts-e2e: bashrc written'
+else
+  echo 'hosts-e2e: bashrc refused'
+fi
+if (exec 3<>/dev/tcp/127.0.0.1/PORT) 2>/dev/null; then
+  echo 'hosts-e2e: network reached'
+else
+  echo 'hosts-e2e: network refused'
+fi
+"#;
+const CONTAINED: &str = "bash build.sh";
+const BASHRC: &str = "# the person's own\n";
+
+/// A project outside the temporary folder with [`BUILD_SCRIPT`] aimed at `listener`, and a
+/// `~/.bashrc` of the person's.
+fn contained_project(listener: &TcpListener) -> Project {
+    let project = Project::outside_tmp(None);
+    let port = listener
+        .local_addr()
+        .expect("the listener's address")
+        .port();
+    project.write("build.sh", &BUILD_SCRIPT.replace("PORT", &port.to_string()));
+    std::fs::write(project.home().join(".bashrc"), BASHRC).expect("the bashrc");
+    project
+}
+
+fn bashrc(project: &Project) -> String {
+    std::fs::read_to_string(project.home().join(".bashrc")).expect("the bashrc")
+}
+
+#[test]
+fn contained_scripts_escape_when_run_plainly() {
+    // What the sandbox must stop is possible without it: the script, run as it is, writes
+    // `~/.bashrc` and reaches the listener.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+    let project = contained_project(&listener);
+    let out = Command::new("bash")
+        .arg("build.sh")
+        .current_dir(project.cwd())
+        .env("HOME", project.home())
+        .output()
+        .expect("bash runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("hosts-e2e: bashrc written") && said.contains("hosts-e2e: network reached"),
+        "{said}"
+    );
+    assert_ne!(bashrc(&project), BASHRC);
+}
+
+#[test]
+fn claude_code_with_sandbox_runs_a_contained_script_whose_escapes_fail_and_shows_its_output() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+    let project = contained_project(&listener);
+    let Some(run) = claude_installed(&project, vec![bash(CONTAINED)], |_| {}, &["--sandbox"])
+    else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(!is_error, "the contained command ran: {text}");
+    assert!(
+        text.contains(&format!("hosts-e2e: built in {}", project.cwd().display())),
+        "the model sees the command's output: {text}"
+    );
+    assert!(
+        project.exists("built.marker"),
+        "it wrote in the project: {}",
+        run.describe()
+    );
+    assert!(
+        text.contains("hosts-e2e: bashrc refused") && text.contains("hosts-e2e: network refused"),
+        "its escapes failed inside the sandbox: {text}"
+    );
+    assert_eq!(bashrc(&project), BASHRC, "~/.bashrc is unchanged");
+    let lines = audit_for(&project, &tool_use_id(0));
+    assert_eq!(decisions(&lines), ["sandbox"], "audit: {lines:?}");
+    let rewritten = lines[0]["rewritten"].as_str().unwrap_or_default();
+    assert!(
+        rewritten.starts_with("harness9 sandbox --profile build --cwd ")
+            && rewritten.ends_with(&format!(" -- bash -c '{CONTAINED}'")),
+        "the audit line has the command Claude Code ran: {rewritten}"
+    );
+    assert_eq!(lines[0]["input"], CONTAINED);
+    assert_eq!(outcomes(&lines), ["ran"], "audit: {lines:?}");
+}
+
+#[test]
+fn claude_code_without_sandbox_does_not_run_a_contained_script_and_the_model_sees_why() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+    let project = contained_project(&listener);
+    let Some(run) = claude(&project, vec![bash(CONTAINED)]) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = claude_tool_result(&run, 0);
+    assert!(is_error, "an unanswered ask is an error result: {text}");
+    assert!(
+        text.starts_with(ASK_PREFIX)
+            && text.contains("the agent runs its commands itself, outside harness9's sandbox")
+            && text.contains("it would run contained (sandbox profile `build`)"),
+        "{text}"
+    );
+    assert!(!project.exists("built.marker"), "{}", run.describe());
+    assert_eq!(bashrc(&project), BASHRC);
+    assert_eq!(decisions(&audit_for(&project, &tool_use_id(0))), ["ask"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Gemini CLI.
 
@@ -1127,8 +1271,19 @@ fn gemini(
     hook_edit: impl Fn(&str) -> String,
     timeout: Duration,
 ) -> Option<Run> {
+    gemini_installed(project, script, hook_edit, timeout, &[])
+}
+
+/// [`gemini`], with the hook installed with `options` (`--sandbox`).
+fn gemini_installed(
+    project: &Project,
+    script: Vec<ScriptedCall>,
+    hook_edit: impl Fn(&str) -> String,
+    timeout: Duration,
+    options: &[&str],
+) -> Option<Run> {
     let bin = Host::Gemini.bin()?;
-    let settings = project.install("gemini-cli");
+    let settings = project.install_with("gemini-cli", options);
     let text = std::fs::read_to_string(&settings).expect("the project's Gemini settings");
     std::fs::write(&settings, hook_edit(&text)).expect("the project's Gemini settings");
     let user_settings = project.home().join(".gemini/settings.json");
@@ -1203,6 +1358,42 @@ fn audit_for_tool(project: &Project, tool: &str) -> Vec<Value> {
         .into_iter()
         .filter(|l| l["tool"] == tool)
         .collect()
+}
+
+#[test]
+fn gemini_cli_with_sandbox_runs_a_contained_script_whose_escapes_fail_and_shows_its_output() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1");
+    let project = contained_project(&listener);
+    let Some(run) = gemini_installed(
+        &project,
+        vec![shell(CONTAINED)],
+        as_installed,
+        RUN_TIMEOUT,
+        &["--sandbox"],
+    ) else {
+        return;
+    };
+    run.assert_finished();
+    let (text, is_error) = expect_function_response(&run, "run_shell_command");
+    assert!(!is_error, "the contained command ran: {text}");
+    assert!(
+        text.contains(&format!("hosts-e2e: built in {}", project.cwd().display())),
+        "the model sees the command's output: {text}"
+    );
+    assert!(project.exists("built.marker"), "{}", run.describe());
+    assert!(
+        text.contains("hosts-e2e: bashrc refused") && text.contains("hosts-e2e: network refused"),
+        "its escapes failed inside the sandbox: {text}"
+    );
+    assert_eq!(bashrc(&project), BASHRC, "~/.bashrc is unchanged");
+    let lines = audit_for_tool(&project, "run_shell_command");
+    assert_eq!(decisions(&lines), ["sandbox"], "audit: {lines:?}");
+    let rewritten = lines[0]["rewritten"].as_str().unwrap_or_default();
+    assert!(
+        rewritten.starts_with("harness9 sandbox --profile build --cwd ")
+            && rewritten.ends_with(&format!(" -- bash -c '{CONTAINED}'")),
+        "{rewritten}"
+    );
 }
 
 #[test]

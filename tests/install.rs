@@ -60,8 +60,13 @@ impl Machine {
     }
 
     fn run(&self, args: &[&str]) -> Output {
+        self.run_env(args, &[])
+    }
+
+    fn run_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_harness9"))
             .args(args)
+            .envs(env.iter().copied())
             .current_dir(self.work())
             .env("HOME", self.home())
             .env("PATH", self.bin())
@@ -436,4 +441,135 @@ fn doctor_reports_a_host_older_than_its_first_fail_closed_version() {
         "{}",
         stdout(&o)
     );
+}
+
+/// `install claude-code --sandbox` writes the option into the hook's command for both events;
+/// `uninstall` still gives back the file byte for byte.
+#[test]
+fn install_sandbox_puts_the_option_in_claude_codes_hook_and_uninstall_restores_the_file() {
+    for original in [
+        "{\n  // the team's\n  \"model\": \"x\"\n}\n",
+        "{\"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint-hook\"}]}]}}",
+    ] {
+        let m = Machine::new();
+        m.write(".claude/settings.json", original);
+        let before = m.files();
+        let o = m.run(&["install", "claude-code", "--shared", "--sandbox"]);
+        ok(&o);
+        assert!(
+            stdout(&o).contains("with --sandbox, a command the policy runs contained"),
+            "{}",
+            stdout(&o)
+        );
+        let text = m.read(".claude/settings.json");
+        assert_eq!(
+            text.matches("; harness9 hook claude-code --sandbox || exit 2")
+                .count(),
+            2,
+            "PreToolUse and PostToolUse: {text}"
+        );
+        assert!(text.contains("\"onFailure\": \"block\""), "{text}");
+        ok(&m.run(&["uninstall", "claude-code", "--shared"]));
+        assert_eq!(m.read(".claude/settings.json"), original, "restored");
+        assert_eq!(m.files(), before, "nothing left behind");
+    }
+}
+
+/// Gemini CLI's hook takes the option too, and `uninstall` gives the file back as it was.
+#[test]
+fn install_sandbox_puts_the_option_in_gemini_clis_hook() {
+    let m = Machine::new();
+    let original = "{\n  \"model\": {\"name\": \"x\"}\n}\n";
+    m.write(".gemini/settings.json", original);
+    ok(&m.run(&["install", "gemini-cli", "--sandbox"]));
+    let text = m.read(".gemini/settings.json");
+    assert!(
+        text.contains("; harness9 hook gemini-cli --sandbox || exit 2"),
+        "{text}"
+    );
+    ok(&m.run(&["uninstall", "gemini-cli"]));
+    assert_eq!(m.read(".gemini/settings.json"), original);
+}
+
+/// Installing again sets the option as told, and keeps the hook's other options.
+#[test]
+fn install_with_or_without_sandbox_sets_the_option_and_keeps_the_others() {
+    let m = Machine::new();
+    m.write(
+        ".claude/settings.local.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "/old/harness9 hook claude-code --mode plan"}]}]}}"#,
+    );
+    let exe = exe();
+    ok(&m.run(&["install", "claude-code", "--sandbox"]));
+    let text = m.read(".claude/settings.local.json");
+    assert!(
+        text.contains(&format!(
+            "; {exe} hook claude-code --mode plan --sandbox || exit 2"
+        )),
+        "{text}"
+    );
+    let o = m.run(&["install", "claude-code", "--sandbox"]);
+    ok(&o);
+    assert!(
+        stdout(&o).starts_with("already installed"),
+        "{}",
+        stdout(&o)
+    );
+    ok(&m.run(&["install", "claude-code"]));
+    let text = m.read(".claude/settings.local.json");
+    assert!(
+        text.contains(&format!("; {exe} hook claude-code --mode plan || exit 2")),
+        "{text}"
+    );
+    assert!(!text.contains("--sandbox"), "{text}");
+}
+
+/// A host whose harness9 hook does not rewrite commands is refused `--sandbox`, saying so,
+/// and nothing is written.
+#[test]
+fn install_sandbox_is_refused_for_hosts_whose_hook_does_not_rewrite_commands() {
+    for (agent, host) in [("codex", "Codex CLI"), ("copilot", "Copilot CLI")] {
+        let m = Machine::new();
+        let before = m.files();
+        let o = m.run(&["install", agent, "--sandbox"]);
+        assert_eq!(o.status.code(), Some(1), "{agent}: {}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("`--sandbox` is for Claude Code and Gemini CLI only")
+                && err.contains(&format!(
+                    "harness9's {host} hook does not rewrite a command"
+                )),
+            "{err}"
+        );
+        assert_eq!(m.files(), before, "{agent}: nothing written");
+    }
+}
+
+/// `doctor` says what a hook with `--sandbox` does here: runs contained calls in the sandbox,
+/// or, where the sandbox does not work, asks about them.
+#[test]
+fn doctor_says_whether_a_sandbox_hook_can_contain_here() {
+    let m = Machine::new();
+    ok(&m.run(&["install", "claude-code", "--sandbox"]));
+    let o = m.run(&["doctor", "claude-code"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "settings.local.json: the hook runs contained calls in the sandbox (--sandbox)"
+        ),
+        "{out}"
+    );
+    let o = m.run_env(&["doctor", "claude-code"], &[("HARNESS9_NO_SANDBOX", "1")]);
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "settings.local.json: the hook has --sandbox, but the sandbox is not available \
+             here: HARNESS9_NO_SANDBOX is set: contained calls are asked about instead"
+        ),
+        "{out}"
+    );
+    // Without the option, nothing is said of it.
+    ok(&m.run(&["install", "claude-code"]));
+    let out = stdout(&m.run(&["doctor", "claude-code"]));
+    assert!(!out.contains("--sandbox)"), "{out}");
 }

@@ -71,6 +71,11 @@ struct ClaudeArgs {
     /// has no rule for, dontAsk denies what would be asked, others → default).
     #[arg(long, value_parser = parse_mode)]
     mode: Option<Mode>,
+    /// Run what the policy contains (`sandbox` rules) under `harness9 sandbox`: a contained
+    /// `Bash` or `Monitor` call is allowed with its command rewritten to run in the sandbox.
+    /// Where the sandbox does not work, or without this option, such a call is asked about.
+    #[arg(long)]
+    sandbox: bool,
     /// Write no audit line.
     #[arg(long)]
     no_audit: bool,
@@ -85,6 +90,11 @@ struct GeminiArgs {
     /// `ask` decision let their own settings decide) or `deny`.
     #[arg(long, value_enum, default_value = "ask")]
     ask_as: gemini_cli::AskAs,
+    /// Run what the policy contains (`sandbox` rules) under `harness9 sandbox`: a contained
+    /// `run_shell_command` is allowed with its command rewritten to run in the sandbox. Where
+    /// the sandbox does not work, or without this option, such a call is asked about.
+    #[arg(long)]
+    sandbox: bool,
     /// Write no audit line.
     #[arg(long)]
     no_audit: bool,
@@ -244,7 +254,7 @@ fn prepare_with(
 }
 
 fn claude(a: ClaudeArgs) -> i32 {
-    let p = match prepare(
+    let mut p = match prepare(
         "claude-code",
         &[claude_code::EVENT],
         claude_code::POLICY,
@@ -254,27 +264,82 @@ fn claude(a: ClaudeArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let call = &p.call;
+    let call = &p.call.clone();
     let permission_mode = claude_code::PermissionMode::parse(
         p.event.raw.get("permission_mode").and_then(Value::as_str),
     );
-    let d = claude_code::decide_tool(&p.engine, call, &permission_mode, a.mode);
     let mode = match a.mode {
         Some(m) => m.as_str().to_string(),
         None => permission_mode.as_str().to_string(),
     };
-    if !a.no_audit {
-        write_audit(
-            "claude-code",
-            &p,
-            claude_code::tool_use_id(&p.event),
-            call,
-            &mode,
-            &d,
-        );
+    let id = claude_code::tool_use_id(&p.event).map(str::to_string);
+    let id = id.as_deref();
+    if a.sandbox {
+        match contain(&mut p, &permission_mode, a.mode) {
+            Ok(c) => {
+                if !a.no_audit {
+                    let record = decision_record("claude-code", &p, id, call, &mode, &c.decision);
+                    append_audit("claude-code", &p, record.rewritten(c.command.clone()));
+                }
+                let code = answer("claude-code", &claude_code::contained_response(&c));
+                std::mem::forget(p);
+                return code;
+            }
+            Err(d) => return claude_answer(p, id, &mode, &d, a.no_audit),
+        }
+    }
+    let d = claude_code::decide_tool(&p.engine, call, &permission_mode, a.mode);
+    claude_answer(p, id, &mode, &d, a.no_audit)
+}
+
+/// With `--sandbox`: how a contained command is rewritten (`harness9` named as the hook's
+/// command names it, the event's working folder), with the engine answering `sandbox` where
+/// the sandbox works here (a cheap look, no process started; see
+/// [`harness9::sandbox::support`]), and asking why not elsewhere. `None`: no command can name
+/// harness9, and the engine keeps the host's ask.
+fn containment(p: &mut Prepared, agent: &str) -> Option<hooks::Containment> {
+    match hooks::program_as_named(std::env::args_os().next().as_deref()) {
+        Ok(program) => {
+            p.engine.set_sandbox_support(harness9::sandbox::support());
+            Some(hooks::Containment {
+                program,
+                project: p.project.cwd.clone(),
+            })
+        }
+        Err(why) => {
+            eprintln!("harness9 hook {agent}: warning: {why}; contained calls are asked");
+            None
+        }
+    }
+}
+
+/// Claude Code with `--sandbox`: where the sandbox works here (see [`containment`]), a call the
+/// policy contains is rewritten to run under `harness9 sandbox`, named as the hook's command
+/// names harness9. Anything else is the decision as without `--sandbox`.
+fn contain(
+    p: &mut Prepared,
+    permission_mode: &claude_code::PermissionMode,
+    forced: Option<Mode>,
+) -> Result<claude_code::Contained, Decision> {
+    let Some(how) = containment(p, "claude-code") else {
+        return Err(claude_code::decide_tool(
+            &p.engine,
+            &p.call,
+            permission_mode,
+            forced,
+        ));
+    };
+    // Where the sandbox is not available, the engine asks, saying why.
+    claude_code::contain(&p.engine, &p.call, &p.event, permission_mode, forced, &how)
+}
+
+/// Logs `d` and answers Claude Code with it.
+fn claude_answer(p: Prepared, id: Option<&str>, mode: &str, d: &Decision, no_audit: bool) -> i32 {
+    if !no_audit {
+        write_audit("claude-code", &p, id, &p.call, mode, d);
     }
     let situation = claude_code::situation(|k| std::env::var(k).ok());
-    let code = answer("claude-code", &claude_code::response(&d, situation));
+    let code = answer("claude-code", &claude_code::response(d, situation));
     // The process ends here: freeing the engine's rules and tables one by one would only
     // delay the agent's call.
     std::mem::forget(p);
@@ -282,7 +347,7 @@ fn claude(a: ClaudeArgs) -> i32 {
 }
 
 fn gemini(a: GeminiArgs) -> i32 {
-    let p = match prepare(
+    let mut p = match prepare(
         "gemini-cli",
         &[gemini_cli::EVENT],
         gemini_cli::POLICY,
@@ -292,14 +357,37 @@ fn gemini(a: GeminiArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let call = &p.call;
+    let call = &p.call.clone();
+    if a.sandbox {
+        if let Some(how) = containment(&mut p, "gemini-cli") {
+            let d = p.engine.decide_in_mode(&call.call, a.mode);
+            match gemini_cli::contain(d, &p.event, &how) {
+                Ok(c) => {
+                    if !a.no_audit {
+                        let mode = a.mode.as_str();
+                        let record =
+                            decision_record("gemini-cli", &p, None, call, mode, &c.decision);
+                        append_audit("gemini-cli", &p, record.rewritten(c.command.clone()));
+                    }
+                    return answer("gemini-cli", &gemini_cli::contained_response(&c));
+                }
+                Err(d) => return gemini_answer(&p, call, d, &a),
+            }
+        }
+    }
+    let d = p.engine.decide_in_mode(&call.call, a.mode);
+    gemini_answer(&p, call, d, &a)
+}
+
+/// Logs `d` (a `sandbox` decision asked instead) and answers Gemini CLI with it.
+fn gemini_answer(p: &Prepared, call: &HookCall, d: Decision, a: &GeminiArgs) -> i32 {
     let ask_as = a.ask_as;
-    let d = hooks::for_host(p.engine.decide_in_mode(&call.call, a.mode));
+    let d = hooks::for_host(d);
     let d = hooks::with_asked_reason(d, gemini_cli::ASKED, &call.agent_tool);
     let out = gemini_cli::response(&d, ask_as);
     if !a.no_audit {
         let logged = gemini_cli::effective(d, ask_as);
-        write_audit("gemini-cli", &p, None, call, a.mode.as_str(), &logged);
+        write_audit("gemini-cli", p, None, call, a.mode.as_str(), &logged);
     }
     answer("gemini-cli", &out)
 }
@@ -415,6 +503,19 @@ fn write_audit(
     mode: &str,
     d: &Decision,
 ) {
+    let record = decision_record(agent, p, call_id, call, mode, d);
+    append_audit(agent, p, record);
+}
+
+/// The audit line of a decision.
+fn decision_record(
+    agent: &str,
+    p: &Prepared,
+    call_id: Option<&str>,
+    call: &HookCall,
+    mode: &str,
+    d: &Decision,
+) -> Record {
     let by = Caller {
         agent,
         session_id: p.event.session_id.as_deref(),
@@ -431,7 +532,11 @@ fn write_audit(
             rule: Some(d.rule.clone()),
         },
     };
-    let record = Record::decision(by, &call.call, mode, verdict);
+    Record::decision(by, &call.call, mode, verdict)
+}
+
+/// Appends an audit line; a log that cannot be written is a warning, the decision stands.
+fn append_audit(agent: &str, p: &Prepared, record: Record) {
     if let Err(e) = audit::append(&p.project.cwd, &record) {
         warn_unlogged(agent, &p.project.cwd, &e);
     }

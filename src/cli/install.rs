@@ -190,6 +190,46 @@ pub struct InstallArgs {
     /// The project folder (default: the working folder).
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
+    /// Run what the policy contains in harness9's sandbox (Claude Code and Gemini CLI): the
+    /// hook (`harness9 hook claude-code --sandbox`) allows a contained command with its command
+    /// rewritten to run under `harness9 sandbox`; where the sandbox does not work, such a
+    /// command is asked about. Installing without it takes the option out of a hook that has
+    /// it.
+    #[arg(long)]
+    sandbox: bool,
+}
+
+/// The hook's option that runs contained calls under `harness9 sandbox`.
+const SANDBOX_OPTION: &str = "--sandbox";
+
+impl Agent {
+    /// Whether harness9's hook for this host can rewrite a contained command to run under
+    /// `harness9 sandbox` (`--sandbox`); `Err` says why not.
+    fn rewrites_commands(self) -> Result<(), String> {
+        match self {
+            Agent::ClaudeCode | Agent::GeminiCli => Ok(()),
+            other => Err(format!(
+                "`--sandbox` is for Claude Code and Gemini CLI only: harness9's {} hook does not \
+                 rewrite a command to run in the sandbox, so it asks about a call the policy \
+                 would run contained (install it without `--sandbox`)",
+                other.host()
+            )),
+        }
+    }
+}
+
+/// The hook's options with the sandbox option as chosen: `options` without it, and with it at
+/// the end when `sandbox`.
+fn with_sandbox_option(options: &[String], sandbox: bool) -> Vec<String> {
+    let mut kept: Vec<String> = options
+        .iter()
+        .filter(|o| *o != SANDBOX_OPTION)
+        .cloned()
+        .collect();
+    if sandbox {
+        kept.push(SANDBOX_OPTION.to_string());
+    }
+    kept
 }
 
 #[derive(Args, Debug)]
@@ -334,12 +374,12 @@ enum Outcome {
 }
 
 /// The hook entry `install` writes for `event`: its group (Copilot CLI: the entry).
-fn new_group(agent: Agent, event: &str, program: &str) -> Json {
+fn new_group(agent: Agent, event: &str, program: &str, options: &[String]) -> Json {
     let mut hook = vec![
         ("type".to_string(), Json::Str("command".into())),
         (
             agent.layout().command.to_string(),
-            Json::Str(hook_command(agent, program, &[])),
+            Json::Str(hook_command(agent, program, options)),
         ),
     ];
     if agent.layout().flat {
@@ -359,9 +399,15 @@ fn new_group(agent: Agent, event: &str, program: &str) -> Json {
     Json::Obj(group)
 }
 
-/// The settings text with the hook installed for every event of `agent`, running `program`
-/// (`None`: already as it should be).
-fn with_hook(text: &str, agent: Agent, program: &str) -> Result<(Option<String>, Outcome), String> {
+/// The settings text with the hook installed for every event of `agent`, running `program`,
+/// with the sandbox option as `sandbox` says (see [`with_sandbox_option`]; the hook's other
+/// options are kept); `None`: already as it should be.
+fn with_hook(
+    text: &str,
+    agent: Agent,
+    program: &str,
+    sandbox: bool,
+) -> Result<(Option<String>, Outcome), String> {
     let mut text = text.to_string();
     let mut outcome = Outcome::AlreadyThere;
     for event in agent.events() {
@@ -370,13 +416,16 @@ fn with_hook(text: &str, agent: Agent, program: &str) -> Result<(Option<String>,
             .into_iter()
             .find_map(|f| our_hook(&f.command, agent).map(|h| (f, h)));
         let Some((found, hook)) = found else {
-            text = hook_settings::add_group(&text, event, new_group(agent, event, program))?;
+            let options = with_sandbox_option(&[], sandbox);
+            let group = new_group(agent, event, program, &options);
+            text = hook_settings::add_group(&text, event, group)?;
             if !matches!(outcome, Outcome::Updated(_)) {
                 outcome = Outcome::Added;
             }
             continue;
         };
-        let command = hook_command(agent, program, &hook.options);
+        let options = with_sandbox_option(&hook.options, sandbox);
+        let command = hook_command(agent, program, &options);
         let mut changed = false;
         if found.command != command {
             text =
@@ -460,10 +509,13 @@ fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
     let cwd = working_folder(a.cwd.as_deref())?;
     let path = agent.settings(scope, &cwd, home().as_deref())?;
     let program = hook_program(scope)?;
+    if add && a.sandbox {
+        agent.rewrites_commands()?;
+    }
     let shown = path.display();
     let edit = |text: &str| {
         if add {
-            with_hook(text, agent, &program).map(|(new, o)| {
+            with_hook(text, agent, &program, a.sandbox).map(|(new, o)| {
                 let e = match new {
                     Some(t) => FileEdit::Write(t),
                     None => FileEdit::Keep,
@@ -508,7 +560,7 @@ fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
         }
     }
     let event = agent.events().join(" and ");
-    let command = hook_command(agent, &program, &[]);
+    let command = hook_command(agent, &program, &with_sandbox_option(&[], a.sandbox));
     let note = add && !matches!(outcome, Outcome::AlreadyThere);
     match outcome {
         Outcome::Added => println!("added the {event} hook `{command}` to {shown}"),
@@ -521,8 +573,27 @@ fn try_change(a: &InstallArgs, add: bool) -> Result<(), String> {
     }
     if note {
         println!("{}", fails_closed_note(agent, scope));
+        if a.sandbox {
+            println!("{}", sandbox_note(&harness9::sandbox::support()));
+        }
     }
     Ok(())
+}
+
+/// What a hook with `--sandbox` does here, by the sandbox's `support` on this machine.
+fn sandbox_note(support: &harness9::sandbox::Support) -> String {
+    match support {
+        harness9::sandbox::Support::Available => "note: with --sandbox, a command the policy \
+            runs contained (`sandbox` rules: the shipped default policy's builds, tests, linters \
+            and scripts) is allowed with its command rewritten to run under `harness9 sandbox`: \
+            no network, writes to the project only"
+            .to_string(),
+        harness9::sandbox::Support::Unavailable(_) => format!(
+            "note: with --sandbox, a command the policy runs contained is rewritten to run under \
+             `harness9 sandbox`, but {support}: such a command is asked about instead \
+             (harness9 doctor says more)"
+        ),
+    }
 }
 
 /// What an install says about the hook's failures and who it runs for.
@@ -823,6 +894,7 @@ fn check_settings_file(agent: Agent, scope: Scope, path: &Path, version: &str) -
                 at: path,
                 command: &f.command,
                 program: &ours.program,
+                sandbox: ours.options.iter().any(|o| o == SANDBOX_OPTION),
                 fail_closed_set: agent
                     .fail_closed(event)
                     .is_none_or(|(k, v)| f.fields.iter().any(|(fk, fv)| fk == k && fv == v)),
@@ -842,6 +914,8 @@ struct InstalledHook<'a> {
     at: &'a Path,
     command: &'a str,
     program: &'a str,
+    /// The hook runs contained calls under `harness9 sandbox` (`--sandbox`).
+    sandbox: bool,
     /// The host's fail-closed option is set as `install` sets it (or the host has none).
     fail_closed_set: bool,
 }
@@ -854,6 +928,12 @@ fn check_hook(hook: &InstalledHook, version: &str) -> usize {
     let event = hook.event;
     let fix = install_hint(hook.agent, hook.scope);
     let mut problems = 0;
+    if hook.sandbox && hook.event == hook.agent.events()[0] {
+        println!(
+            "{}",
+            sandbox_hook_report(&at.to_string(), &harness9::sandbox::support())
+        );
+    }
     if !fails_closed(command) {
         println!(
             "problem: {at}: the {event} hook `{command}` lets the call run when harness9 is \
@@ -902,6 +982,20 @@ fn check_hook(hook: &InstalledHook, version: &str) -> usize {
             .unwrap_or_default()
     );
     problems + 1
+}
+
+/// What `doctor` says of a hook installed with `--sandbox`, by the sandbox's `support` here.
+fn sandbox_hook_report(at: &str, support: &harness9::sandbox::Support) -> String {
+    match support {
+        harness9::sandbox::Support::Available => format!(
+            "ok: {at}: the hook runs contained calls in the sandbox (--sandbox): a command the \
+             policy contains runs under `harness9 sandbox`"
+        ),
+        harness9::sandbox::Support::Unavailable(_) => format!(
+            "note: {at}: the hook has --sandbox, but {support}: contained calls are asked \
+             about instead"
+        ),
+    }
 }
 
 /// Checks that the project's policies load, and what they answer to `git status`; returns how
@@ -955,7 +1049,7 @@ mod tests {
     #[test]
     fn installing_keeps_other_keys_and_hooks_and_comments() {
         let text = "{\n  // the team's\n  \"model\": \"x\",\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"lint-hook\"}]}]}\n}\n";
-        let (new, o) = with_hook(text, Agent::ClaudeCode, "/opt/h9/harness9").unwrap();
+        let (new, o) = with_hook(text, Agent::ClaudeCode, "/opt/h9/harness9", false).unwrap();
         assert_eq!(o, Outcome::Added);
         let new = new.unwrap();
         assert!(new.contains("// the team's"), "{new}");
@@ -967,10 +1061,10 @@ mod tests {
         );
         assert_eq!(new.matches("\"onFailure\": \"block\"").count(), 1, "{new}");
         // Again: nothing to do.
-        let (again, o) = with_hook(&new, Agent::ClaudeCode, "/opt/h9/harness9").unwrap();
+        let (again, o) = with_hook(&new, Agent::ClaudeCode, "/opt/h9/harness9", false).unwrap();
         assert_eq!((again, o), (None, Outcome::AlreadyThere));
         // Another path: the entry is updated, not doubled.
-        let (moved, o) = with_hook(&new, Agent::ClaudeCode, "harness9").unwrap();
+        let (moved, o) = with_hook(&new, Agent::ClaudeCode, "harness9", false).unwrap();
         assert!(matches!(o, Outcome::Updated(_)), "{o:?}");
         let moved = moved.unwrap();
         // One hook before a tool, one after it (the log records that a call ran).
@@ -1014,12 +1108,13 @@ mod tests {
 
     #[test]
     fn a_settings_file_that_is_not_an_object_is_refused() {
-        assert!(with_hook("[1, 2]", Agent::ClaudeCode, "harness9").is_err());
-        assert!(with_hook("{\"hooks\": 3}", Agent::ClaudeCode, "harness9").is_err());
+        assert!(with_hook("[1, 2]", Agent::ClaudeCode, "harness9", false).is_err());
+        assert!(with_hook("{\"hooks\": 3}", Agent::ClaudeCode, "harness9", false).is_err());
         assert!(with_hook(
             "{\"hooks\": {\"PreToolUse\": 1}}",
             Agent::ClaudeCode,
-            "harness9"
+            "harness9",
+            false
         )
         .is_err());
     }
@@ -1046,8 +1141,9 @@ fn sandbox_report(
         (Ok(how), Support::Available) => format!(
             "ok: the sandbox works ({how}): `harness9 sandbox` runs a command with no network, \
              writing only the project, the temporary folder and its profile's caches; `check` \
-             answers a contained call `sandbox`. The agents' hooks ask about such a call: the \
-             agent runs its commands itself, outside the sandbox\n"
+             answers a contained call `sandbox`. The agents' hooks ask about such a call (the \
+             agent runs its commands itself), except Claude Code's and Gemini CLI's \
+             hooks installed with `--sandbox`, which run it under `harness9 sandbox`\n"
         ),
         (Ok(how), Support::Unavailable(why)) => format!(
             "note: the sandbox starts ({how}), but {}; {asked}\n",

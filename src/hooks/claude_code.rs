@@ -4,7 +4,9 @@
 //! Input (unknown fields ignored): `{"session_id", "transcript_path", "cwd", "permission_mode",
 //! "hook_event_name": "PreToolUse", "tool_name", "tool_input", "tool_use_id"}`.
 //! Output: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision":
-//! "allow" | "deny" | "ask", "permissionDecisionReason": "…"}}`.
+//! "allow" | "deny" | "ask", "permissionDecisionReason": "…"}}`; with `--sandbox`, a contained
+//! call is an allow with `"updatedInput"`: its input with the command rewritten to run under
+//! `harness9 sandbox` ([`contain`]).
 //!
 //! Tools: `Bash` → `bash` (`command`); `Read` → `read_file`; `Write` → `write_file`; `Edit`,
 //! `MultiEdit` → `edit_file` (`path` = `file_path`); `NotebookEdit` → `edit_file`,
@@ -153,8 +155,28 @@ pub fn decide(
     permission_mode: &PermissionMode,
     forced: Option<Mode>,
 ) -> Decision {
+    decide_with(engine, call, permission_mode, forced, false)
+}
+
+/// [`decide`], except that with `contain`, a `sandbox` decision (from an engine built with the
+/// sandbox's support) is returned as it is, for [`contain`] to rewrite. No permission mode
+/// changes it: it is neither an ask to approve nor one to deny, and it never runs free.
+fn decide_with(
+    engine: &Engine,
+    call: &ToolCall,
+    permission_mode: &PermissionMode,
+    forced: Option<Mode>,
+    contain: bool,
+) -> Decision {
     let mode = forced.unwrap_or_else(|| permission_mode.engine_mode());
-    let d = super::for_host(engine.decide_in_mode(call, mode));
+    let mut d = engine.decide_in_mode(call, mode);
+    if contain && d.action == Action::Sandbox {
+        d = engine.hold_managed(call, d);
+        if d.action == Action::Sandbox {
+            return d;
+        }
+    }
+    let d = super::for_host(d);
     let d = match permission_mode {
         PermissionMode::AcceptEdits
             if forced.is_none()
@@ -179,8 +201,9 @@ pub fn decide(
         },
         _ => d,
     };
-    // Claude Code's modes loosen no ask of the managed tier either.
-    engine.hold_managed(call, d)
+    // Claude Code's modes loosen no ask of the managed tier either (and a managed `sandbox`
+    // rule that holds an allowed edit is still no answer a host knows).
+    super::for_host(engine.hold_managed(call, d))
 }
 
 /// [`decide`], with the reason harness9 asks about a tool it knows ([`ASKED`]).
@@ -192,6 +215,74 @@ pub fn decide_tool(
 ) -> Decision {
     let d = decide(engine, &call.call, permission_mode, forced);
     super::with_asked_reason(d, ASKED, &call.agent_tool)
+}
+
+/// The tools whose `command` harness9 can rewrite to run contained: Claude Code runs it in
+/// a shell (`Monitor` in the background).
+pub const REWRITABLE: [&str; 2] = ["Bash", "Monitor"];
+
+/// A contained call as Claude Code runs it: its input with `command` rewritten to run under
+/// `harness9 sandbox` (see [`super::Containment::command`]).
+#[derive(Debug, Clone)]
+pub struct Contained {
+    /// The `sandbox` decision.
+    pub decision: Decision,
+    /// The command Claude Code runs instead of the model's.
+    pub command: String,
+    /// The whole tool input, with `command` replaced (`updatedInput`).
+    pub input: serde_json::Map<String, Value>,
+}
+
+/// What the hook answers a call with `--sandbox`: a `sandbox` decision of a tool that runs a
+/// command becomes [`Contained`]; any other decision, and a `sandbox` one that cannot be
+/// rewritten (another tool, a command with a NUL character), is decided as [`decide_tool`]
+/// does (the host's ask, saying why).
+pub fn contain(
+    engine: &Engine,
+    call: &HookCall,
+    event: &ToolEvent,
+    permission_mode: &PermissionMode,
+    forced: Option<Mode>,
+    how: &super::Containment,
+) -> Result<Contained, Decision> {
+    let d = decide_with(engine, &call.call, permission_mode, forced, true);
+    let Some(profile) = d.contained().map(str::to_string) else {
+        return Err(super::with_asked_reason(d, ASKED, &call.agent_tool));
+    };
+    let command = event.tool_input.get("command").and_then(Value::as_str);
+    let rewritten = match command {
+        Some(c) if REWRITABLE.contains(&event.tool_name.as_str()) => how.command(&profile, c),
+        _ => Err(format!(
+            "harness9 rewrites only the command of {}, not `{}`",
+            REWRITABLE.join(" and "),
+            event.tool_name
+        )),
+    };
+    match rewritten {
+        Ok(command) => {
+            let mut input = event.tool_input.clone();
+            input.insert("command".into(), Value::String(command.clone()));
+            Ok(Contained {
+                decision: d,
+                command,
+                input,
+            })
+        }
+        Err(why) => Err(d.asked_instead(&format!("{}: {why}", super::HOST_RUNS_COMMANDS))),
+    }
+}
+
+/// The answer that runs a contained call: an allow whose `updatedInput` is the rewritten
+/// input, and whose reason says it runs contained.
+pub fn contained_response(c: &Contained) -> Value {
+    json!({
+        "hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "permissionDecision": "allow",
+            "permissionDecisionReason": super::runs_contained(&c.decision),
+            "updatedInput": c.input,
+        }
+    })
 }
 
 /// Whether a person attends the session, from the environment Claude Code gives its hooks:
@@ -335,6 +426,92 @@ mod tests {
         );
         let v = response(&d, crate::hooks::Situation::Unknown);
         assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask");
+    }
+
+    fn contain_event(tool: &str, input: Value) -> (HookCall, ToolEvent) {
+        let event = crate::hooks::parse_tool_event(
+            &json!({"tool_name": tool, "tool_input": input, "cwd": "/p"}).to_string(),
+        )
+        .unwrap();
+        (tool_call(&event), event)
+    }
+
+    fn containing_engine() -> Engine {
+        Engine::builder()
+            .policy_text(
+                "t.policy",
+                r#"sandbox bash(prefix "cargo test") profile "cargo";
+                   deny bash(prefix "rm");
+                   allow bash(prefix "ls");"#,
+            )
+            .sandbox(crate::sandbox::Support::Available)
+            .build()
+            .unwrap()
+    }
+
+    fn how() -> crate::hooks::Containment {
+        crate::hooks::Containment {
+            program: "harness9".into(),
+            project: "/p".into(),
+        }
+    }
+
+    #[test]
+    fn a_contained_bash_call_is_rewritten_to_run_in_the_sandbox_in_every_permission_mode() {
+        let engine = containing_engine();
+        let (call, event) = contain_event(
+            "Bash",
+            json!({"command": "cargo test -- 'it''s'", "description": "tests", "timeout": 5}),
+        );
+        for m in [
+            "default",
+            "acceptEdits",
+            "bypassPermissions",
+            "dontAsk",
+            "plan",
+        ] {
+            let mode = PermissionMode::parse(Some(m));
+            let c = contain(&engine, &call, &event, &mode, None, &how()).unwrap();
+            assert_eq!(c.decision.contained(), Some("cargo"), "{m}");
+            assert_eq!(
+                c.command,
+                r#"harness9 sandbox --profile cargo --cwd /p -- bash -c 'cargo test -- '\''it'\'''\''s'\'''"#,
+                "{m}"
+            );
+            // Every other field of the input is kept; only the command changes.
+            assert_eq!(c.input["description"], "tests");
+            assert_eq!(c.input["timeout"], 5);
+            assert_eq!(c.input["command"], c.command.as_str());
+            let v = contained_response(&c);
+            let out = &v["hookSpecificOutput"];
+            assert_eq!(out["permissionDecision"], "allow");
+            assert_eq!(out["updatedInput"]["command"], c.command.as_str());
+            let why = out["permissionDecisionReason"].as_str().unwrap();
+            assert!(
+                why.starts_with(
+                    "runs contained, in harness9's sandbox (profile `cargo`: no network, \
+                     writes to the project only)"
+                ),
+                "{why}"
+            );
+        }
+    }
+
+    #[test]
+    fn with_containment_other_decisions_are_as_without_it() {
+        let engine = containing_engine();
+        let mode = PermissionMode::Default;
+        let (call, event) = contain_event("Bash", json!({"command": "rm -r x"}));
+        let d = contain(&engine, &call, &event, &mode, None, &how()).unwrap_err();
+        assert_eq!(d.action, Action::Deny);
+        let (call, event) = contain_event("Bash", json!({"command": "ls"}));
+        let d = contain(&engine, &call, &event, &mode, None, &how()).unwrap_err();
+        assert_eq!(d.action, Action::Allow);
+        // A command no argument can carry: the host's ask, saying why.
+        let (call, event) = contain_event("Bash", json!({"command": "cargo test \u{0}"}));
+        let d = contain(&engine, &call, &event, &mode, None, &how()).unwrap_err();
+        assert_eq!(d.action, Action::Ask, "{d:?}");
+        assert!(d.reason.contains("NUL"), "{}", d.reason);
     }
 
     #[test]

@@ -71,6 +71,64 @@ pub fn tool_call(event: &ToolEvent) -> HookCall {
     }
 }
 
+/// A contained `run_shell_command` as Gemini CLI runs it: the `sandbox` decision, and the
+/// command it runs instead of the model's, under `harness9 sandbox`.
+#[derive(Debug, Clone)]
+pub struct Contained {
+    pub decision: Decision,
+    pub command: String,
+}
+
+/// With `--sandbox`: `d`, a `sandbox` decision of a `run_shell_command` call, as the command
+/// that runs it contained, in its `dir_path` (relative to the working folder) when it has one;
+/// any other decision, and one that cannot be rewritten, as the host's ask or as it is.
+pub fn contain(
+    d: Decision,
+    event: &ToolEvent,
+    how: &super::Containment,
+) -> Result<Contained, Decision> {
+    let Some(profile) = d.contained().map(str::to_string) else {
+        return Err(d);
+    };
+    let input = &event.tool_input;
+    let rewritten = match input.get("command").and_then(Value::as_str) {
+        Some(c) if event.tool_name == "run_shell_command" => {
+            let how = match input.get("dir_path").and_then(Value::as_str) {
+                Some(dir) if !dir.is_empty() => super::Containment {
+                    program: how.program.clone(),
+                    project: how.project.join(dir),
+                },
+                _ => how.clone(),
+            };
+            how.command(&profile, c)
+        }
+        _ => Err(format!(
+            "harness9 rewrites only the command of run_shell_command, not `{}`",
+            event.tool_name
+        )),
+    };
+    match rewritten {
+        Ok(command) => Ok(Contained {
+            decision: d,
+            command,
+        }),
+        Err(why) => Err(d.asked_instead(&format!("{}: {why}", super::HOST_RUNS_COMMANDS))),
+    }
+}
+
+/// The answer that runs a contained call: an allow whose `hookSpecificOutput.tool_input`
+/// replaces the command (Gemini CLI merges it into the tool's input).
+pub fn contained_response(c: &Contained) -> Value {
+    json!({
+        "decision": "allow",
+        "reason": super::runs_contained(&c.decision),
+        "hookSpecificOutput": {
+            "hookEventName": EVENT,
+            "tool_input": {"command": c.command},
+        },
+    })
+}
+
 /// What an ask becomes in the answer to Gemini CLI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum AskAs {
@@ -139,6 +197,47 @@ mod tests {
             call(r#"{"tool_name": "glob", "tool_input": {"pattern": "*.rs", "dir_path": "/p"}}"#);
         assert_eq!(c.name, "glob");
         assert_eq!(c.arguments["path"], "/p");
+    }
+
+    #[test]
+    fn a_contained_shell_command_is_rewritten_and_other_decisions_pass_through() {
+        let engine = crate::Engine::builder()
+            .policy_text(
+                "t.policy",
+                r#"sandbox bash(prefix "make"); allow bash(prefix "ls");"#,
+            )
+            .sandbox(crate::sandbox::Support::Available)
+            .build()
+            .unwrap();
+        let how = crate::hooks::Containment {
+            program: "/opt/h9/harness9".into(),
+            project: "/p".into(),
+        };
+        let event = |input: Value| {
+            parse_tool_event(
+                &json!({"tool_name": "run_shell_command", "tool_input": input}).to_string(),
+            )
+            .unwrap()
+        };
+        let decide = |e: &ToolEvent| engine.decide(&tool_call(e).call);
+        let e = event(json!({"command": "make all", "dir_path": "sub"}));
+        let c = contain(decide(&e), &e, &how).unwrap();
+        assert_eq!(
+            c.command,
+            "/opt/h9/harness9 sandbox --profile default --cwd /p/sub -- bash -c 'make all'"
+        );
+        let v = contained_response(&c);
+        assert_eq!(v["decision"], "allow");
+        assert_eq!(v["hookSpecificOutput"]["tool_input"]["command"], c.command);
+        let e = event(json!({"command": "ls"}));
+        assert_eq!(
+            contain(decide(&e), &e, &how).unwrap_err().action,
+            Action::Allow
+        );
+        let e = event(json!({"command": "make \u{0}"}));
+        let d = contain(decide(&e), &e, &how).unwrap_err();
+        assert_eq!(d.action, Action::Ask);
+        assert!(d.reason.contains("NUL"), "{}", d.reason);
     }
 
     #[test]

@@ -159,11 +159,92 @@ pub fn discovered_policies(project: &Project) -> Result<Vec<PathBuf>, SetupError
     Ok(files)
 }
 
-/// Why a hook cannot run a call contained: the host runs it. (A hook that rewrites the command
-/// to run under `harness9 sandbox`, for hosts that take a rewritten input, would say
-/// [`Support::Available`] instead and answer a `sandbox` decision with that rewrite.)
+/// Why a hook cannot run a call contained: the host runs it. (Claude Code's hook with
+/// `--sandbox` rewrites the command to run under `harness9 sandbox` instead, where the sandbox
+/// is available: see [`Containment`] and [`claude_code::contain`].)
 pub const HOST_RUNS_COMMANDS: &str =
     "the agent runs its commands itself, outside harness9's sandbox";
+
+/// A word for `bash`: `text` as it is when it is only letters, digits and `/._+-` (not first),
+/// else in single quotes, each `'` in it written `'\''`, so that bash reads back exactly
+/// `text`, whatever it holds (`$`, `` ` ``, `\`, `!`, new lines). `None` for text with a NUL
+/// character, which no argument can carry.
+pub fn bash_quoted(text: &str) -> Option<String> {
+    if text.contains('\0') {
+        return None;
+    }
+    let plain = !text.starts_with('-')
+        && !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'+' | b'-'));
+    if plain {
+        return Some(text.to_string());
+    }
+    Some(format!("'{}'", text.replace('\'', r"'\''")))
+}
+
+/// The reason a host shows for a call it runs contained, as `d` (a `sandbox` decision) has it.
+pub fn runs_contained(d: &Decision) -> String {
+    let profile = d.contained().unwrap_or(crate::sandbox::DEFAULT_PROFILE);
+    format!(
+        "runs contained, in harness9's sandbox (profile `{profile}`: {}): {} ({} risk; \
+         harness9 rule {})",
+        crate::sandbox::CONTAINED_MEANS,
+        d.reason,
+        d.risk,
+        d.rule
+    )
+}
+
+/// How a hook that rewrites a host's command runs it contained: `program` as the hook's
+/// command names harness9 (`harness9` on `PATH`, or its absolute path), and the project.
+#[derive(Debug, Clone)]
+pub struct Containment {
+    pub program: String,
+    pub project: PathBuf,
+}
+
+impl Containment {
+    /// The command that runs `command` under `harness9 sandbox` with `profile`, in the
+    /// project: `PROGRAM sandbox --profile P --cwd PROJECT -- bash -c 'COMMAND'`. `Err` says
+    /// why it cannot be written (a NUL character, a project path that is not text).
+    pub fn command(&self, profile: &str, command: &str) -> Result<String, String> {
+        let project = self.project.to_str().ok_or_else(|| {
+            format!(
+                "the project path `{}` is not valid text",
+                self.project.display()
+            )
+        })?;
+        let word = |w: &str, what: &str| {
+            bash_quoted(w).ok_or_else(|| format!("the {what} holds a NUL character"))
+        };
+        Ok(format!(
+            "{} sandbox --profile {} --cwd {} -- bash -c {}",
+            word(&self.program, "program's path")?,
+            word(profile, "profile")?,
+            word(project, "project path")?,
+            word(command, "command")?
+        ))
+    }
+}
+
+/// How the running hook was named by the command that started it, for a rewritten command to
+/// name harness9 the same way: a bare name (`harness9`, found on `PATH`) as it is, an
+/// absolute path as it is, anything else as this binary's absolute path.
+pub fn program_as_named(argv0: Option<&std::ffi::OsStr>) -> Result<String, String> {
+    if let Some(name) = argv0.and_then(|a| a.to_str()) {
+        if !name.is_empty() && (!name.contains('/') || name.starts_with('/')) {
+            return Ok(name.to_string());
+        }
+    }
+    std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| format!("cannot tell where this harness9 binary is: {e}"))?
+        .to_str()
+        .map(str::to_string)
+        .ok_or_else(|| "the path of this harness9 binary is not valid text".to_string())
+}
 
 /// `d` as a host is answered: a `sandbox` decision is an ask saying why (the hook's engine
 /// never gives one, see [`HOST_RUNS_COMMANDS`]; an engine built otherwise must not make a host
@@ -316,7 +397,9 @@ pub fn explain(d: &Decision) -> String {
              or a policy file)"
         ),
         Action::Deny => format!("{why}; the call was not run"),
-        // Not met here: a hook's engine cannot contain a call, and answers it with an ask.
+        // Not met here: a hook answers a contained call with an ask, or (Claude Code with
+        // `--sandbox`) with an allow of the rewritten command, whose reason is
+        // [`runs_contained`].
         Action::Sandbox => format!(
             "needs a person's approval: {why}. It may only run contained, which this agent \
              cannot do: ask the user to approve or run it"
@@ -495,6 +578,97 @@ mod tests {
             e.to_string().contains("`tool_input` must be a JSON object"),
             "{e}"
         );
+    }
+
+    /// What `bash -c SCRIPT` prints on standard output.
+    fn bash_prints(script: &str) -> Vec<u8> {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("LC_ALL", "C.UTF-8")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{script}: {out:?}");
+        out.stdout
+    }
+
+    #[test]
+    fn a_quoted_word_reads_back_as_the_very_text_in_bash() {
+        for text in [
+            "",
+            "plain",
+            "-n",
+            "it's",
+            "''",
+            "a b\tc\nd",
+            "$HOME `id` $(id) \\ \" ! !! * ? [a] ~ {a,b} ;|&<>#",
+            "'\\''",
+            "é — 日本",
+        ] {
+            let q = bash_quoted(text).unwrap();
+            assert_eq!(
+                bash_prints(&format!("printf %s {q}")),
+                text.as_bytes(),
+                "{q}"
+            );
+        }
+        assert_eq!(bash_quoted("a\0b"), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Any text but NUL: `bash -c` of the quoted form gets the exact text back.
+        #[test]
+        fn any_text_quoted_reads_back_exactly(text in "[^\u{0}]{0,40}") {
+            let q = bash_quoted(&text).unwrap();
+            proptest::prop_assert_eq!(bash_prints(&format!("printf %s {q}")), text.as_bytes());
+        }
+
+        /// The rewritten command hands `harness9 sandbox` exactly its arguments, and the
+        /// command to `bash -c` exactly as the model wrote it.
+        #[test]
+        fn a_rewritten_command_passes_the_exact_command_to_the_sandbox(
+            command in "[^\u{0}]{0,40}",
+            folder in "[^\u{0}/]{1,12}",
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            // A program that prints its arguments, each ended by a NUL.
+            let program = dir.path().join("args of it's");
+            std::fs::write(&program, "#!/bin/sh\nprintf '%s\\0' \"$@\"\n").unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+            let how = Containment {
+                program: program.to_str().unwrap().to_string(),
+                project: PathBuf::from("/p").join(&folder),
+            };
+            let line = how.command("build", &command).unwrap();
+            let printed = bash_prints(&line);
+            let args: Vec<&[u8]> = printed.split(|b| *b == 0).collect();
+            let project = format!("/p/{folder}");
+            let expected: Vec<&[u8]> = vec![
+                b"sandbox", b"--profile", b"build", b"--cwd", project.as_bytes(), b"--",
+                b"bash", b"-c", command.as_bytes(), b"",
+            ];
+            proptest::prop_assert_eq!(args, expected);
+        }
+    }
+
+    #[test]
+    fn the_program_is_named_as_the_hooks_command_names_it() {
+        use std::ffi::OsStr;
+        assert_eq!(
+            program_as_named(Some(OsStr::new("harness9"))).unwrap(),
+            "harness9"
+        );
+        assert_eq!(
+            program_as_named(Some(OsStr::new("/opt/h9/harness9"))).unwrap(),
+            "/opt/h9/harness9"
+        );
+        // A relative path would change meaning in another folder: this binary's own path.
+        let own = program_as_named(Some(OsStr::new("./target/harness9"))).unwrap();
+        assert!(own.starts_with('/'), "{own}");
+        assert!(program_as_named(None).unwrap().starts_with('/'));
     }
 
     #[test]
