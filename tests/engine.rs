@@ -1943,6 +1943,23 @@ fn a_command_a_cd_takes_out_of_the_project_or_a_line_changing_path_is_not_contai
 }
 
 #[test]
+fn a_command_a_sandbox_rule_cannot_contain_is_asked_never_left_to_a_later_allow() {
+    // The first rule would only run `make` contained; the `cd` may take it elsewhere, where the
+    // sandbox cannot hold it. The later allow does not run it free.
+    let e = contained_engine("sandbox bash(prefix \"make\"); allow bash;");
+    assert_eq!(bash(&e, "cd src && make").action, Action::Sandbox);
+    for line in ["cd /srv/other && make", "cd -delete; echo $(make x)"] {
+        let d = bash(&e, line);
+        assert_eq!(d.action, Action::Ask, "{line}: {d:?}");
+        assert!(
+            d.reason.contains("out of the project"),
+            "{line}: {}",
+            d.reason
+        );
+    }
+}
+
+#[test]
 fn an_exception_of_a_sandbox_rule_holds_however_the_command_is_spelled() {
     let e = contained_engine("sandbox bash(prefix \"cargo\") unless program \"cargo\";");
     // `/usr/bin/cargo` is `cargo` by its meaning, `./cargo` as written: the exception holds for

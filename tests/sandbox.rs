@@ -539,6 +539,80 @@ fn a_real_cargo_test_of_a_small_crate_passes_contained() {
     assert!(proj.join("target").is_dir());
 }
 
+/// A small project below the target folder (the sandbox's `/tmp` is a private one), its files
+/// written, and its tests run contained under `profile` by `cmd`: what happened.
+fn project_tests_contained(
+    prefix: &str,
+    files: &[(&str, &str)],
+    profile: &str,
+    cmd: &[&str],
+) -> (std::process::Output, tempfile::TempDir) {
+    let dir = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    for (name, body) in files {
+        std::fs::write(dir.path().join(name), body).unwrap();
+    }
+    let mut c = Command::new(BIN);
+    c.args(["sandbox", "--profile", profile, "--"])
+        .args(cmd)
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::null());
+    let o = c.output().unwrap();
+    (o, dir)
+}
+
+#[test]
+fn a_real_npm_test_of_a_small_package_passes_contained() {
+    let (o, dir) = project_tests_contained(
+        "sandbox-npm-",
+        &[
+            (
+                "package.json",
+                r#"{"name": "tiny", "version": "0.1.0", "scripts": {"test": "node test.js"}}"#,
+            ),
+            (
+                "test.js",
+                "const assert = require('assert');\nassert.strictEqual(1 + 1, 2);\n\
+                 require('fs').writeFileSync('tested', 'yes');\nconsole.log('tiny: 1 passed');\n",
+            ),
+        ],
+        "npm",
+        &["npm", "test"],
+    );
+    assert_ne!(o.status.code(), Some(125), "{}", text(&o));
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("tiny: 1 passed"), "{}", text(&o));
+    assert_eq!(read(&dir.path().join("tested")), "yes");
+}
+
+#[test]
+fn a_real_pytest_of_a_small_project_passes_contained() {
+    // Debian's pytest (`apt-get install python3-pytest`; `.ci/run` installs it).
+    let pytest = ["/usr/bin/pytest-3", "/usr/bin/pytest"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("pytest is installed (apt-get install python3-pytest)");
+    let (o, dir) = project_tests_contained(
+        "sandbox-pytest-",
+        &[
+            ("tiny.py", "def two():\n    return 1 + 1\n"),
+            (
+                "test_tiny.py",
+                "from tiny import two\n\ndef test_two():\n    assert two() == 2\n    \
+                 open('tested', 'w').write('yes')\n",
+            ),
+        ],
+        "pip",
+        &[pytest, "-q", "-p", "no:cacheprovider"],
+    );
+    assert_ne!(o.status.code(), Some(125), "{}", text(&o));
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("1 passed"), "{}", text(&o));
+    assert_eq!(read(&dir.path().join("tested")), "yes");
+}
+
 #[test]
 fn doctor_says_the_sandbox_works() {
     let w = world();

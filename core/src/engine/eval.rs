@@ -728,6 +728,23 @@ fn join_profile(so_far: Option<String>, d: &Decision) -> Option<String> {
 /// data over the network: sends .env to paste.example`).
 pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
     let mut d = rule_decision(r);
+    // The sandbox writes only the project: a command a `cd` of its line may have taken
+    // elsewhere is not one it can contain. The rule still decides (a later rule, an allow, must
+    // not run free what this one would only have run contained): it is asked.
+    if d.action == Action::Sandbox {
+        if let Target::Command(c) = &s.target {
+            if c.moved_outside_project() {
+                d.action = Action::Ask;
+                d.profile = None;
+                d.reason = format!(
+                    "{}, but a `cd` of its line may take it out of the project, where the \
+                     sandbox cannot hold it: asked instead",
+                    d.reason
+                );
+                return d;
+            }
+        }
+    }
     let detail = super::rule::effect_detail(r, s)
         .or_else(|| super::rule::secret_detail(r, s))
         .or_else(|| unknown_detail(r, s));

@@ -293,11 +293,6 @@ impl CompiledRule {
                 if c.unvouchable() {
                     return Match::No;
                 }
-                // The sandbox writes only the project: a command a `cd` of its line may have
-                // taken elsewhere is not one it can contain.
-                if self.action == Action::Sandbox && c.moved_outside_project() {
-                    return Match::No;
-                }
             }
         }
         let view = view_for(self.action);
