@@ -365,7 +365,7 @@ impl Protections {
         folded: &str,
     ) -> Box<dyn Iterator<Item = &'p Protection> + 'p> {
         match self.first_below_home(folded) {
-            Some(first) if !has_meta(&first) => Box::new(self.candidates(folded)),
+            Some(first) if !has_meta(first) => Box::new(self.candidates(folded)),
             _ => Box::new(self.list.iter()),
         }
     }
@@ -408,7 +408,7 @@ impl Protections {
         let Some(first) = self.first_below_home(&prot.folded) else {
             return true;
         };
-        if has_meta(&first) {
+        if has_meta(first) {
             return true;
         }
         let names = self.home_names.get_or_init(|| {
@@ -431,7 +431,7 @@ impl Protections {
         folded_dir: &str,
     ) -> Box<dyn Iterator<Item = &'p Protection> + 'p> {
         match self.first_below_home(folded_dir) {
-            Some(first) if !has_meta(&first) => Box::new(self.candidates(folded_dir)),
+            Some(first) if !has_meta(first) => Box::new(self.candidates(folded_dir)),
             _ => {
                 let holds_home = self
                     .home
