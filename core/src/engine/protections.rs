@@ -277,7 +277,7 @@ pub struct Protections {
     home: Option<String>,
     /// Protections below home by their first part there (folded); the others (outside home, or
     /// with a wildcard in that part) are always looked at.
-    by_first: HashMap<String, Vec<usize>>,
+    by_first: HashMap<String, Vec<usize>, foldhash::fast::RandomState>,
     others: Vec<usize>,
     /// The names in the home folder (folded), read once: a protection below a name that is not
     /// there does not exist, and has no real path elsewhere to look up.

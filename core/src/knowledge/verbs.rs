@@ -8,7 +8,10 @@
 //! does, which the effects model turns into an effect. A subcommand no table or lexicon knows
 //! leaves the command unknown: it is asked about in every mode.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+/// Looked up for every command: a fast hash of the shipped tables' names.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -157,7 +160,7 @@ fn knowledge() -> &'static Knowledge {
     static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
     KNOWLEDGE.get_or_init(|| {
         let mut entries = Vec::new();
-        let mut by_name = HashMap::new();
+        let mut by_name = HashMap::default();
         let mut runners = Vec::new();
         // The files are checked by the tests (`the_verb_tables_load`): a broken one is empty
         // here, which leaves its programs unknown (asked), never allowed.
@@ -224,7 +227,7 @@ fn compile(name: &'static str, raw: RawTable) -> Table {
             verbs.push((p.split_whitespace().collect::<Vec<_>>(), *class));
         }
     }
-    let mut verbs_by_first: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut verbs_by_first: HashMap<&str, Vec<usize>> = HashMap::default();
     let mut verbs_any_first = Vec::new();
     for (j, (path, _)) in verbs.iter().enumerate() {
         match path.first() {

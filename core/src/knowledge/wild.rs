@@ -4,7 +4,10 @@
 //! `literal_separator`: `*` matches within one part of a path, a part that is `**` matches any
 //! number of parts (the property test below holds the two to it).
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdMap;
+
+/// The indexes' maps: looked up per path of every call.
+type HashMap<K, V> = StdMap<K, V, foldhash::fast::RandomState>;
 use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};

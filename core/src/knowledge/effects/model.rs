@@ -135,8 +135,14 @@ impl Globs {
         Globs(WildSet::new(folded.iter().map(String::as_str)))
     }
 
+    #[cfg(test)]
     pub(super) fn is_match(&self, path: impl AsRef<std::path::Path>) -> bool {
-        self.0.is_match(&fold(&path.as_ref().to_string_lossy()))
+        self.is_match_folded(&fold(&path.as_ref().to_string_lossy()))
+    }
+
+    /// Whether a path folded already (see [`fold`]) matches.
+    pub(super) fn is_match_folded(&self, folded: &str) -> bool {
+        self.0.is_match(folded)
     }
 }
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::model::{model, Globs};
 use super::Effects;
+use crate::knowledge::secrets::fold;
 
 /// Where the command runs: the project (working) folder, home, and how a path as written
 /// resolves (the engine's path rules).
@@ -48,18 +49,22 @@ impl Effects<'_, '_> {
     /// as resolved or as `~/…`), the project, a temporary folder, or elsewhere.
     pub(super) fn place(&self, p: &Path) -> Place {
         let m = model();
+        // Folded once: the globs are compared case-folded (see [`Globs`]).
+        let folded = fold(&p.to_string_lossy());
         let tilde = self.places.home.and_then(|h| {
             p.strip_prefix(h)
                 .ok()
-                .map(|rel| format!("~/{}", rel.display()))
+                .map(|rel| fold(&format!("~/{}", rel.display())))
         });
-        let hit = |set: &Globs| set.is_match(p) || tilde.as_ref().is_some_and(|t| set.is_match(t));
+        let hit = |set: &Globs| {
+            set.is_match_folded(&folded) || tilde.as_ref().is_some_and(|t| set.is_match_folded(t))
+        };
         // A file put into a folder whose files run later (`mv x.desktop ~/.config/autostart/`).
         let into = |set: &Globs| {
-            set.is_match(p.join("_"))
+            set.is_match_folded(&format!("{folded}/_"))
                 || tilde
                     .as_ref()
-                    .is_some_and(|t| set.is_match(format!("{t}/_")))
+                    .is_some_and(|t| set.is_match_folded(&format!("{t}/_")))
         };
         if hit(&m.persist) || into(&m.persist) {
             Place::Persist
