@@ -614,14 +614,7 @@ struct Project {
 impl Project {
     /// A project with a home folder of its own, with `policy` (if any) as its only policy file.
     fn new(policy: Option<&str>) -> Project {
-        let dir = tempfile::tempdir().expect("a temp dir");
-        let project = Project { dir };
-        std::fs::create_dir_all(project.home()).expect("the home folder");
-        std::fs::create_dir_all(project.cwd()).expect("the project folder");
-        if let Some(text) = policy {
-            project.write(".harness9/hosts-e2e.policy", text);
-        }
-        project
+        Project::in_dir(tempfile::tempdir().expect("a temp dir"), policy)
     }
 
     /// [`Project::new`] outside the temporary folder (in Cargo's own, below `target/`): a
@@ -629,6 +622,10 @@ impl Project {
     /// real one, so that a write to it would not show whether the sandbox stopped it.
     fn outside_tmp(policy: Option<&str>) -> Project {
         let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("a temp dir");
+        Project::in_dir(dir, policy)
+    }
+
+    fn in_dir(dir: tempfile::TempDir, policy: Option<&str>) -> Project {
         let project = Project { dir };
         std::fs::create_dir_all(project.home()).expect("the home folder");
         std::fs::create_dir_all(project.cwd()).expect("the project folder");

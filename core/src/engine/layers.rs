@@ -4,7 +4,7 @@
 //! [`super::chain::Chain::verdict`]) lets the next one count too.
 
 use super::chain::{Chain, Verdict};
-use super::eval::{rule_decision, stricter, Opts};
+use super::eval::{rule_decision_on, stricter, Opts};
 use super::explain::{Hit, Layer};
 use super::index::RuleId;
 use super::rule::{CompiledRule, Subject, Target};
@@ -285,7 +285,7 @@ fn traced_verdict<'c>(
         for r in chain.all_matches(s) {
             h.push(Hit {
                 layer,
-                decision: rule_decision(r),
+                decision: rule_decision_on(r, s),
                 text: r.text(),
                 deciding: Some(r as *const CompiledRule) == deciding,
             });

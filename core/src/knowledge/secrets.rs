@@ -134,7 +134,7 @@ struct Catalogue {
 impl Catalogue {
     fn names(&self) -> &WildSet {
         self.names
-            .get_or_init(|| wild_set(self.name_patterns.iter().copied()))
+            .get_or_init(|| WildSet::folded(self.name_patterns.iter().copied()))
     }
 
     /// The matcher of tail `i` (folded: see [`fold`]), compiled when first asked.
@@ -159,7 +159,7 @@ impl Catalogue {
     /// The last part of each of `tails`, in order: the tails a name may end.
     fn tail_names(&self) -> &WildSet {
         self.tail_names.get_or_init(|| {
-            wild_set(
+            WildSet::folded(
                 self.tails
                     .iter()
                     .map(|(parts, _, _)| parts.last().copied().unwrap_or("*")),
@@ -169,12 +169,12 @@ impl Catalogue {
 
     fn except(&self, kind: usize) -> Option<&WildSet> {
         let set = self.except.get(kind)?;
-        Some(set.get_or_init(|| wild_set(self.except_patterns[kind].iter().copied())))
+        Some(set.get_or_init(|| WildSet::folded(self.except_patterns[kind].iter().copied())))
     }
 
     fn public_abs(&self) -> &WildSet {
         self.public_abs.get_or_init(|| {
-            wild_set(
+            WildSet::folded(
                 self.public_paths
                     .iter()
                     .copied()
@@ -185,20 +185,13 @@ impl Catalogue {
 
     fn public_home(&self) -> &WildSet {
         self.public_home.get_or_init(|| {
-            wild_set(
+            WildSet::folded(
                 self.public_paths
                     .iter()
                     .filter_map(|p| p.strip_prefix("~/")),
             )
         })
     }
-}
-
-/// The patterns folded (see [`fold`]), as one set matched against folded text, without a
-/// regular expression (see [`wild`](super::wild)).
-fn wild_set<'a>(patterns: impl IntoIterator<Item = &'a str>) -> WildSet {
-    let folded: Vec<String> = patterns.into_iter().map(fold).collect();
-    WildSet::new(folded.iter().map(String::as_str))
 }
 
 fn glob(pattern: &str) -> Option<GlobMatcher> {

@@ -204,6 +204,16 @@ impl WildSet {
         set
     }
 
+    /// The set of `patterns` folded (see [`crate::knowledge::secrets::fold`]): matched against
+    /// folded text, as case-insensitive file systems compare names.
+    pub fn folded<'a>(patterns: impl IntoIterator<Item = &'a str>) -> WildSet {
+        let folded: Vec<String> = patterns
+            .into_iter()
+            .map(crate::knowledge::secrets::fold)
+            .collect();
+        WildSet::new(folded.iter().map(String::as_str))
+    }
+
     /// Whether any pattern matches `text`.
     pub fn is_match(&self, text: &str) -> bool {
         self.literal.contains_key(text)

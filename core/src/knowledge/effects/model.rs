@@ -9,7 +9,6 @@ use regex::Regex;
 use super::data::{data, Data};
 use super::interpreter::{INTERP_DYNAMIC, INTERP_NET, INTERP_SEND, INTERP_WRITES};
 use crate::knowledge::load::EFFECTS;
-use crate::knowledge::secrets::fold;
 use crate::knowledge::wild::WildSet;
 
 /// Programs the code reads on its own (besides every program the data names).
@@ -131,16 +130,17 @@ pub(super) struct Globs(WildSet);
 
 impl Globs {
     pub(super) fn new(paths: &[&str]) -> Globs {
-        let folded: Vec<String> = paths.iter().map(|p| fold(p)).collect();
-        Globs(WildSet::new(folded.iter().map(String::as_str)))
+        Globs(WildSet::folded(paths.iter().copied()))
     }
 
     #[cfg(test)]
     pub(super) fn is_match(&self, path: impl AsRef<std::path::Path>) -> bool {
-        self.is_match_folded(&fold(&path.as_ref().to_string_lossy()))
+        self.is_match_folded(&crate::knowledge::secrets::fold(
+            &path.as_ref().to_string_lossy(),
+        ))
     }
 
-    /// Whether a path folded already (see [`fold`]) matches.
+    /// Whether a path folded already (see [`crate::knowledge::secrets::fold`]) matches.
     pub(super) fn is_match_folded(&self, folded: &str) -> bool {
         self.0.is_match(folded)
     }
