@@ -1960,6 +1960,18 @@ fn a_command_a_sandbox_rule_cannot_contain_is_asked_never_left_to_a_later_allow(
 }
 
 #[test]
+fn a_sandbox_rule_a_cd_defeats_still_lets_the_built_in_rules_count() {
+    // Asked because the `cd` takes it out of the project, the command still meets the built-in
+    // rules a sandbox rule never weakens: the stricter answer stands.
+    let e = contained_engine("sandbox bash;");
+    let d = bash(&e, "cd /srv/other; rm -rf src");
+    assert_eq!((d.action, d.risk), (Action::Ask, Risk::High), "{d:?}");
+    let d = bash(&e, "env FOO=1 cd 2>&1; { xargs dir +main; }");
+    assert_eq!((d.action, d.risk), (Action::Ask, Risk::Medium), "{d:?}");
+    assert!(d.unknown, "{d:?}");
+}
+
+#[test]
 fn an_exception_of_a_sandbox_rule_holds_however_the_command_is_spelled() {
     let e = contained_engine("sandbox bash(prefix \"cargo\") unless program \"cargo\";");
     // `/usr/bin/cargo` is `cargo` by its meaning, `./cargo` as written: the exception holds for

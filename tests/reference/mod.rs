@@ -29,8 +29,7 @@ use harness9::shell::{self, SimpleCommand};
 use harness9::{Action, Decision, Engine, Mode, PathContext, Risk, ToolCall};
 use serde_json::Value;
 
-/// Deny beats ask beats sandbox beats allow. (The generated policies have no `sandbox` rules:
-/// what they decide is checked in `tests/engine.rs` and the corpus.)
+/// Deny beats ask beats sandbox beats allow.
 fn action_rank(a: Action) -> u8 {
     match a {
         Action::Allow => 0,
@@ -480,9 +479,23 @@ impl<'e> Reference<'e> {
         }
     }
 
+    /// The layers, in order, then what the sandbox cannot hold: see `decide_layers`.
+    fn decide_subject(&self, s: &Subject) -> Decision {
+        let mut d = self.decide_layers(s);
+        // What would run contained after a `cd` out of the project is asked: the sandbox
+        // writes only the project.
+        if let Target::Command(view) = &s.target {
+            if d.action == Action::Sandbox && view.moved_outside_project() {
+                d.action = Action::Ask;
+                d.profile = None;
+            }
+        }
+        d
+    }
+
     /// The layers, in order: hard protections, the user's chains, the built-in rules (with the
     /// computed-program floor), the default.
-    fn decide_subject(&self, s: &Subject) -> Decision {
+    fn decide_layers(&self, s: &Subject) -> Decision {
         if let Some(p) = self.protection_of_subject(s) {
             return protected_decision(p);
         }

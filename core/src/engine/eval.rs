@@ -492,7 +492,7 @@ impl Engine {
     ) -> Decision {
         let mut hits = Vec::new();
         let tracing = trace.is_some();
-        let mut d = self.layers(s, o, scratch, tracing.then_some(&mut hits));
+        let mut d = uncontainable(self.layers(s, o, scratch, tracing.then_some(&mut hits)), s);
         // Where the call cannot be contained, a part the policy would contain is asked about,
         // and a person's session allow settles it as it settles an ask.
         let asked = d.action == Action::Ask
@@ -724,27 +724,32 @@ fn join_profile(so_far: Option<String>, d: &Decision) -> Option<String> {
     })
 }
 
+/// The sandbox writes only the project: a command a `cd` of its line may have taken elsewhere
+/// is not one it can contain, and what the layers would contain is asked instead. (The sandbox
+/// rule still decided: a later allow must not run free what it would only have contained, and
+/// the built-in rules counted as they count after any sandbox rule.)
+fn uncontainable(mut d: Decision, s: &Subject) -> Decision {
+    if d.action != Action::Sandbox {
+        return d;
+    }
+    if let Target::Command(c) = &s.target {
+        if c.moved_outside_project() {
+            d.action = Action::Ask;
+            d.profile = None;
+            d.reason = format!(
+                "{}, but a `cd` of its line may take it out of the project, where the sandbox \
+                 cannot hold it: asked instead",
+                d.reason
+            );
+        }
+    }
+    d
+}
+
 /// A rule's decision on a subject: a rule about effects says which one it saw (`sends local
 /// data over the network: sends .env to paste.example`).
 pub(super) fn rule_decision_on(r: &CompiledRule, s: &Subject) -> Decision {
     let mut d = rule_decision(r);
-    // The sandbox writes only the project: a command a `cd` of its line may have taken
-    // elsewhere is not one it can contain. The rule still decides (a later rule, an allow, must
-    // not run free what this one would only have run contained): it is asked.
-    if d.action == Action::Sandbox {
-        if let Target::Command(c) = &s.target {
-            if c.moved_outside_project() {
-                d.action = Action::Ask;
-                d.profile = None;
-                d.reason = format!(
-                    "{}, but a `cd` of its line may take it out of the project, where the \
-                     sandbox cannot hold it: asked instead",
-                    d.reason
-                );
-                return d;
-            }
-        }
-    }
     let detail = super::rule::effect_detail(r, s)
         .or_else(|| super::rule::secret_detail(r, s))
         .or_else(|| unknown_detail(r, s));
