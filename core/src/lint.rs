@@ -1014,7 +1014,10 @@ mod silence_tests {
         let quiet = codes(
             "allow bash(\"git *\") unless subcommand [\"push\", \"reset\", \"clean\", \"checkout\", \
              \"restore\", \"stash\", \"branch\", \"rebase\", \"filter-branch\", \"prune\", \
-             \"update-ref\"];\n",
+             \"update-ref\", \"send-email\", \"send-pack\", \"lfs\", \"difftool\", \
+             \"mergetool\", \"daemon\", \"instaweb\", \"http-backend\", \"shell\", \
+             \"upload-pack\", \"receive-pack\", \"web--browse\", \"bisect\", \
+             \"submodule\"];\n",
         );
         assert!(
             quiet.iter().all(|(code, _)| code != "silences-builtin"),

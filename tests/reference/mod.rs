@@ -91,6 +91,28 @@ fn chain_decision<'c>(chain: &'c Chain, s: &Subject) -> Option<(&'c CompiledRule
     best.map(|(r, d)| (r, d, false))
 }
 
+/// What the built-in rules decide on `s`: every rule that matches counts, the strictest
+/// standing (the first on a tie); sure when any of them matched surely.
+fn builtin_decision<'c>(
+    chain: &'c Chain,
+    s: &Subject,
+) -> Option<(&'c CompiledRule, Decision, bool)> {
+    let mut best: Option<(&CompiledRule, Decision)> = None;
+    let mut sure = false;
+    for r in &chain.rules {
+        let m = r.matching(s);
+        if m == Match::No {
+            continue;
+        }
+        sure |= m == Match::Sure;
+        let d = decision_of(r);
+        if best.as_ref().is_none_or(|(_, b)| stricter_than(&d, b)) {
+            best = Some((r, d));
+        }
+    }
+    best.map(|(r, d)| (r, d, sure))
+}
+
 fn protected_decision(p: &Protection) -> Decision {
     Decision::new(
         Action::Deny,
@@ -532,7 +554,7 @@ impl<'e> Reference<'e> {
                 if let Some(b) = self
                     .engine
                     .builtin_chain()
-                    .and_then(|c| chain_decision(c, s))
+                    .and_then(|c| builtin_decision(c, s))
                     .map(|(_, b, _)| b)
                     .filter(|b| b.risk == Risk::High && b.action != Action::Allow)
                 {
@@ -544,7 +566,7 @@ impl<'e> Reference<'e> {
         let builtin = self
             .engine
             .builtin_chain()
-            .and_then(|c| chain_decision(c, s));
+            .and_then(|c| builtin_decision(c, s));
         let mut found = held;
         let mut sure = false;
         if let Some((_, d, builtin_sure)) = builtin {

@@ -221,7 +221,7 @@ impl EngineBuilder {
             user: l.user,
             builtin: self
                 .builtin
-                .then(|| Chain::new("builtin.policy", builtin_rules)),
+                .then(|| Chain::new("builtin.policy", builtin_rules).strictest()),
             readonly: Chain::new("readonly.policy", readonly_rules),
             default: default_decision(l.default),
             headless: SHIPPED_HEADLESS.map(|(risk, shipped)| {

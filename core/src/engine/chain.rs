@@ -1,4 +1,5 @@
-//! One file's rules in order, indexed: the first matching rule decides.
+//! One file's rules in order, indexed: the first matching rule decides (or, for the built-in
+//! rules, the strictest that matches).
 
 use super::eval::rule_decision_on;
 use super::explain::Layer;
@@ -29,6 +30,9 @@ pub struct Chain {
     pub shipped_default: bool,
     /// A file of the managed tier: what its rules deny or ask nothing loosens.
     pub managed: bool,
+    /// Every matching rule counts, the strictest standing (the built-in rules: each is a
+    /// danger of its own, and one written earlier never hides a graver one).
+    pub strictest: bool,
     index: ChainIndex,
 }
 
@@ -41,6 +45,7 @@ impl Chain {
             from_settings: false,
             shipped_default: false,
             managed: false,
+            strictest: false,
             index,
         }
     }
@@ -60,6 +65,12 @@ impl Chain {
     /// A chain of the shipped default policy (see [`Chain::shipped_default`]).
     pub fn shipped_default(mut self) -> Chain {
         self.shipped_default = true;
+        self
+    }
+
+    /// A chain where every matching rule counts (see [`Chain::strictest`]).
+    pub fn strictest(mut self) -> Chain {
+        self.strictest = true;
         self
     }
 
@@ -94,11 +105,13 @@ impl Chain {
     }
 
     /// The chain's decision on `s`: the first rule that surely matches decides, made stricter
-    /// by every rule before it that matches unsurely ([`Match::Unsure`]). `open` when no rule
-    /// surely matches: what the chain leaves to the next layer may then be stricter still.
+    /// by every rule before it that matches unsurely ([`Match::Unsure`]); in a
+    /// [`Chain::strictest`] chain, by every rule that matches. `open` when no rule surely
+    /// matches: what the chain leaves to the next layer may then be stricter still.
     pub fn verdict(&self, s: &Subject, scratch: &mut Vec<RuleId>) -> Option<Verdict<'_>> {
         self.index.candidates(s.tool, &s.target, scratch);
         let mut found: Option<Verdict> = None;
+        let mut any_sure = false;
         for &id in scratch.iter() {
             let r = &self.rules[id as usize];
             let sure = match r.matching(s) {
@@ -106,18 +119,20 @@ impl Chain {
                 Match::Sure => true,
                 Match::Unsure => false,
             };
+            any_sure |= sure;
             let d = rule_decision_on(r, s);
             found = Some(match found {
-                Some(v) if v.decision.strictness() >= d.strictness() => {
-                    Verdict { open: !sure, ..v }
-                }
+                Some(v) if v.decision.strictness() >= d.strictness() => Verdict {
+                    open: !any_sure,
+                    ..v
+                },
                 _ => Verdict {
                     rule: r,
                     decision: d,
-                    open: !sure,
+                    open: !any_sure,
                 },
             });
-            if sure {
+            if sure && !self.strictest {
                 break;
             }
         }

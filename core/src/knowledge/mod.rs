@@ -48,6 +48,10 @@ pub fn reads_only_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
     plain_invocation(cmd)
         && cmd.redirects.iter().all(redirect_reads_only)
         && (reading.reads_only() || only_asks_version(cmd))
+        // Printing a credential reads nothing but is no harmless read (`printenv`, `echo
+        // "$GITHUB_TOKEN"`): the built-in rules deny it.
+        && secrets::revealed_by(cmd).is_none()
+        && secrets::environment_revealed(cmd).is_none()
 }
 
 /// `x=1`, `n=$((n+1))`, a loop's variable: assignments alone change only the shell's variables,

@@ -30,10 +30,16 @@ struct Data {
     kind: Vec<KindData>,
     #[serde(default)]
     content: Vec<Content>,
+    /// Read alone by [`reveals`] and [`environment`]: a read-only command asks whether it
+    /// prints a credential, and needs nothing else of the catalogue.
     #[serde(default)]
-    reveal: Vec<Reveal>,
+    #[allow(dead_code)]
+    reveal: serde::de::IgnoredAny,
     #[serde(default)]
     public: Public,
+    #[serde(default)]
+    #[allow(dead_code)]
+    environment: serde::de::IgnoredAny,
 }
 
 /// A tool's credential store in the home folder.
@@ -79,6 +85,25 @@ struct Reveal {
     holds: &'static str,
 }
 
+/// The environment's secrets: what prints every variable, what prints its words, and the words
+/// of a variable's name that say it holds a credential.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+struct Environment {
+    #[serde(default)]
+    listers: Vec<&'static str>,
+    #[serde(default)]
+    dumps: Vec<&'static str>,
+    #[serde(default)]
+    printers: Vec<&'static str>,
+    #[serde(default)]
+    names: Vec<&'static str>,
+    #[serde(default)]
+    public_ends: Vec<&'static str>,
+    #[serde(default)]
+    public: Vec<&'static str>,
+}
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
 struct Public {
@@ -119,12 +144,6 @@ struct Catalogue {
     except: Vec<OnceLock<WildSet>>,
     kinds: Vec<SecretKind>,
     contents: Vec<Content>,
-    /// Reveal entries by program name (a program glob is under `*`).
-    reveals: HashMap<&'static str, Vec<usize>>,
-    reveal: Vec<Reveal>,
-    /// Reveal entries whose program is a glob (`docker-credential-*`), folded.
-    reveal_globs: Vec<(Wild, usize)>,
-    reveal_complex: Vec<(GlobMatcher, usize)>,
     /// Public places: absolute globs, and those from home (`~/` stripped).
     public_paths: Vec<&'static str>,
     public_abs: OnceLock<WildSet>,
@@ -242,20 +261,6 @@ fn catalogue() -> &'static Catalogue {
                 holds: k.holds,
             })
             .collect();
-        let mut reveals: HashMap<&'static str, Vec<usize>> = HashMap::new();
-        let mut reveal_globs = Vec::new();
-        let mut reveal_complex = Vec::new();
-        for (i, r) in d.reveal.iter().enumerate() {
-            if wild::simple(r.program) && r.program.contains('*') {
-                reveal_globs.push((Wild::new(&fold(r.program)), i));
-            } else if r.program.contains(['*', '?', '[']) {
-                if let Some(m) = glob(r.program) {
-                    reveal_complex.push((m, i));
-                }
-            } else {
-                reveals.entry(r.program).or_default().push(i);
-            }
-        }
         let tail_count = tails.len();
         let tail_wilds = tails
             .iter()
@@ -281,14 +286,61 @@ fn catalogue() -> &'static Catalogue {
             except_patterns,
             kinds,
             contents: d.content,
-            reveals,
-            reveal: d.reveal,
-            reveal_globs,
-            reveal_complex,
             public_paths: d.public.paths,
             public_abs: OnceLock::new(),
             public_home: OnceLock::new(),
         }
+    })
+}
+
+/// The commands whose job is to print a credential, indexed by program.
+#[derive(Default)]
+struct Reveals {
+    /// Entries by program name.
+    by_program: HashMap<&'static str, Vec<usize>>,
+    entries: Vec<Reveal>,
+    /// Entries whose program is a glob (`docker-credential-*`), folded.
+    globs: Vec<(Wild, usize)>,
+    complex: Vec<(GlobMatcher, usize)>,
+}
+
+fn reveals() -> &'static Reveals {
+    static REVEALS: OnceLock<Reveals> = OnceLock::new();
+    // Checked by the tests (`the_catalogue_loads`): broken data reveals nothing rather than
+    // panicking, and the tests fail.
+    REVEALS.get_or_init(|| {
+        let entries: Vec<Reveal> = SECRETS
+            .get("reveal")
+            .ok()
+            .flatten()
+            .and_then(|p| from_packed(p).ok())
+            .unwrap_or_default();
+        let mut r = Reveals::default();
+        for (i, e) in entries.iter().enumerate() {
+            if wild::simple(e.program) && e.program.contains('*') {
+                r.globs.push((Wild::new(&fold(e.program)), i));
+            } else if e.program.contains(['*', '?', '[']) {
+                if let Some(m) = glob(e.program) {
+                    r.complex.push((m, i));
+                }
+            } else {
+                r.by_program.entry(e.program).or_default().push(i);
+            }
+        }
+        r.entries = entries;
+        r
+    })
+}
+
+fn environment() -> &'static Environment {
+    static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
+    ENVIRONMENT.get_or_init(|| {
+        SECRETS
+            .get("environment")
+            .ok()
+            .flatten()
+            .and_then(|p| from_packed(p).ok())
+            .unwrap_or_default()
     })
 }
 
@@ -681,23 +733,23 @@ pub fn kind_of(path: &Path) -> Option<SecretKind> {
 /// What a command prints when its job is to print a credential (`gcloud auth
 /// print-access-token`: "a Google Cloud access token"): the `reveal-secret` effect.
 pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
-    let c = catalogue();
+    let c = reveals();
     let program = cmd.program();
     let folded = fold(program);
     let entries = c
-        .reveals
+        .by_program
         .get(program)
         .into_iter()
         .flatten()
         .copied()
         .chain(
-            c.reveal_globs
+            c.globs
                 .iter()
                 .filter(|(m, _)| m.is_match(&folded))
                 .map(|(_, i)| *i),
         )
         .chain(
-            c.reveal_complex
+            c.complex
                 .iter()
                 .filter(|(m, _)| m.is_match(program))
                 .map(|(_, i)| *i),
@@ -709,7 +761,7 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
         .filter(|w| !w.starts_with('-'))
         .collect();
     for i in entries {
-        let r = &c.reveal[i];
+        let r = &c.entries[i];
         let flagged = r.flags.is_empty()
             || r.flags.iter().any(|f| {
                 words.iter().any(|w| {
@@ -734,6 +786,141 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// What a command prints of the environment that holds a credential: every variable
+/// (`env`, `printenv`, `export -p`), or a variable whose name says it holds one (`printenv
+/// GITHUB_TOKEN`, `echo "$OPENAI_API_KEY"`). Output sent to a file is not printed: `echo
+/// "TOKEN=$TOKEN" >> .env` stays in the project. `None` otherwise.
+pub fn environment_revealed(cmd: &SimpleCommand) -> Option<String> {
+    let env = environment();
+    let program = cmd.program();
+    let to_file = cmd.redirects.iter().any(|r| {
+        r.fd.is_none_or(|fd| fd == 1) && r.op.writes_output() && r.target.value != "/dev/stdout"
+    });
+    if to_file {
+        return None;
+    }
+    let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
+    const EVERY: &str = "every environment variable, the host's API keys and tokens among them";
+    let named: Vec<&str> = if env.listers.contains(&program) {
+        let operands = listed(&words)?;
+        // `env FOO=1` prints the environment with FOO in it; `printenv A B` prints A and B.
+        if operands.iter().all(|o| program == "env" && o.contains('=')) {
+            return Some(EVERY.into());
+        }
+        if program != "printenv" {
+            return None;
+        }
+        operands
+    } else if env.dumps.iter().any(|d| {
+        let mut parts = d.split_whitespace();
+        parts.next() == Some(program) && parts.eq(words.iter().copied())
+    }) {
+        return Some(EVERY.into());
+    } else if env.printers.contains(&program) {
+        words.iter().flat_map(|w| variables(w)).collect()
+    } else {
+        Vec::new()
+    };
+    named
+        .into_iter()
+        .find(|n| secret_variable(env, n))
+        .map(|n| format!("`{n}`, a variable whose name says it holds a credential"))
+}
+
+/// The operands of `env` or `printenv` (options and their values left out), or `None` when
+/// it prints no variable: an emptied environment (`-i`, `-`), its help or version.
+fn listed<'w>(words: &[&'w str]) -> Option<Vec<&'w str>> {
+    // A long option as given whole or abbreviated (`--ig`).
+    let long = |w: &str, names: &[&str]| {
+        w.len() > 3
+            && w.starts_with("--")
+            && names
+                .iter()
+                .any(|n| n.starts_with(w.split('=').next().unwrap_or(w)))
+    };
+    let mut operands = Vec::new();
+    let mut it = words.iter();
+    while let Some(&w) = it.next() {
+        // An emptied environment, help, a version; or a command to run (`-S`): nothing of
+        // the environment printed.
+        let quiet = [
+            "--ignore-environment",
+            "--help",
+            "--version",
+            "--split-string",
+        ];
+        if w == "-" || long(w, &quiet) {
+            return None;
+        }
+        if let Some(short) = w
+            .strip_prefix('-')
+            .filter(|s| !s.starts_with('-') && !s.is_empty())
+        {
+            for (at, c) in short.char_indices() {
+                match c {
+                    'i' | 'S' => return None,
+                    // `-u NAME`, `-C DIR`: the rest of the word is the value, or the next word.
+                    'u' | 'C' => {
+                        if at + 1 == short.len() {
+                            it.next();
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        if w == "--unset" || w == "--chdir" {
+            it.next();
+            continue;
+        }
+        if w.starts_with("--") {
+            continue;
+        }
+        operands.push(w);
+    }
+    Some(operands)
+}
+
+/// The names of the variables whose values a word expands (`$A`, `${B:-x}`, `${!C}`; not
+/// `${#D}`, a length).
+fn variables(word: &str) -> impl Iterator<Item = &str> {
+    word.split('$').skip(1).filter_map(|rest| {
+        if rest.starts_with("{#") {
+            return None;
+        }
+        let rest = rest
+            .strip_prefix('{')
+            .map_or(rest, |r| r.trim_start_matches('!'));
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+    })
+}
+
+/// Whether a variable's name says it holds a credential: a run of its words (split at `_`, any
+/// case) is one of the catalogue's, and its last word does not say it names a place.
+fn secret_variable(env: &Environment, name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    if env.public.contains(&upper.as_str()) {
+        return false;
+    }
+    let parts: Vec<&str> = upper.split('_').filter(|p| !p.is_empty()).collect();
+    if parts
+        .last()
+        .is_some_and(|last| parts.len() > 1 && env.public_ends.contains(last))
+    {
+        return false;
+    }
+    env.names.iter().any(|n| {
+        let want: Vec<&str> = n.split_whitespace().collect();
+        parts.windows(want.len()).any(|w| w == want.as_slice())
+    })
 }
 
 /// Whether a path outside the project is in a place that holds nothing secret (system folders,
@@ -802,7 +989,10 @@ mod tests {
         let d = data().expect("policies/secrets.toml reads as the catalogue");
         assert!(stores().len() >= 100, "{} stores", stores().len());
         assert!(d.kind.len() >= 20);
-        assert!(!d.content.is_empty() && !d.reveal.is_empty() && !d.public.paths.is_empty());
+        assert!(!d.content.is_empty() && !d.public.paths.is_empty());
+        assert!(!reveals().entries.is_empty() && !reveals().by_program.is_empty());
+        let env = environment();
+        assert!(!env.dumps.is_empty() && !env.printers.is_empty() && !env.names.is_empty());
         for s in stores() {
             assert!(!s.paths.is_empty() && !s.holds.is_empty(), "{}", s.tool);
             for p in &s.paths {
@@ -861,6 +1051,54 @@ mod tests {
         assert!(kind_by_content(&key).is_some());
         assert_eq!(kind_by_content(&cert), None);
         assert_eq!(kind_by_content(dir.path()), None);
+    }
+
+    #[test]
+    fn printing_the_environment_or_a_credential_variable_reveals_it() {
+        let revealed = |line: &str| analyse(line).commands.iter().find_map(environment_revealed);
+        for line in [
+            "env",
+            "printenv",
+            "env -0",
+            "env --nu",
+            "env -u HOME",
+            "env -Cdist",
+            "env FOO=1",
+            "printenv --nu",
+            "export -p",
+            "export",
+            "set",
+            "declare -p",
+            "printenv AWS_SECRET_ACCESS_KEY",
+            "printenv HOME GH_TOKEN",
+            "echo $GITHUB_TOKEN",
+            "echo \"token: ${OPENAI_API_KEY:-none}\"",
+            "printf '%s' \"$STRIPE_SECRET_KEY\"",
+            "echo $DATABASE_URL | base64",
+            "echo $db_password",
+            "echo ${!NPM_TOKEN}",
+        ] {
+            assert!(revealed(line).is_some(), "{line}");
+        }
+        for line in [
+            "printenv PATH",
+            "echo $HOME",
+            "echo ${#GITHUB_TOKEN}",
+            "echo $SSH_AUTH_SOCK",
+            "echo $GOOGLE_APPLICATION_CREDENTIALS",
+            "echo $SSH_KEY_PATH",
+            "echo \"GITHUB_TOKEN=$GITHUB_TOKEN\" >> .env.local",
+            "set -e",
+            "export FOO=1",
+            "env -i",
+            "env --ignore-env",
+            "env --sp='rm -rf x'",
+            "env -S'make test'",
+            "printenv --version",
+            "curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
+        ] {
+            assert!(revealed(line).is_none(), "{line}");
+        }
     }
 
     #[test]

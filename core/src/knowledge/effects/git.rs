@@ -115,6 +115,11 @@ impl Effects<'_, '_> {
         }
         match sub {
             "push" => self.git_push(&git, line),
+            "send-email" => self.push(
+                Kind::NetworkUpload,
+                "mails patches of the project's commits".into(),
+                None,
+            ),
             "fetch" | "pull" | "clone" | "ls-remote" | "submodule" => {
                 let host = git
                     .ops
@@ -221,7 +226,8 @@ impl Effects<'_, '_> {
         }
     }
 
-    /// `git push` to a host, or to a remote an earlier command of the line set.
+    /// `git push`: to a host, to a remote an earlier command of the line set, or to a
+    /// configured remote.
     fn git_push(&mut self, git: &Git, line: &Line) {
         let repo = option_value(
             &git.cmd
@@ -235,19 +241,16 @@ impl Effects<'_, '_> {
         // A push names no remote: it goes to `origin` (whose URL the line may have changed).
         .unwrap_or("origin");
         let host = remote_host(repo).or_else(|| url_host(repo));
-        if let Some(h) = host {
-            self.push(
-                Kind::NetworkUpload,
-                format!("pushes the repository to {repo}"),
-                Some(h),
-            );
+        // Every push sends the project's commits away, to a configured remote too: what it
+        // sends is the point of it, and it may set off whatever the remote does on a push.
+        let what = if let Some(h) = &host {
+            format!("pushes the repository to {h}")
         } else if line.remotes.iter().any(|r| r == repo || r == "*") {
-            self.push(
-                Kind::NetworkUpload,
-                format!("pushes the repository to `{repo}`, a remote set earlier in the line"),
-                None,
-            );
-        }
+            format!("pushes the repository to `{repo}`, a remote set earlier in the line")
+        } else {
+            format!("pushes commits to `{repo}`")
+        };
+        self.push(Kind::NetworkUpload, what, host);
     }
 
     /// `git config` setting a key git runs as code later, or a global setting.

@@ -125,6 +125,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     out.files(cmd, reading);
     out.runs_earlier_file(cmd, reading, line);
     out.fed_to_remote(cmd);
+    out.remote_shell(cmd);
     out.code_variables(cmd);
     out.sed_script(cmd);
     out.unread_code(cmd);
@@ -142,6 +143,8 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
         out.interpreter(code.as_ref());
     }
     if let Some(what) = crate::knowledge::secrets::revealed_by(cmd) {
+        out.push(Kind::RevealSecret, format!("prints {what}"), None);
+    } else if let Some(what) = crate::knowledge::secrets::environment_revealed(cmd) {
         out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
     out.verbs(cmd, reading);
@@ -500,13 +503,20 @@ impl Effects<'_, '_> {
     /// What a program read by its subcommand words does (see [`crate::knowledge::verbs`]).
     pub(super) fn verbs(&mut self, cmd: &SimpleCommand, reading: &Reading) {
         use crate::knowledge::verbs::Class;
-        // git's doings are read from its words by the effects model's own reader.
-        if cmd.program() == "git" {
-            return;
-        }
         let Some(r) = reading.verbs(cmd) else {
             return;
         };
+        // git's reads, writes and fetches are read from its words by the effects model's own
+        // reader (which knows a `--force` from a commit); its table says what else it does:
+        // run code (`git difftool`, `git daemon`), send commits and patches away.
+        if cmd.program() == "git"
+            && matches!(
+                r.class,
+                Class::Read | Class::Fetch | Class::Write | Class::Run | Class::Install
+            )
+        {
+            return;
+        }
         let w = &r.words;
         let (kind, detail) = match r.class {
             Class::Read => return,

