@@ -379,6 +379,13 @@ pub fn interpreter_code(cmd: &SimpleCommand) -> Option<(&'static str, Vec<Word>)
     Some((name, interp::invocation(lang, &cmd.argv).codes))
 }
 
+/// The script file an interpreter runs (`python3 tool.py`, `node x`, `perl -w x.pl`); `None`
+/// when it runs code it is given, a module or its standard input, or is no interpreter.
+pub fn interpreter_script(cmd: &SimpleCommand) -> Option<Word> {
+    let lang = interp::Lang::of(cmd.program())?;
+    interp::invocation(lang, &cmd.argv).script
+}
+
 impl SimpleCommand {
     /// The program with its directory stripped (`/bin/rm` → `rm`); empty for a command that is
     /// only assignments or redirections.

@@ -12,6 +12,54 @@ use super::{Effects, Kind, Line, Places};
 use crate::shell::{SimpleCommand, Word};
 
 impl Effects<'_, '_> {
+    /// A program or script of the project's run by its path (`./x`, `bin/dev-check`, `python3
+    /// tool`, `bash ci/check`): it runs the project's code, as a build or a test does. A script
+    /// whose name is computed when it runs, or one outside the project, runs code nobody read.
+    pub(super) fn runs_script(&mut self, cmd: &SimpleCommand) {
+        const SHELLS: [&str; 7] = ["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"];
+        let Some(first) = cmd.argv.first() else {
+            return;
+        };
+        let program = cmd.program();
+        let by_path = first.value.contains('/')
+            && !crate::knowledge::read_otherwise(program)
+            && crate::knowledge::verbs::table(program).is_none();
+        let script = if by_path {
+            Some(first.clone())
+        } else if SHELLS.contains(&program) {
+            shell_script(cmd)
+        } else {
+            crate::shell::interpreter_script(cmd)
+        };
+        let Some(script) = script else {
+            return;
+        };
+        let shown = &script.value;
+        if script.dynamic {
+            self.push(
+                Kind::RunCode,
+                format!("runs a script whose name is computed when it runs (`{shown}`)"),
+                None,
+            );
+            return;
+        }
+        let raw = script.path.as_deref().unwrap_or(shown);
+        let at = (self.places.resolve)(raw);
+        let inside = !raw.starts_with('~') && at.starts_with(self.places.cwd);
+        if inside {
+            self.push(
+                Kind::RunProject,
+                format!("runs the project's own code (`{shown}`)"),
+                None,
+            );
+        } else if !by_path {
+            self.push(
+                Kind::RunCode,
+                format!("runs a script outside the project (`{shown}`)"),
+                None,
+            );
+        }
+    }
     /// Running a file written or downloaded earlier in the line; fetch-and-run tools.
     /// Running a file written or downloaded earlier in the line.
     pub(super) fn runs_earlier_file(
@@ -417,6 +465,33 @@ fn docker_privilege(cmd: &SimpleCommand, places: &Places) -> Option<String> {
         if wide {
             return Some(format!("gives a container the host's {source}"));
         }
+    }
+    None
+}
+
+/// The script a shell runs from a file (`bash ci/check -x`): its first operand after the
+/// options; `None` when it runs a string (`-c`) or its standard input (`-s`, no operand).
+fn shell_script(cmd: &SimpleCommand) -> Option<Word> {
+    let mut words = cmd.argv.iter().skip(1);
+    while let Some(w) = words.next() {
+        let v = w.value.as_str();
+        if v == "--" {
+            return words.next().cloned();
+        }
+        if v.starts_with("--") {
+            continue;
+        }
+        if let Some(flags) = v.strip_prefix(['-', '+']).filter(|f| !f.is_empty()) {
+            if flags.contains(['c', 's']) && v.starts_with('-') {
+                return None;
+            }
+            // `-o pipefail`, `-O extglob`: an option name follows.
+            if flags.ends_with(['o', 'O']) {
+                words.next();
+            }
+            continue;
+        }
+        return Some(w.clone());
     }
     None
 }

@@ -148,6 +148,13 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
         out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
     out.verbs(cmd, reading);
+    if !out
+        .found
+        .iter()
+        .any(|f| matches!(f.kind, Kind::RunRemoteCode | Kind::RunCode))
+    {
+        out.runs_script(cmd);
+    }
     if let Some(how) = dry_run(cmd) {
         // A dry run changes nothing: what it would send, change or delete becomes a look.
         let before = out.found.len();

@@ -16,7 +16,7 @@ fn st(value: &str, start: usize, end: usize) -> Spanned<String> {
     Spanned::new(value.to_string(), sp(start, end))
 }
 
-pub(super) const BUILTIN_HASH: u64 = 0x859b1bce83c7daa5;
+pub(super) const BUILTIN_HASH: u64 = 0x0ee16c354a2d3953;
 
 pub(super) fn builtin() -> Vec<Statement> {
     vec![
