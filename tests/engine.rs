@@ -2001,6 +2001,30 @@ fn no_mode_runs_a_contained_call_free_and_read_only_denies_it() {
 }
 
 #[test]
+fn a_mode_that_approves_a_line_with_a_contained_part_contains_the_line() {
+    let e = contained_engine("sandbox bash(prefix \"make\") profile \"build\";");
+    let call = ToolCall::primary("bash", "touch x && make");
+    assert_eq!(e.decide_in_mode(&call, Mode::Default).action, Action::Ask);
+    for mode in [Mode::AutoApprove, Mode::Bypass] {
+        let d = e.decide_in_mode(&call, mode);
+        assert_eq!(d.action, Action::Sandbox, "{mode}: {d:?}");
+        assert_eq!(d.contained(), Some("build"), "{mode}");
+    }
+    // A line with no contained part is approved as before; without the sandbox, the contained
+    // part is an ask, and the line is approved as any low-risk ask.
+    let plain = ToolCall::primary("bash", "touch x");
+    assert_eq!(
+        e.decide_in_mode(&plain, Mode::AutoApprove).action,
+        Action::Allow
+    );
+    let e = engine("sandbox bash(prefix \"make\");");
+    assert_eq!(
+        e.decide_in_mode(&call, Mode::AutoApprove).action,
+        Action::Allow
+    );
+}
+
+#[test]
 fn a_decision_to_contain_says_so_in_json_with_its_profile() {
     let e = contained_engine("sandbox bash(prefix \"go test\") profile \"go\";");
     let d = bash(&e, "go test ./...");

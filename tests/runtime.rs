@@ -1597,6 +1597,34 @@ fn a_plain_failure_of_a_contained_call_is_not_offered_a_run_outside() {
 
 /// The standard chain over the shipped default policy, for a runner that contains: a project's
 /// build runs contained, under the rule's profile, in every mode but read-only, and the audit
+/// A line that mixes a contained part with an ask the mode approves runs contained: the
+/// approval of `touch x` does not let `cargo build` out.
+#[test]
+fn a_mode_approved_line_with_a_contained_part_runs_contained() {
+    let p = Project::new();
+    rt().block_on(async {
+        for mode in [Mode::AutoApprove, Mode::Bypass] {
+            let reg = p.containing_registry(mode, None);
+            let tool = Containing::answering(ToolResult::ok("built"), None);
+            let ex = reg
+                .execute(
+                    HookContext::default(),
+                    bash("touch notes.txt && cargo build"),
+                    &tool,
+                )
+                .await;
+            assert_eq!(tool.ran(), ["contained build"], "{mode:?}");
+            assert_eq!(ex.record.action, Action::Sandbox, "{mode:?}");
+            // No contained part: the approved ask runs free.
+            let ex = reg
+                .execute(HookContext::default(), bash("touch notes.txt"), &tool)
+                .await;
+            assert_eq!(ex.record.action, Action::Allow, "{mode:?}");
+            assert_eq!(tool.ran(), ["contained build", "free"], "{mode:?}");
+        }
+    });
+}
+
 /// log says `sandbox`; a call the policy allows runs free; the same chain for a runner that
 /// cannot contain asks instead.
 #[test]

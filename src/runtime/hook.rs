@@ -74,7 +74,9 @@ pub struct HookDecision {
     /// and with no one to ask it is denied.
     pub unknown: bool,
     /// For an allow: the call runs contained so (a `sandbox` decision). A runner that cannot
-    /// contain it has it asked about instead; it never runs free on this allow.
+    /// contain it has it asked about instead; it never runs free on this allow. For an ask
+    /// about a line with contained parts: how it runs when a mode approves it (a person's
+    /// approval runs it as the person saw it).
     pub contained: Option<Containment>,
 }
 

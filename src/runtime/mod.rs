@@ -473,7 +473,13 @@ impl HookRegistry {
             .resolve_ask(&name, &d, &p.call, &mut p.ctx, p.mode)
             .await
         {
-            Ok(by) => p.decided = Some((by, d.rule.clone(), d.reason.clone())),
+            Ok(by) => {
+                // Approved by the mode, a line with contained parts runs contained.
+                if matches!(by, DecidedBy::Mode { .. }) && p.contained.is_none() {
+                    p.contained = d.contained.clone();
+                }
+                p.decided = Some((by, d.rule.clone(), d.reason.clone()));
+            }
             Err((by, reason)) => {
                 return ControlFlow::Break(self.deny_by_hook(p, pending, &d, reason, by));
             }

@@ -435,10 +435,20 @@ fn verdict(engine: &Arc<Engine>, call: &ToolCall, d: Decision) -> HookDecision {
         Action::Ask | Action::Sandbox => {
             let proposal = propose(engine, call, &d);
             let managed = engine.managed_floor(call).is_some();
+            // A line some of whose parts run contained: what a mode approves runs so too.
+            let contained = d
+                .profile
+                .as_ref()
+                .filter(|_| d.action == Action::Ask && engine.sandbox_support().is_available())
+                .map(|profile| super::Containment {
+                    profile: profile.clone(),
+                    engine: engine.clone(),
+                });
             HookDecision {
                 proposal,
                 managed,
                 unknown: d.unknown,
+                contained,
                 ..HookDecision::ask(d.reason, d.risk).with_rule(d.rule)
             }
         }

@@ -146,10 +146,15 @@ impl<'e> Reference<'e> {
         match mode {
             Mode::Default => d,
             Mode::AutoApprove => {
-                // Only what the analysis knows whole is approved.
+                // Only what the analysis knows whole is approved; a line with contained parts
+                // is approved contained.
                 if d.action == Action::Ask && d.risk != Risk::High && !d.unknown {
                     Decision {
-                        action: Action::Allow,
+                        action: if d.profile.is_some() {
+                            Action::Sandbox
+                        } else {
+                            Action::Allow
+                        },
                         ..d
                     }
                 } else {
@@ -159,7 +164,11 @@ impl<'e> Reference<'e> {
             Mode::Bypass => {
                 if d.action == Action::Ask {
                     Decision {
-                        action: Action::Allow,
+                        action: if d.profile.is_some() {
+                            Action::Sandbox
+                        } else {
+                            Action::Allow
+                        },
                         ..d
                     }
                 } else {
@@ -303,6 +312,8 @@ impl<'e> Reference<'e> {
                 (commands, vec![None; n])
             };
         let mut unknown = best.as_ref().is_some_and(|d| d.unknown);
+        // A part of the line is contained.
+        let mut contained_part = false;
         // Symbolic links an earlier `ln -s` of the line made (where each is, where it leads).
         let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
         // Every folder an earlier `cd` may have moved to.
@@ -351,6 +362,7 @@ impl<'e> Reference<'e> {
             self.remember_cd(cmd, &mut cd_folders);
             self.remember_link(cmd, &mut links);
             listed = lists;
+            contained_part |= d.action == Action::Sandbox;
             let asks = matches!(d.action, Action::Ask | Action::Sandbox);
             unknown |= unknown_here && asks;
             keep_strictest(&mut best, d);
@@ -358,6 +370,10 @@ impl<'e> Reference<'e> {
         }
         let mut d = best.unwrap_or_else(|| self.engine.default_decision().clone());
         d.unknown = unknown && matches!(d.action, Action::Ask | Action::Sandbox);
+        // An ask about a line with a contained part: a mode that approves it contains it.
+        if d.action == Action::Ask && contained_part {
+            d.profile = Some("contained parts".into());
+        }
         d
     }
 

@@ -130,6 +130,10 @@ impl Engine {
         }
         if !o.contained_ok && !self.sandbox.is_available() {
             d = d.asked_instead(&self.sandbox.to_string());
+            // Nothing runs contained here: an approved ask runs as any does.
+            if d.action == Action::Ask {
+                d.profile = None;
+            }
         }
         if let Some(t) = trace {
             t.decision = d.clone();
@@ -344,8 +348,10 @@ impl Engine {
         let mut d = best.unwrap_or_else(|| self.default.clone());
         // The line's answer is unknown when any part asked about (or contained) is.
         d.unknown = matches!(d.action, Action::Ask | Action::Sandbox) && unknown_ask;
-        // A contained line runs in one sandbox, under a profile that holds each part's.
-        if d.action == Action::Sandbox {
+        // A contained line runs in one sandbox, under a profile that holds each part's. An ask
+        // about a line with contained parts keeps that profile too: a mode that approves the
+        // ask runs the line contained, never its contained parts free (`touch x && make`).
+        if matches!(d.action, Action::Sandbox | Action::Ask) {
             d.profile = profile;
         }
         d

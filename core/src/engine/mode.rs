@@ -84,6 +84,19 @@ impl FromStr for Mode {
 pub fn apply(engine: &Engine, call: &ToolCall, d: Decision, mode: Mode) -> Decision {
     // An unknown call is not approved by auto-approve: only known effects are.
     let approved = d.action == Action::Ask && mode.approves(d.risk, d.unknown);
+    // An approved ask about a line some of whose parts would only run contained runs
+    // contained: approving the ask does not let those parts out.
+    if approved && matches!(mode, Mode::AutoApprove | Mode::Bypass) && d.profile.is_some() {
+        return Decision {
+            action: Action::Sandbox,
+            reason: format!(
+                "approved by {mode} mode ({} risk) and run in the sandbox, as parts of the line \
+                 must be: {}",
+                d.risk, d.reason
+            ),
+            ..d
+        };
+    }
     match mode {
         Mode::Default => d,
         Mode::AutoApprove if approved => Decision {
