@@ -189,7 +189,7 @@ fn a_project_policy_adds_to_the_shipped_default_policy() {
     assert_eq!(d.action, Action::Allow, "{}", d.reason);
     assert!(d.rule.to_string().contains("readonly.policy"), "{}", d.rule);
     // Nothing matched: the shipped default decides.
-    let d = bash(&e, "make deploy");
+    let d = bash(&e, "touch /tmp/x");
     assert_eq!(act(&d), (Action::Ask, Risk::Low));
     assert!(d.reason.contains("default.policy"), "{}", d.reason);
     assert!(e.has_shipped_default());
@@ -214,7 +214,7 @@ fn a_project_rule_is_stricter_than_the_shipped_allows() {
 #[test]
 fn a_project_default_outranks_the_shipped_one_without_a_warning() {
     let e = on_defaults(&[("team.policy", "default deny reason \"ask the lead\";")]);
-    let d = bash(&e, "make deploy");
+    let d = bash(&e, "touch /tmp/x");
     assert_eq!(d.action, Action::Deny);
     assert_eq!(d.reason, "ask the lead");
     assert_eq!(bash(&e, "git status").action, Action::Allow);
@@ -1866,21 +1866,22 @@ fn a_sandbox_rule_never_weakens_a_builtin_ask_a_deny_or_a_hard_protection() {
     let d = bash(&e, "cat .env");
     assert_eq!(d.action, Action::Deny, "{d:?}");
     // A deny or ask of the same file, first or not, stands.
-    let e = contained_engine("sandbox bash(prefix \"make\"); deny bash(prefix \"make deploy\");");
+    // (`make docs`: a task named to deploy is a built-in ask of its own.)
+    let e = contained_engine("sandbox bash(prefix \"make\"); deny bash(prefix \"make docs\");");
     assert_eq!(
-        bash(&e, "make deploy").action,
+        bash(&e, "make docs").action,
         Action::Sandbox,
         "first match wins"
     );
     let e = Engine::builder()
         .context(ctx())
         .policy_text("a.policy", "sandbox bash(prefix \"make\");")
-        .policy_text("b.policy", "ask bash(prefix \"make deploy\");")
+        .policy_text("b.policy", "ask bash(prefix \"make docs\");")
         .sandbox(harness9::sandbox::Support::Available)
         .build()
         .unwrap();
     assert_eq!(
-        bash(&e, "make deploy").action,
+        bash(&e, "make docs").action,
         Action::Ask,
         "strictest across files"
     );
