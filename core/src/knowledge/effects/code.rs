@@ -13,7 +13,7 @@ use crate::shell::{SimpleCommand, Word};
 
 impl Effects<'_, '_> {
     /// A program or script of the project's run by its path (`./x`, `bin/dev-check`, `python3
-    /// tool`, `bash ci/check`): it runs the project's code, as a build or a test does. A script
+    /// tool`, `bash ci/check`, `. ./env.sh`): it runs the project's code, as a build or a test does. A script
     /// whose name is computed when it runs, or one outside the project, runs code nobody read.
     pub(super) fn runs_script(&mut self, cmd: &SimpleCommand) {
         const SHELLS: [&str; 7] = ["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh"];
@@ -28,6 +28,9 @@ impl Effects<'_, '_> {
             Some(first.clone())
         } else if SHELLS.contains(&program) {
             shell_script(cmd)
+        } else if matches!(program, "source" | ".") {
+            // The file runs in the shell itself (`. ./env.sh`, `source venv/bin/activate`).
+            cmd.argv.get(1).filter(|w| w.value != "--").cloned()
         } else {
             crate::shell::interpreter_script(cmd)
         };

@@ -287,6 +287,46 @@ fn git_subcommands_that_run_or_serve_code_run_code() {
 }
 
 #[test]
+fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
+    for line in [
+        "./x",
+        "bin/dev-check --fast",
+        "python3 tool",
+        "node scripts/gen.js",
+        "bash -o pipefail ci/check",
+        ". ./env.sh",
+        "source venv/bin/activate",
+        "./node_modules/.bin/eslint .",
+    ] {
+        assert!(
+            names(line).contains(&"run-project".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    for line in [
+        "python3 \"$f\"",
+        "python3 /tmp/x.py",
+        "bash ~/bin/x.sh",
+        "source ~/.secrets.sh",
+    ] {
+        assert!(
+            names(line).contains(&"run-code".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    // Code given on the command line or a module is not a script by its path.
+    for line in ["python3 -c 'print(1)'", "python3 -m pytest"] {
+        let n = names(line);
+        assert!(
+            !n.contains(&"run-code".into()) && !n.contains(&"run-project".into()),
+            "{line}: {n:?}"
+        );
+    }
+}
+
+#[test]
 fn a_remote_shell_runs_code_this_machine_cannot_judge() {
     for line in [
         "ssh host",
