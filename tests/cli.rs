@@ -285,7 +285,7 @@ fn modes_change_asks_never_denies() {
         json(&d.run(&["check", "--mode", mode, "--format", "json", "bash", cmd]))["decision"]
             .clone()
     };
-    assert_eq!(run("auto-approve", "mkdir -p build"), "allow");
+    assert_eq!(run("auto-approve", "mv notes.txt old-notes.txt"), "allow");
     assert_eq!(run("auto-approve", "rm -rf x"), "ask");
     assert_eq!(run("read-only", "mkdir -p build"), "deny");
     assert_eq!(run("read-only", "cargo build"), "deny");
@@ -311,7 +311,7 @@ fn explain_shows_each_part_every_matching_rule_and_the_winner() {
     assert!(out.contains("3. sh  (pipeline)"), "{out}");
     assert!(out.contains("runs a script piped into a shell"), "{out}");
     assert!(out.contains("decision: ask (high risk)"), "{out}");
-    let o = d.run(&["explain", "--format", "json", "bash", "ls && touch x"]);
+    let o = d.run(&["explain", "--format", "json", "bash", "ls && mv x y"]);
     let v = json(&o);
     assert_eq!(v["parts"].as_array().unwrap().len(), 2);
     assert_eq!(v["decision"]["decision"], "ask");

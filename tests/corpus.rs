@@ -387,7 +387,9 @@ fn an_engine_for_one_tool_decides_every_corpus_case_like_the_whole_engine() {
 #[test]
 fn the_binary_decides_every_corpus_case_like_the_library() {
     let cases = load_cases();
-    let dir = tempfile::tempdir().unwrap();
+    // Not in the temporary folder: there, `../x` would be a temporary file, not a path outside
+    // the project as it is for the library's project.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let mut input = String::new();
     for (i, c) in cases.iter().enumerate() {
         let line = serde_json::json!({"id": i, "name": c.call.name, "arguments": c.call.arguments});
@@ -690,10 +692,9 @@ fn the_share_of_everyday_calls_answered_without_a_person_and_of_harmful_calls_st
         "harmful calls not stopped:\n{}",
         let_through.join("\n")
     );
-    // Edits by the file tools (and `sed -i`, `mv`, …) stay asked: new code reaches the project
-    // only through an edit a person approves, which is what keeps a contained build from running
-    // code nobody saw. Without them the target of issue 30 (90%) holds; with them the share is
-    // held where it is, so that it cannot fall unnoticed.
+    // Edits by the file tools stay asked (the dialog is where a person sees new code); a
+    // shell command that only changes files inside the project runs contained. Issue 30's
+    // target holds with them; without them the share is held too, so it cannot fall unnoticed.
     let (edits_free, edits) = by_kind.get("edit").copied().unwrap_or_default();
     let rest_share = share(unasked - edits_free, everyday.len() - edits);
     eprintln!(
@@ -702,12 +703,12 @@ fn the_share_of_everyday_calls_answered_without_a_person_and_of_harmful_calls_st
         everyday.len() - edits
     );
     assert!(
-        rest_share >= 90.0,
-        "only {rest_share:.1}% of everyday calls but edits are answered without a person"
+        everyday_share >= 90.0,
+        "only {everyday_share:.1}% of everyday calls are answered without a person"
     );
     assert!(
-        everyday_share >= 85.0,
-        "only {everyday_share:.1}% of everyday calls are answered without a person"
+        rest_share >= 95.0,
+        "only {rest_share:.1}% of everyday calls but edits are answered without a person"
     );
 }
 

@@ -1595,10 +1595,8 @@ fn a_plain_failure_of_a_contained_call_is_not_offered_a_run_outside() {
     );
 }
 
-/// The standard chain over the shipped default policy, for a runner that contains: a project's
-/// build runs contained, under the rule's profile, in every mode but read-only, and the audit
 /// A line that mixes a contained part with an ask the mode approves runs contained: the
-/// approval of `touch x` does not let `cargo build` out.
+/// approval of `mv a b` does not let `cargo build` out.
 #[test]
 fn a_mode_approved_line_with_a_contained_part_runs_contained() {
     let p = Project::new();
@@ -1609,7 +1607,7 @@ fn a_mode_approved_line_with_a_contained_part_runs_contained() {
             let ex = reg
                 .execute(
                     HookContext::default(),
-                    bash("touch notes.txt && cargo build"),
+                    bash("mv notes.txt old.txt && cargo build"),
                     &tool,
                 )
                 .await;
@@ -1617,7 +1615,7 @@ fn a_mode_approved_line_with_a_contained_part_runs_contained() {
             assert_eq!(ex.record.action, Action::Sandbox, "{mode:?}");
             // No contained part: the approved ask runs free.
             let ex = reg
-                .execute(HookContext::default(), bash("touch notes.txt"), &tool)
+                .execute(HookContext::default(), bash("mv notes.txt old.txt"), &tool)
                 .await;
             assert_eq!(ex.record.action, Action::Allow, "{mode:?}");
             assert_eq!(tool.ran(), ["contained build", "free"], "{mode:?}");
@@ -1625,6 +1623,8 @@ fn a_mode_approved_line_with_a_contained_part_runs_contained() {
     });
 }
 
+/// The standard chain over the shipped default policy, for a runner that contains: a project's
+/// build runs contained, under the rule's profile, in every mode but read-only, and the audit
 /// log says `sandbox`; a call the policy allows runs free; the same chain for a runner that
 /// cannot contain asks instead.
 #[test]

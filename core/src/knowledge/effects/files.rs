@@ -14,7 +14,15 @@ use crate::shell::{SimpleCommand, Word};
 impl Effects<'_, '_> {
     /// Writing `p` (shown as `shown`), by where it is: nothing in a temporary folder.
     pub(super) fn write(&mut self, p: &Path, shown: &str) {
-        match self.place(p) {
+        let place = self.place(p);
+        if matches!(place, Place::Project | Place::Outside) && in_repository_database(p) {
+            self.push(
+                Kind::DeleteHistory,
+                format!("writes {shown}, inside the repository's own records"),
+                None,
+            );
+        }
+        match place {
             Place::Persist => self.push(Kind::Persist, format!("writes {shown}"), None),
             Place::Privilege => self.push(Kind::Privilege, format!("writes {shown}"), None),
             Place::Project => self.push(Kind::WriteProject, format!("writes {shown}"), None),
@@ -178,4 +186,20 @@ fn setuid_mode(mode: &str) -> bool {
             .split_once(['+', '='])
             .is_some_and(|(_, perms)| perms.contains('s'))
     })
+}
+
+/// A path inside a repository's `.git` (or the `.git` file of a worktree or submodule, which
+/// names where the repository is): what git keeps for itself, its objects, refs, logs, index
+/// and `HEAD`. Writing there by hand can lose commits and staged work. A local ignore list and
+/// the description are a person's to edit; hooks and settings are found as files that run later.
+fn in_repository_database(p: &Path) -> bool {
+    let mut parts = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().to_ascii_lowercase());
+    if !parts.any(|c| c == ".git") {
+        return false;
+    }
+    let rest: Vec<String> = parts.collect();
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    !matches!(rest.as_slice(), ["info", "exclude"] | ["description"])
 }

@@ -287,6 +287,40 @@ fn git_subcommands_that_run_or_serve_code_run_code() {
 }
 
 #[test]
+fn a_write_into_what_git_keeps_for_itself_destroys_history() {
+    for line in [
+        "echo 0000 > .git/refs/heads/main",
+        "cp /dev/null .git/index",
+        "printf x > .git/HEAD",
+        "touch .git/packed-refs",
+        "sed -i d .git/logs/HEAD",
+        "echo 'gitdir: /tmp/x' > .git",
+        "cp pack .GIT/objects/pack/",
+        "tee ../other/.git/ORIG_HEAD",
+    ] {
+        assert!(
+            names(line).contains(&"delete-history".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    // A person's own files in it, and files beside it, are not history; hooks run later.
+    for line in [
+        "echo target >> .git/info/exclude",
+        "echo 'my repo' > .git/description",
+        "echo x > .gitignore",
+        "touch src/.git-keep",
+        "cp hook .git/hooks/pre-commit",
+    ] {
+        assert!(
+            !names(line).contains(&"delete-history".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+}
+
+#[test]
 fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
     for line in [
         "./x",
