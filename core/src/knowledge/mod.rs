@@ -52,6 +52,8 @@ pub fn reads_only_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
         // "$GITHUB_TOKEN"`): the built-in rules deny it.
         && secrets::revealed_by(cmd).is_none()
         && secrets::environment_revealed(cmd).is_none()
+        // `git blame ::ext::CMD`: a word the effects model reads as a URL that runs CMD.
+        && effects::git_ext_url(cmd).is_none()
 }
 
 /// `x=1`, `n=$((n+1))`, a loop's variable: assignments alone change only the shell's variables,

@@ -67,6 +67,18 @@ impl Git<'_> {
     }
 }
 
+/// A git word that is an `ext::CMD` URL, which runs CMD wherever git takes a URL. Any word,
+/// whatever the subcommand: which of its words git reads as a URL is not read from the tables.
+pub(crate) fn ext_url(cmd: &SimpleCommand) -> Option<&crate::shell::Word> {
+    if cmd.program() != "git" {
+        return None;
+    }
+    cmd.argv.iter().find(|w| {
+        let v = w.value.to_ascii_lowercase();
+        v.starts_with("ext::") || v.contains("::ext::")
+    })
+}
+
 impl Effects<'_, '_> {
     /// git: history destroyed, uncommitted work thrown away, pushes to a new place, hooks.
     pub(super) fn git(&mut self, cmd: &SimpleCommand, reading: &Reading, line: &Line) {
@@ -88,10 +100,7 @@ impl Effects<'_, '_> {
         self.git_history(&git);
         // `ext::CMD` URLs run CMD; `-c include.path=F` reads settings (and the commands they
         // hold) from a file; `-c protocol.*.allow` lets a URL run one.
-        if let Some(url) = cmd.argv.iter().find(|w| {
-            let v = w.value.to_ascii_lowercase();
-            v.starts_with("ext::") || v.contains("::ext::")
-        }) {
+        if let Some(url) = ext_url(cmd) {
             self.push(
                 Kind::RunCode,
                 format!("`{}` is a URL that runs a command", url.value),

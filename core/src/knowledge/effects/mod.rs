@@ -33,6 +33,7 @@ pub mod targets;
 mod verbs;
 mod words;
 
+pub(crate) use git::ext_url as git_ext_url;
 pub use kind::{Found, Kind};
 pub use line::Line;
 pub use network::url_host;
