@@ -117,7 +117,7 @@ fn protected_decision(p: &Protection) -> Decision {
     Decision::new(
         Action::Deny,
         Risk::High,
-        p.reason.clone(),
+        p.reason(),
         RuleRef::from(format!("protected:{}", p.written).as_str()),
     )
 }

@@ -11,6 +11,7 @@ use super::rule::{self, CompiledRule};
 use super::{Engine, PathContext, SHIPPED_HEADLESS};
 use crate::call::{Action, Decision, Risk};
 use crate::diag::{Diagnostic, Source};
+use crate::knowledge::secrets::fold;
 use crate::policy::ast::{self, DefaultStmt, Statement};
 use crate::policy::{self, read_bounded, Origin};
 use crate::rule_ref::RuleRef;
@@ -511,13 +512,19 @@ fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Prote
 fn store_protections(ctx: &PathContext, into: &mut Protections) {
     let stores = crate::knowledge::secrets::stores();
     into.reserve(stores.iter().map(|s| s.paths.len()).sum());
+    let home = ctx.home.as_deref().map(super::paths::normalize);
+    let folded = home.as_deref().map(|h| fold(&h.to_string_lossy()));
+    let home = home.as_deref().zip(folded.as_deref());
     for store in stores {
         for path in &store.paths {
-            let reason = format!(
-                "`{path}` holds {} ({}): it is protected",
-                store.holds, store.tool
-            );
-            into.push(Protection::new(ctx, path, reason, &store.readable));
+            into.push(Protection::store(
+                ctx,
+                home,
+                path,
+                store.holds,
+                store.tool,
+                &store.readable,
+            ));
         }
     }
 }

@@ -22,7 +22,7 @@ pub struct Protection {
     /// As written (`~/.ssh`).
     pub written: String,
     pub resolved: PathBuf,
-    pub reason: String,
+    reason: Reason,
     /// `resolved`, case-folded.
     folded: String,
     /// For a path with wildcards (`~/.azure/msal_token_cache.*`): the glob over folded paths,
@@ -54,6 +54,30 @@ impl Clone for Protection {
                 Some(c) => OnceLock::from(c.clone()),
                 None => OnceLock::new(),
             },
+        }
+    }
+}
+
+/// Why a path is protected, said when a call reaches it: the words of a `protect` statement,
+/// or a catalogue store's, put together only then (a hook builds some 300 and says one).
+#[derive(Debug, Clone)]
+enum Reason {
+    Text(String),
+    /// "`PATH` holds HOLDS (TOOL): it is protected".
+    Store {
+        path: &'static str,
+        holds: &'static str,
+        tool: &'static str,
+    },
+}
+
+impl Reason {
+    fn text(&self) -> String {
+        match self {
+            Reason::Text(t) => t.clone(),
+            Reason::Store { path, holds, tool } => {
+                format!("`{path}` holds {holds} ({tool}): it is protected")
+            }
         }
     }
 }
@@ -120,6 +144,12 @@ fn matcher(pattern: &str) -> Option<GlobMatcher> {
         .map(|g| g.compile_matcher())
 }
 
+/// Whether a relative path is parts none of which is empty, `.` or `..` (`a/b`, not `a//b`,
+/// `./a`, `a/..` or `a/`).
+fn plain_parts(rel: &str) -> bool {
+    !rel.is_empty() && rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
+}
+
 /// Whether `p` (folded) is `base` (folded) or below it.
 fn below_folded(p: &str, base: &str) -> bool {
     let base = base.trim_end_matches('/');
@@ -169,8 +199,66 @@ impl Protection {
             readable: readable.iter().map(|r| LazyGlob::new(fold(r))).collect(),
             canonical: OnceLock::new(),
             resolved,
+            reason: Reason::Text(reason),
+        }
+    }
+
+    /// A catalogue store's path below home (`~/.docker/config.json`), as [`Protection::new`]
+    /// builds it, with its reason said when a call reaches it. `home` is home normalised and
+    /// folded, once for all the stores. A path written with wildcards, or one that is not
+    /// plain parts below home, is built by [`Protection::new`].
+    pub fn store(
+        ctx: &PathContext,
+        home: Option<(&Path, &str)>,
+        written: &'static str,
+        holds: &'static str,
+        tool: &'static str,
+        readable: &[&str],
+    ) -> Protection {
+        let reason = Reason::Store {
+            path: written,
+            holds,
+            tool,
+        };
+        let plain = written
+            .strip_prefix("~/")
+            .filter(|rel| rel.is_ascii() && plain_parts(rel) && !has_meta(rel));
+        let home = home.and_then(|(h, f)| Some((h.to_str()?, f)));
+        let (Some(rel), Some((home, home_folded))) = (plain, home) else {
+            let mut p = Protection::new(ctx, written, String::new(), readable);
+            p.reason = reason;
+            return p;
+        };
+        // Put together as text: the parts are plain, so this is the path `new` resolves.
+        let (home, home_folded) = (
+            home.trim_end_matches('/'),
+            home_folded.trim_end_matches('/'),
+        );
+        let mut resolved = String::with_capacity(home.len() + 1 + rel.len());
+        resolved.push_str(home);
+        resolved.push('/');
+        resolved.push_str(rel);
+        let mut folded = String::with_capacity(home_folded.len() + 1 + rel.len());
+        folded.push_str(home_folded);
+        folded.push('/');
+        folded.extend(rel.chars().map(|c| c.to_ascii_lowercase()));
+        let resolved = PathBuf::from(resolved);
+        Protection {
+            written: written.to_string(),
+            folded_base: PathBuf::from(folded.clone()),
+            folded,
+            glob: None,
+            base: resolved.clone(),
+            readable: readable.iter().map(|r| LazyGlob::new(fold(r))).collect(),
+            canonical: OnceLock::new(),
+            resolved,
             reason,
         }
+    }
+
+    /// Why the path is protected.
+    pub fn reason(&self) -> String {
+        self.reason.text()
     }
 
     /// The decision on a call that reaches this path: denied at high risk, with its reason.
@@ -178,7 +266,7 @@ impl Protection {
         Decision::new(
             Action::Deny,
             Risk::High,
-            self.reason.clone(),
+            self.reason.text(),
             RuleRef::Protected(self.written.as_str().into()),
         )
     }
@@ -547,6 +635,45 @@ mod tests {
     }
 
     #[test]
+    fn a_store_is_built_as_the_general_constructor_builds_its_path() {
+        let stores = crate::knowledge::secrets::stores();
+        assert!(stores.len() > 100);
+        for home in ["/home/u", "/home/u/", "/", "/tmp/a/../Hé Σ", "/Users/Dev"] {
+            let ctx = PathContext::new("/work/p", Some(home.into()));
+            let normal = ctx.home.as_deref().map(super::super::paths::normalize);
+            let folded = normal.as_deref().map(|h| fold(&h.to_string_lossy()));
+            let h = normal.as_deref().zip(folded.as_deref());
+            for store in stores {
+                for path in &store.paths {
+                    let fast =
+                        Protection::store(&ctx, h, path, store.holds, store.tool, &store.readable);
+                    let reason = format!(
+                        "`{path}` holds {} ({}): it is protected",
+                        store.holds, store.tool
+                    );
+                    let slow = Protection::new(&ctx, path, reason.clone(), &store.readable);
+                    let what = format!("{path} in {home}");
+                    assert_eq!(fast.written, slow.written, "{what}");
+                    assert_eq!(fast.resolved, slow.resolved, "{what}");
+                    assert_eq!(fast.folded, slow.folded, "{what}");
+                    assert_eq!(fast.base, slow.base, "{what}");
+                    assert_eq!(fast.folded_base, slow.folded_base, "{what}");
+                    assert_eq!(
+                        fast.glob.as_ref().map(|g| &g.pattern),
+                        slow.glob.as_ref().map(|g| &g.pattern),
+                        "{what}"
+                    );
+                    let patterns = |p: &Protection| -> Vec<String> {
+                        p.readable.iter().map(|g| g.pattern.clone()).collect()
+                    };
+                    assert_eq!(patterns(&fast), patterns(&slow), "{what}");
+                    assert_eq!(fast.reason(), reason, "{what}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_protection_reached_through_a_symlink_below_home_is_linked_the_others_not() {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let home = dir.path().join("home");
@@ -587,7 +714,7 @@ mod tests {
             all.push(Protection::new(&ctx, path, reason.into(), &[]));
         }
         assert_eq!(all.len(), 4);
-        assert!(all.iter().all(|p| p.reason != "again"));
+        assert!(all.iter().all(|p| p.reason() != "again"));
     }
 
     #[test]
