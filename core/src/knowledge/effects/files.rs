@@ -133,6 +133,28 @@ impl Effects<'_, '_> {
         }
     }
 
+    /// An archive unpacked: its members are written where their names say, names the archive
+    /// holds, not the command line. Inside the folder it unpacks into, unless the program is
+    /// told to keep absolute names and `..` (`tar -P`, `bsdtar -P`, `unzip -:`), or keeps them
+    /// by default (`cpio -i`, `cpio -p`): then a member may land anywhere.
+    pub(super) fn archives(&mut self, cmd: &SimpleCommand) {
+        let Some((unpacks, anywhere)) = unpacking(cmd) else {
+            return;
+        };
+        if anywhere {
+            self.push(
+                Kind::WriteOutside,
+                format!("`{unpacks}` writes the archive's members wherever their names lead"),
+                None,
+            );
+        } else {
+            // Into the working folder; a folder named by `-C`/`-d` is read from the words.
+            let here = (self.places.resolve)(".");
+            let shown = self.show(&here);
+            self.write(&here, &format!("the archive's members into {shown}"));
+        }
+    }
+
     /// Files the program writes, deletes or reads by its operands and options.
     pub(super) fn files(&mut self, cmd: &SimpleCommand, reading: &Reading) {
         for w in writes_of(cmd, reading) {
@@ -202,4 +224,64 @@ fn in_repository_database(p: &Path) -> bool {
     let rest: Vec<String> = parts.collect();
     let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
     !matches!(rest.as_slice(), ["info", "exclude"] | ["description"])
+}
+
+/// Whether `cmd` unpacks an archive, and whether its members may land anywhere: the program as
+/// named, and `true` when absolute names and `..` are kept.
+fn unpacking(cmd: &SimpleCommand) -> Option<(&str, bool)> {
+    let program = cmd.program();
+    let args: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
+    // A long option or an unambiguous abbreviation of it (getopt's rule; three letters here).
+    let long = |arg: &str, name: &str| {
+        arg.strip_prefix("--")
+            .map(|a| a.split('=').next().unwrap_or(a))
+            .is_some_and(|a| a == name || (a.len() >= 3 && name.starts_with(a)))
+    };
+    match program {
+        "tar" | "gtar" | "bsdtar" => {
+            // Short options that take a value: the letters after one of them are its value.
+            const VALUED: &str = "fCbHVNgKLTXFIs";
+            let (mut extract, mut absolute) = (false, false);
+            let mut letters = |cluster: &str, stop_at_value: bool| {
+                for c in cluster.chars() {
+                    extract |= c == 'x';
+                    absolute |= c == 'P';
+                    if stop_at_value && VALUED.contains(c) {
+                        break;
+                    }
+                }
+            };
+            let mut longs = (false, false);
+            for (i, a) in args.iter().enumerate() {
+                if a.starts_with("--") {
+                    longs.0 |= long(a, "extract") || *a == "--get";
+                    longs.1 |= long(a, "absolute-names");
+                } else if let Some(cluster) = a.strip_prefix('-') {
+                    letters(cluster, true);
+                } else if i == 0 {
+                    // The old style: the first word is options, their values follow.
+                    letters(a, false);
+                }
+            }
+            let (extract, absolute) = (extract || longs.0, absolute || longs.1);
+            extract.then_some((program, absolute))
+        }
+        "cpio" => {
+            let unpacks = args.iter().any(|a| {
+                long(a, "extract")
+                    || long(a, "pass-through")
+                    || a.strip_prefix('-')
+                        .is_some_and(|c| !c.starts_with('-') && c.contains(['i', 'p']))
+            });
+            unpacks.then_some((program, true))
+        }
+        "unzip" => {
+            let keeps = args.iter().any(|a| {
+                a.strip_prefix('-')
+                    .is_some_and(|c| !c.starts_with('-') && c.contains(':'))
+            });
+            keeps.then_some((program, true))
+        }
+        _ => None,
+    }
 }

@@ -321,6 +321,57 @@ fn a_write_into_what_git_keeps_for_itself_destroys_history() {
 }
 
 #[test]
+fn an_archive_unpacked_writes_its_members_here_or_where_their_names_lead() {
+    for line in [
+        "tar xf a.tar",
+        "tar -xzf a.tgz",
+        "tar --extract --file a.tar",
+        "tar --ext -f a.tar",
+        "bsdtar -xf a.tar",
+    ] {
+        let n = names(line);
+        assert!(n.contains(&"write-project".into()), "{line}: {n:?}");
+        assert!(!n.contains(&"write-outside".into()), "{line}: {n:?}");
+    }
+    // Absolute names and `..` kept: anywhere.
+    for line in [
+        "tar xPf a.tar",
+        "tar -xPf a.tar",
+        "tar -x --absolute-names -f a.tar",
+        "tar -x --abs -f a.tar",
+        "bsdtar -xPf a.tar",
+        "cpio -idv < a.cpio",
+        "cpio --extract < a.cpio",
+        "cpio -pdm /srv < list",
+        "unzip -: a.zip",
+        "unzip -o: a.zip",
+    ] {
+        assert!(
+            names(line).contains(&"write-outside".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    // Listing or making an archive unpacks nothing; `-fP` names the archive `P`.
+    for line in [
+        "tar -tf a.tar",
+        "tar tvf a.tar",
+        "tar -czf out.tgz src",
+        "tar -cfP out.tar",
+        "cpio -t < a.cpio",
+        "unzip -l a.zip",
+    ] {
+        let n = names(line);
+        assert!(!n.contains(&"write-outside".into()), "{line}: {n:?}");
+    }
+    assert!(
+        !names("tar tvf a.tar").contains(&"write-project".into()),
+        "{:?}",
+        names("tar tvf a.tar")
+    );
+}
+
+#[test]
 fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
     for line in [
         "./x",
