@@ -11,7 +11,116 @@ use super::words::{option_value, positional, short};
 use super::{Effects, Kind, Line, Places};
 use crate::shell::{SimpleCommand, Word};
 
+/// tmux's commands that only look (lists, options, a pane's text) or change only how tmux
+/// shows its windows, with their aliases.
+const TMUX_LOOKS: &[&str] = &[
+    "ls",
+    "list-sessions",
+    "list-windows",
+    "lsw",
+    "list-panes",
+    "lsp",
+    "list-clients",
+    "lsc",
+    "list-buffers",
+    "lsb",
+    "list-keys",
+    "lsk",
+    "list-commands",
+    "lscm",
+    "has-session",
+    "has",
+    "show-options",
+    "show",
+    "show-window-options",
+    "showw",
+    "show-environment",
+    "showenv",
+    "show-buffer",
+    "showb",
+    "capture-pane",
+    "capturep",
+    "show-messages",
+    "showmsgs",
+    "info",
+    "server-info",
+    "start-server",
+    "start",
+    "select-window",
+    "selectw",
+    "select-pane",
+    "selectp",
+    "rename-window",
+    "renamew",
+    "rename-session",
+    "rename",
+    "resize-pane",
+    "resizep",
+];
+/// tmux's commands that start a command of their own, which the analysis reads (its table's
+/// `command` operands).
+const TMUX_STARTS: &[&str] = &[
+    "new-session",
+    "new",
+    "new-window",
+    "neww",
+    "split-window",
+    "splitw",
+];
+/// tmux's options before its command that take a value.
+const TMUX_VALUED: &str = "LSfcT";
+
 impl Effects<'_, '_> {
+    /// tmux told to type into a terminal or run a command there (`send-keys`, `run-shell`,
+    /// `if-shell`, `pipe-pane`, `source-file`, a hook or a key bound, a buffer pasted, a format
+    /// with `#(…)`): what runs is decided by that terminal's state (a shell with its own folder
+    /// and aliases, an editor, a session on another machine), which this command line does not
+    /// show. Every tmux command but those that only look, and those that start a command the
+    /// analysis reads, is so; a command spelled otherwise (an abbreviation) too.
+    pub(super) fn multiplexer(&mut self, cmd: &SimpleCommand) {
+        if cmd.program() != "tmux" {
+            return;
+        }
+        let mut words = cmd.argv.iter().skip(1).map(|w| w.value.as_str());
+        let mut next_is_command = true;
+        while let Some(w) = words.next() {
+            if next_is_command {
+                if let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) {
+                    // `-f FILE`: the tmux commands a file holds, `run-shell` among them.
+                    if flags.chars().find(|c| TMUX_VALUED.contains(*c)) == Some('f') {
+                        self.push(
+                            Kind::RunCode,
+                            "`tmux -f` runs the tmux commands a file holds".into(),
+                            None,
+                        );
+                        return;
+                    }
+                    // `-L name`, `-Lname`: the value is the next word unless attached.
+                    let valued = flags.chars().position(|c| TMUX_VALUED.contains(c));
+                    if valued.is_some_and(|i| i + 1 == flags.len()) {
+                        words.next();
+                    }
+                    continue;
+                }
+                next_is_command = false;
+                if !TMUX_LOOKS.contains(&w) && !TMUX_STARTS.contains(&w) {
+                    self.push(
+                        Kind::RunCode,
+                        format!(
+                            "`tmux {w}` acts in terminals this command line does not show (it \
+                             may type into them or run commands there)"
+                        ),
+                        None,
+                    );
+                    return;
+                }
+            } else if w == ";" || w.ends_with(';') {
+                // `tmux ls \; run-shell …`: another command follows.
+                next_is_command = true;
+            }
+        }
+    }
+
     /// A program or script of the project's run by its path (`./x`, `bin/dev-check`, `python3
     /// tool`, `bash ci/check`, `. ./env.sh`): it runs the project's code, as a build or a test does. A script
     /// whose name is computed when it runs, or one outside the project, runs code nobody read.

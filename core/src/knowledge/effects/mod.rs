@@ -125,6 +125,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     out.redirects(cmd);
     out.files(cmd, reading);
     out.archives(cmd);
+    out.multiplexer(cmd);
     out.runs_earlier_file(cmd, reading, line);
     out.fed_to_remote(cmd);
     out.remote_shell(cmd);

@@ -372,6 +372,49 @@ fn an_archive_unpacked_writes_its_members_here_or_where_their_names_lead() {
 }
 
 #[test]
+fn tmux_typing_into_or_running_in_another_terminal_runs_code_nobody_read() {
+    for line in [
+        "tmux send-keys -t 0 ls Enter",
+        "tmux send -t 0 yes Enter",
+        "tmux run-shell 'make'",
+        "tmux run 'make'",
+        "tmux if-shell true 'kill-server'",
+        "tmux ls \\; run-shell x",
+        "tmux ls ';' paste-buffer",
+        "tmux set -g default-command 'sh x'",
+        "tmux set-hook -g after-new-window 'run-shell x'",
+        "tmux source-file x.conf",
+        "tmux display -p '#(id)'",
+        "tmux pipe-pane -o 'cat >> log'",
+        "tmux -f x.conf ls",
+        "tmux -uf x.conf ls",
+        "tmux -L sock send-keys x",
+        "tmux sen x",
+    ] {
+        assert!(
+            names(line).contains(&"run-code".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+    for line in [
+        "tmux ls",
+        "tmux list-sessions",
+        "tmux -L sock ls",
+        "tmux -Lf ls",
+        "tmux capture-pane -p -t 0",
+        "tmux has-session -t dev",
+        "tmux",
+    ] {
+        assert!(
+            !names(line).contains(&"run-code".into()),
+            "{line}: {:?}",
+            names(line)
+        );
+    }
+}
+
+#[test]
 fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
     for line in [
         "./x",
