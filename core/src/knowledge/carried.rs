@@ -135,6 +135,12 @@ impl Reading<'_> {
                     dynamic,
                     piped: false,
                 }),
+                // `rg --pre=sh`: the program is given each file, a path known only then.
+                Role::Filter => out.push(Carried {
+                    text: format!("{} \"$1\"", value.text),
+                    dynamic,
+                    piped: false,
+                }),
                 Role::Config => out.extend(config_code(&value.text, dynamic)),
                 _ => {}
             }

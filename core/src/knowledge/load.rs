@@ -438,10 +438,11 @@ fn carries(p: &Program) -> bool {
     }) || p.options.iter().any(|o| {
         matches!(
             o.takes,
-            Takes::Required(Role::Code | Role::Program | Role::Config | Role::Sed | Role::Awk)
-                | Takes::Optional(
-                    Role::Code | Role::Program | Role::Config | Role::Sed | Role::Awk
-                )
+            Takes::Required(
+                Role::Code | Role::Program | Role::Filter | Role::Config | Role::Sed | Role::Awk
+            ) | Takes::Optional(
+                Role::Code | Role::Program | Role::Filter | Role::Config | Role::Sed | Role::Awk
+            )
         )
     }) || p.sub.values().any(carries)
 }

@@ -18,8 +18,11 @@ pub enum Role {
     /// inside it.
     Chdir,
     /// A program (with its arguments split on blanks) that this one runs: `sort
-    /// --compress-program=PROG`, `rg --pre=PROG`.
+    /// --compress-program=PROG`, `man --pager=PROG`.
     Program,
+    /// A program this one runs with each file it reads as an argument: `rg --pre=PROG` runs
+    /// `PROG FILE` (`--pre=sh` runs every file searched as a script).
+    Filter,
     /// Shell code this one runs (`git -c core.pager=…`, `tar --to-command=…`).
     Code,
     /// A git configuration assignment (`-c name=value`): its value may be code.
@@ -39,12 +42,13 @@ pub enum Role {
 }
 
 impl Role {
-    const NAMES: [(Role, &'static str); 12] = [
+    const NAMES: [(Role, &'static str); 13] = [
         (Role::Data, "data"),
         (Role::Read, "read"),
         (Role::Write, "write"),
         (Role::Chdir, "chdir"),
         (Role::Program, "program"),
+        (Role::Filter, "filter"),
         (Role::Code, "code"),
         (Role::Config, "config"),
         (Role::Command, "command"),
