@@ -42,6 +42,22 @@ fn names(line: &str) -> Vec<String> {
         .collect()
 }
 
+/// Every line has the effect `kind`.
+fn each_has(kind: &str, lines: &[&str]) {
+    for line in lines {
+        let n = names(line);
+        assert!(n.iter().any(|k| k == kind), "{line}: {n:?} lacks {kind}");
+    }
+}
+
+/// No line has the effect `kind`.
+fn none_has(kind: &str, lines: &[&str]) {
+    for line in lines {
+        let n = names(line);
+        assert!(!n.iter().any(|k| k == kind), "{line}: {n:?} has {kind}");
+    }
+}
+
 /// Whether a program is in a role's list is asked of the data only when the program is an
 /// item of a list two tables deep: every program with a role is one (a role list moved deeper
 /// would fail here), and a verb (`docker = ["rm", …]`, three deep) is not.
@@ -268,18 +284,15 @@ fn every_push_uploads_and_says_where_it_goes() {
 
 #[test]
 fn git_subcommands_that_run_or_serve_code_run_code() {
-    for line in [
-        "git difftool",
-        "git daemon --export-all",
-        "git instaweb",
-        "git http-backend",
-    ] {
-        assert!(
-            names(line).contains(&"run-code".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "run-code",
+        &[
+            "git difftool",
+            "git daemon --export-all",
+            "git instaweb",
+            "git http-backend",
+        ],
+    );
     // Its reads, writes and fetches stay as git's own reader says.
     assert!(names("git status").is_empty());
     assert!(!names("git commit -m x").contains(&"run-code".into()));
@@ -288,36 +301,30 @@ fn git_subcommands_that_run_or_serve_code_run_code() {
 
 #[test]
 fn a_write_into_what_git_keeps_for_itself_destroys_history() {
-    for line in [
-        "echo 0000 > .git/refs/heads/main",
-        "cp /dev/null .git/index",
-        "printf x > .git/HEAD",
-        "touch .git/packed-refs",
-        "sed -i d .git/logs/HEAD",
-        "echo 'gitdir: /tmp/x' > .git",
-        "cp pack .GIT/objects/pack/",
-        "tee ../other/.git/ORIG_HEAD",
-    ] {
-        assert!(
-            names(line).contains(&"delete-history".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "delete-history",
+        &[
+            "echo 0000 > .git/refs/heads/main",
+            "cp /dev/null .git/index",
+            "printf x > .git/HEAD",
+            "touch .git/packed-refs",
+            "sed -i d .git/logs/HEAD",
+            "echo 'gitdir: /tmp/x' > .git",
+            "cp pack .GIT/objects/pack/",
+            "tee ../other/.git/ORIG_HEAD",
+        ],
+    );
     // A person's own files in it, and files beside it, are not history; hooks run later.
-    for line in [
-        "echo target >> .git/info/exclude",
-        "echo 'my repo' > .git/description",
-        "echo x > .gitignore",
-        "touch src/.git-keep",
-        "cp hook .git/hooks/pre-commit",
-    ] {
-        assert!(
-            !names(line).contains(&"delete-history".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    none_has(
+        "delete-history",
+        &[
+            "echo target >> .git/info/exclude",
+            "echo 'my repo' > .git/description",
+            "echo x > .gitignore",
+            "touch src/.git-keep",
+            "cp hook .git/hooks/pre-commit",
+        ],
+    );
 }
 
 #[test]
@@ -334,24 +341,21 @@ fn an_archive_unpacked_writes_its_members_here_or_where_their_names_lead() {
         assert!(!n.contains(&"write-outside".into()), "{line}: {n:?}");
     }
     // Absolute names and `..` kept: anywhere.
-    for line in [
-        "tar xPf a.tar",
-        "tar -xPf a.tar",
-        "tar -x --absolute-names -f a.tar",
-        "tar -x --abs -f a.tar",
-        "bsdtar -xPf a.tar",
-        "cpio -idv < a.cpio",
-        "cpio --extract < a.cpio",
-        "cpio -pdm /srv < list",
-        "unzip -: a.zip",
-        "unzip -o: a.zip",
-    ] {
-        assert!(
-            names(line).contains(&"write-outside".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "write-outside",
+        &[
+            "tar xPf a.tar",
+            "tar -xPf a.tar",
+            "tar -x --absolute-names -f a.tar",
+            "tar -x --abs -f a.tar",
+            "bsdtar -xPf a.tar",
+            "cpio -idv < a.cpio",
+            "cpio --extract < a.cpio",
+            "cpio -pdm /srv < list",
+            "unzip -: a.zip",
+            "unzip -o: a.zip",
+        ],
+    );
     // Listing or making an archive unpacks nothing; `-fP` names the archive `P`.
     for line in [
         "tar -tf a.tar",
@@ -373,77 +377,65 @@ fn an_archive_unpacked_writes_its_members_here_or_where_their_names_lead() {
 
 #[test]
 fn tmux_typing_into_or_running_in_another_terminal_runs_code_nobody_read() {
-    for line in [
-        "tmux send-keys -t 0 ls Enter",
-        "tmux send -t 0 yes Enter",
-        "tmux run-shell 'make'",
-        "tmux run 'make'",
-        "tmux if-shell true 'kill-server'",
-        "tmux ls \\; run-shell x",
-        "tmux ls ';' paste-buffer",
-        "tmux set -g default-command 'sh x'",
-        "tmux set-hook -g after-new-window 'run-shell x'",
-        "tmux source-file x.conf",
-        "tmux display -p '#(id)'",
-        "tmux pipe-pane -o 'cat >> log'",
-        "tmux -f x.conf ls",
-        "tmux -uf x.conf ls",
-        "tmux -L sock send-keys x",
-        "tmux sen x",
-    ] {
-        assert!(
-            names(line).contains(&"run-code".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
-    for line in [
-        "tmux ls",
-        "tmux list-sessions",
-        "tmux -L sock ls",
-        "tmux -Lf ls",
-        "tmux capture-pane -p -t 0",
-        "tmux has-session -t dev",
-        "tmux",
-    ] {
-        assert!(
-            !names(line).contains(&"run-code".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "run-code",
+        &[
+            "tmux send-keys -t 0 ls Enter",
+            "tmux send -t 0 yes Enter",
+            "tmux run-shell 'make'",
+            "tmux run 'make'",
+            "tmux if-shell true 'kill-server'",
+            "tmux ls \\; run-shell x",
+            "tmux ls ';' paste-buffer",
+            "tmux set -g default-command 'sh x'",
+            "tmux set-hook -g after-new-window 'run-shell x'",
+            "tmux source-file x.conf",
+            "tmux display -p '#(id)'",
+            "tmux pipe-pane -o 'cat >> log'",
+            "tmux -f x.conf ls",
+            "tmux -uf x.conf ls",
+            "tmux -L sock send-keys x",
+            "tmux sen x",
+        ],
+    );
+    none_has(
+        "run-code",
+        &[
+            "tmux ls",
+            "tmux list-sessions",
+            "tmux -L sock ls",
+            "tmux -Lf ls",
+            "tmux capture-pane -p -t 0",
+            "tmux has-session -t dev",
+            "tmux",
+        ],
+    );
 }
 
 #[test]
 fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
-    for line in [
-        "./x",
-        "bin/dev-check --fast",
-        "python3 tool",
-        "node scripts/gen.js",
-        "bash -o pipefail ci/check",
-        ". ./env.sh",
-        "source venv/bin/activate",
-        "./node_modules/.bin/eslint .",
-    ] {
-        assert!(
-            names(line).contains(&"run-project".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
-    for line in [
-        "python3 \"$f\"",
-        "python3 /tmp/x.py",
-        "bash ~/bin/x.sh",
-        "source ~/.secrets.sh",
-    ] {
-        assert!(
-            names(line).contains(&"run-code".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "run-project",
+        &[
+            "./x",
+            "bin/dev-check --fast",
+            "python3 tool",
+            "node scripts/gen.js",
+            "bash -o pipefail ci/check",
+            ". ./env.sh",
+            "source venv/bin/activate",
+            "./node_modules/.bin/eslint .",
+        ],
+    );
+    each_has(
+        "run-code",
+        &[
+            "python3 \"$f\"",
+            "python3 /tmp/x.py",
+            "bash ~/bin/x.sh",
+            "source ~/.secrets.sh",
+        ],
+    );
     // Code given on the command line or a module is not a script by its path.
     for line in ["python3 -c 'print(1)'", "python3 -m pytest"] {
         let n = names(line);
@@ -456,20 +448,17 @@ fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
 
 #[test]
 fn a_remote_shell_runs_code_this_machine_cannot_judge() {
-    for line in [
-        "ssh host",
-        "ssh host rm -rf build",
-        "ssh -i key -p 2222 deploy@host ls",
-        "ssh -p2222 host",
-        "ssh -L 8080:localhost:80 host",
-        "ssh -- host uptime",
-    ] {
-        assert!(
-            names(line).contains(&"run-code".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "run-code",
+        &[
+            "ssh host",
+            "ssh host rm -rf build",
+            "ssh -i key -p 2222 deploy@host ls",
+            "ssh -p2222 host",
+            "ssh -L 8080:localhost:80 host",
+            "ssh -- host uptime",
+        ],
+    );
     for line in ["ssh -V", "ssh -G host", "ssh -Q cipher"] {
         assert!(names(line).is_empty(), "{line}: {:?}", names(line));
     }
@@ -550,17 +539,14 @@ fn what_a_pip_download_left_runs_as_remote_code() {
 
 #[test]
 fn a_remote_pointed_elsewhere_by_git_config_then_pushed_uploads() {
-    for line in [
-        "git config remote.origin.pushurl https://x.example/r.git && git push",
-        "git config set remote.origin.url https://x.example/r.git; git push origin",
-        "git config url.https://x.example/.pushInsteadOf https://github.com/ && git push up",
-    ] {
-        assert!(
-            names(line).contains(&"network-upload".into()),
-            "{line}: {:?}",
-            names(line)
-        );
-    }
+    each_has(
+        "network-upload",
+        &[
+            "git config remote.origin.pushurl https://x.example/r.git && git push",
+            "git config set remote.origin.url https://x.example/r.git; git push origin",
+            "git config url.https://x.example/.pushInsteadOf https://github.com/ && git push up",
+        ],
+    );
     assert_eq!(
         names("git config --global url.https://x.example/.insteadOf https://github.com/"),
         ["persist"]
