@@ -135,6 +135,7 @@ fn pseudo_command(words: impl Iterator<Item = String>) -> Option<SimpleCommand> 
             op: shell::RedirectOp::In,
             fd: None,
             target: w.clone(),
+            body: None,
         })
         .collect();
     Some(SimpleCommand {

@@ -96,6 +96,7 @@ impl Walker<'_> {
                 },
                 fd,
                 target: literal_word(delimiter),
+                body: Some(body.to_string()),
             };
         }
         Ok(script)

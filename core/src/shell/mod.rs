@@ -150,6 +150,9 @@ pub struct Redirect {
     /// File descriptor given before the operator, if any.
     pub fd: Option<u32>,
     pub target: Word,
+    /// A here-document's text as written (its target is the delimiter): what the program
+    /// reads, which a program with commands of its own may run (`sqlite3 <<EOF .shell …`).
+    pub body: Option<String>,
 }
 
 /// A redirection's operator.

@@ -695,7 +695,15 @@ impl<'s> Walker<'s> {
         for run in runs {
             extra.extend(self.words(&run, ctx)?);
         }
-        Ok((Redirect { op, fd, target }, extra))
+        Ok((
+            Redirect {
+                op,
+                fd,
+                target,
+                body: None,
+            },
+            extra,
+        ))
     }
 }
 

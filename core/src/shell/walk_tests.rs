@@ -55,11 +55,23 @@ fn word(value: &str, dynamic: bool, path: Option<&str>) -> Word {
     }
 }
 
+/// A command's redirections with here-documents' bodies left out (compared on their own).
+fn shapes(redirects: &[Redirect]) -> Vec<Redirect> {
+    redirects
+        .iter()
+        .map(|r| Redirect {
+            body: None,
+            ..r.clone()
+        })
+        .collect()
+}
+
 fn redirect(op: &str, fd: Option<u32>, target: &str) -> Redirect {
     Redirect {
         op: RedirectOp::parse(op).expect("a known operator"),
         fd,
         target: literal_word(target.to_string()),
+        body: None,
     }
 }
 
@@ -648,8 +660,13 @@ fn unquoted_heredoc_body_substitution_is_extracted() {
     let commands = ok("cat <<EOF > out\nhello $(rm -rf /) $USER\nEOF");
     assert_eq!(commands.len(), 2);
     assert_eq!(
-        commands[0].redirects,
+        shapes(&commands[0].redirects),
         vec![redirect("<<", None, "EOF"), redirect(">", None, "out")]
+    );
+    assert_eq!(
+        commands[0].redirects[0].body.as_deref(),
+        Some("hello $(rm -rf /) $USER\n"),
+        "the body as written"
     );
     assert_eq!(commands[1].text(View::Literal), "rm -rf /");
     assert_eq!(commands[1].origin, Origin::CommandSubstitution);
@@ -663,10 +680,14 @@ fn quoted_heredoc_body_is_not_expanded() {
         "cat <<E\\OF\n$(rm -rf /) `id`\nEOF",
     ] {
         let c = only(line);
-        assert_eq!(c.redirects, vec![redirect("<<", None, "EOF")], "{line:?}");
+        assert_eq!(
+            shapes(&c.redirects),
+            vec![redirect("<<", None, "EOF")],
+            "{line:?}"
+        );
     }
     let c = only("cat <<-'X'\n\t$(a)\n\tX");
-    assert_eq!(c.redirects, vec![redirect("<<-", None, "X")]);
+    assert_eq!(shapes(&c.redirects), vec![redirect("<<-", None, "X")]);
 }
 
 #[test]
@@ -924,7 +945,7 @@ fn heredoc_end_that_bash_does_not_accept_fails() {
 #[test]
 fn heredoc_delimiter_quotes_are_removed_as_bash_does() {
     let c = &ok("cat <<\"E'F\"\n$(x)\nE'F\nls")[0];
-    assert_eq!(c.redirects, vec![redirect("<<", None, "E'F")]);
+    assert_eq!(shapes(&c.redirects), vec![redirect("<<", None, "E'F")]);
     assert_eq!(ok("cat <<\"E'F\"\n$(x)\nE'F\nls").len(), 2);
 }
 

@@ -71,6 +71,47 @@ const TMUX_STARTS: &[&str] = &[
 const TMUX_VALUED: &str = "LSfcT";
 
 impl Effects<'_, '_> {
+    /// A database shell's own commands that run a program on this machine, in the text it is
+    /// given on the command line or in a here-document: sqlite3's and duckdb's `.shell`,
+    /// `.system`, `.load` (an extension is code) and a `|command` as the file of `.once`,
+    /// `.output`, `.read` or `.import`; psql's `\!`, `\o |command` (and `\g`, `\w`) and `\copy …
+    /// program`; mysql's `system` and `\!`. The SQL around them is the verb tables' to judge;
+    /// a script read from a file is that file's code.
+    pub(super) fn database_shell(&mut self, cmd: &SimpleCommand) {
+        let program = cmd.program();
+        let escape: fn(&str) -> bool = match program {
+            "sqlite3" | "sqlite" | "duckdb" | "litecli" => {
+                if cmd.argv.iter().any(|w| w.value == "-safe") {
+                    return;
+                }
+                sqlite_escape
+            }
+            "psql" | "pgcli" => psql_escape,
+            "mysql" | "mariadb" | "mycli" => mysql_escape,
+            _ => return,
+        };
+        // Here-strings hold their text as the target; here-documents as the body.
+        let here = cmd.redirects.iter().filter_map(|r| match r.op {
+            crate::shell::RedirectOp::HereString => Some(r.target.value.as_str()),
+            _ => r.body.as_deref(),
+        });
+        let found = cmd
+            .argv
+            .iter()
+            .skip(1)
+            .map(|w| w.value.as_str())
+            .chain(here)
+            .find(|t| escape(t));
+        if let Some(t) = found {
+            let text: String = t.trim().chars().take(40).collect();
+            self.push(
+                Kind::RunCode,
+                format!("`{program}` is told to run a program on this machine (`{text}`)"),
+                None,
+            );
+        }
+    }
+
     /// tmux told to type into a terminal or run a command there (`send-keys`, `run-shell`,
     /// `if-shell`, `pipe-pane`, `source-file`, a hook or a key bound, a buffer pasted, a format
     /// with `#(…)`): what runs is decided by that terminal's state (a shell with its own folder
@@ -606,4 +647,54 @@ fn shell_script(cmd: &SimpleCommand) -> Option<Word> {
         return Some(w.clone());
     }
     None
+}
+
+/// The statements of a database shell's text: its lines, and what `;` separates.
+fn statements(text: &str) -> impl Iterator<Item = &str> {
+    text.split(['\n', ';']).map(str::trim)
+}
+
+/// A sqlite3 or duckdb dot-command that runs a program (see [`Effects::database_shell`]).
+fn sqlite_escape(text: &str) -> bool {
+    statements(text).any(|s| {
+        let Some(rest) = s.strip_prefix('.') else {
+            return false;
+        };
+        let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let name = name.to_ascii_lowercase();
+        // `.once '|cmd'`, `.output |cmd`; `.once -e` and `-x` open the system's editor or
+        // spreadsheet program, as `.excel` does.
+        let opens = args.split_whitespace().any(|a| {
+            let a = a.trim_start_matches(['\'', '"']);
+            a.starts_with('|') || a == "-e" || a == "-x"
+        });
+        matches!(name.as_str(), "shell" | "system" | "sh" | "load" | "excel")
+            || (matches!(name.as_str(), "once" | "output" | "read" | "import") && opens)
+    })
+}
+
+/// A psql meta-command that runs a program (see [`Effects::database_shell`]).
+fn psql_escape(text: &str) -> bool {
+    if text.contains("\\!") {
+        return true;
+    }
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("\\copy") && lower.split_whitespace().any(|w| w == "program") {
+        return true;
+    }
+    // `\o |cmd`, `\g|cmd`, `\w |cmd`: a command as the output (or the written file).
+    lower.match_indices('\\').any(|(i, _)| {
+        let rest = &lower[i + 1..];
+        let name: String = rest.chars().take_while(char::is_ascii_alphabetic).collect();
+        matches!(name.as_str(), "o" | "out" | "g" | "gx" | "w" | "write")
+            && rest[name.len()..].trim_start().starts_with('|')
+    })
+}
+
+/// A mysql client command that runs a program (see [`Effects::database_shell`]).
+fn mysql_escape(text: &str) -> bool {
+    statements(text).any(|s| {
+        let lower = s.to_ascii_lowercase();
+        lower.starts_with("\\!") || lower.starts_with("system ") || lower == "system"
+    })
 }

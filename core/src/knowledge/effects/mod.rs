@@ -126,6 +126,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
     out.files(cmd, reading);
     out.archives(cmd);
     out.multiplexer(cmd);
+    out.database_shell(cmd);
     out.runs_earlier_file(cmd, reading, line);
     out.fed_to_remote(cmd);
     out.remote_shell(cmd);

@@ -413,6 +413,44 @@ fn tmux_typing_into_or_running_in_another_terminal_runs_code_nobody_read() {
 }
 
 #[test]
+fn a_database_shell_told_to_run_a_program_runs_code_nobody_read() {
+    each_has(
+        "run-code",
+        &[
+            "sqlite3 app.db '.shell rm -rf ~'",
+            "sqlite3 app.db '.system id'",
+            "sqlite3 -cmd '.load ./x' app.db",
+            "sqlite3 app.db \".once '|sh'\" 'select 1'",
+            "sqlite3 app.db '.output |sh'",
+            "sqlite3 app.db \".read '|cat x.sql'\"",
+            "sqlite3 app.db 'select 1; .SHELL id'",
+            "sqlite3 app.db <<'EOF'\n.tables\n.shell id\nEOF",
+            "duckdb -c '.shell id'",
+            "psql -c '\\! rm -rf ~'",
+            "psql -c '\\o |sh' -c 'select 1'",
+            "psql -c 'select 1' -c '\\g|sh'",
+            "psql -c \"\\copy t to program 'sh'\"",
+            "mysql -e 'system rm -rf ~'",
+            "mariadb -e 'select 1; \\! id'",
+        ],
+    );
+    none_has(
+        "run-code",
+        &[
+            "sqlite3 app.db 'select * from shell'",
+            "sqlite3 app.db .tables",
+            "sqlite3 app.db '.once out.csv' 'select 1'",
+            "sqlite3 -safe app.db '.shell id'",
+            "sqlite3 my.shell.db .schema",
+            "psql -c 'select 1'",
+            "psql -c '\\o out.txt' -c 'select 1'",
+            "psql -c '\\dt'",
+            "mysql -e 'select * from systems'",
+        ],
+    );
+}
+
+#[test]
 fn a_script_run_by_its_path_runs_the_projects_code_or_code_nobody_read() {
     each_has(
         "run-project",
