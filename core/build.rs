@@ -71,6 +71,7 @@ fn main() -> Result<(), String> {
     write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
     // The catalogue of secrets and the verb tables, packed the same way.
     let policies = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
+    out.push_str(&catalogue(&read(&policies, SECRETS_FILE)?));
     for (name, folder, file) in [
         ("SECRETS", &policies, SECRETS_FILE),
         ("VERBS_DEVTOOLS", &dir, "devtools.toml"),
@@ -83,6 +84,11 @@ fn main() -> Result<(), String> {
             .pack(&toml::Value::Table(read(folder, file)?), 0)
             .map_err(|e| format!("{file}: {e}"))?;
         let bin = format!("{}.bin", name.to_ascii_lowercase());
+        // The catalogue is read from the constants above; packed, only by the tests that
+        // check those.
+        if name == "SECRETS" {
+            out.push_str("#[cfg(test)]\n");
+        }
         let _ = writeln!(
             out,
             "pub(crate) const {name}: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/{bin}\")), texts: {:?}, listed: &[] }};",
@@ -91,6 +97,217 @@ fn main() -> Result<(), String> {
         write(&Path::new(&out_dir).join(&bin), packed.shape)?;
     }
     write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
+}
+
+/// The catalogue's sections read by every hook process as constants, so that none is
+/// deserialized at run time: the credential stores (`STORES`), and every store path by its
+/// first part below home, case-folded (`STORE_PATHS`, sorted by that part; `STORE_GROUPS`,
+/// each part once with where its paths are): the engine looks a path up by its first part and
+/// builds the protections of that part alone. A path that does not start with `~/`, or whose
+/// first part has a wildcard, is in the group named `""`, which every lookup takes. The kinds
+/// of secret files (`KINDS`, their names indexed: see [`name_index`]) and their first lines
+/// (`CONTENTS`), the commands that print a credential (`REVEALS`, sorted by program), the
+/// public places (`PUBLIC`) and the environment's secrets (`ENVIRONMENT`), each table as a
+/// list of one. A field missing or of the wrong type is written empty: the crate's tests read
+/// the same sections with its own types, which check every field, and hold the two equal.
+fn catalogue(secrets: &toml::Table) -> String {
+    let mut out = String::new();
+    let section = |name: &str| {
+        secrets
+            .get(name)
+            .and_then(|s| s.as_array())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let stores = section("store");
+    constants(
+        &mut out,
+        "STORES",
+        "Store",
+        &stores,
+        &["tool", "paths", "holds", "readable"],
+    );
+    let mut paths: Vec<(String, usize, usize)> = Vec::new();
+    for (i, store) in stores.iter().enumerate() {
+        for (j, path) in texts(store.get("paths")).iter().enumerate() {
+            let first = path
+                .strip_prefix("~/")
+                .and_then(|rel| rel.split('/').next())
+                .filter(|first| !first.contains(['*', '?', '[', '{', '\\']))
+                .map(fold)
+                .unwrap_or_default();
+            paths.push((first, i, j));
+        }
+    }
+    paths.sort_by(|a, b| a.0.cmp(&b.0));
+    let _ = writeln!(out, "pub(crate) const STORE_PATHS: &[(u16, u16)] = &[");
+    for (_, i, j) in &paths {
+        let _ = writeln!(out, "    ({i}, {j}),");
+    }
+    out.push_str("];\n\npub(crate) const STORE_GROUPS: &[(&str, u16, u16)] = &[\n");
+    let mut start = 0;
+    while start < paths.len() {
+        let first = &paths[start].0;
+        let end = start + paths[start..].iter().take_while(|p| &p.0 == first).count();
+        let _ = writeln!(out, "    ({first:?}, {start}, {end}),");
+        start = end;
+    }
+    out.push_str("];\n\n");
+    let kinds = section("kind");
+    constants(
+        &mut out,
+        "KINDS",
+        "KindData",
+        &kinds,
+        &["name", "files", "except", "holds"],
+    );
+    name_index(&mut out, &kinds);
+    let mut reveals = section("reveal");
+    reveals.sort_by_key(|r| {
+        r.get("program")
+            .and_then(|p| p.as_str())
+            .unwrap_or("")
+            .to_string()
+    });
+    let fields = ["program", "commands", "flags", "holds"];
+    constants(&mut out, "REVEALS", "Reveal", &reveals, &fields);
+    let contents = section("content");
+    constants(
+        &mut out,
+        "CONTENTS",
+        "Content",
+        &contents,
+        &["name", "starts", "holds"],
+    );
+    let table = |name: &str| {
+        vec![secrets
+            .get(name)
+            .cloned()
+            .unwrap_or(toml::Value::Table(Default::default()))]
+    };
+    constants(&mut out, "PUBLIC", "Public", &table("public"), &["paths"]);
+    let fields = [
+        "listers",
+        "dumps",
+        "printers",
+        "names",
+        "public_ends",
+        "public",
+    ];
+    constants(
+        &mut out,
+        "ENVIRONMENT",
+        "Environment",
+        &table("environment"),
+        &fields,
+    );
+    out
+}
+
+/// The kinds' file-name patterns (those without a `/`), folded, indexed so that a name is
+/// compared with a few of them and nothing is built at run time. `NAMES` is every pattern, in
+/// the catalogue's order, with its kind; a name is looked up in `NAME_LITERALS` (the patterns
+/// without a wildcard, sorted) and compared with the globs of `*` a name ending with its last
+/// byte may match (`NAME_BY_LAST`: the pattern's last byte, when it is not `*`), else with its
+/// first (`NAME_BY_FIRST`), else with every name (`NAME_ANY`, with the globs of other
+/// wildcards, which the crate compiles). Each entry is a pattern's index in `NAMES`.
+fn name_index(out: &mut String, kinds: &[toml::Value]) {
+    let mut names: Vec<(String, usize)> = Vec::new();
+    for (kind, k) in kinds.iter().enumerate() {
+        for f in texts(k.get("files")) {
+            if !f.contains('/') {
+                names.push((fold(&f), kind));
+            }
+        }
+    }
+    let (mut literals, mut by_last, mut by_first, mut any) = (vec![], vec![], vec![], vec![]);
+    for (i, (p, _)) in names.iter().enumerate() {
+        let bytes = p.as_bytes();
+        if p.contains(['?', '[', ']', '{', '}', '\\']) {
+            any.push(i);
+        } else if !p.contains('*') {
+            literals.push((p.clone(), i));
+        } else if let Some(&last) = bytes.last().filter(|&&b| b != b'*') {
+            by_last.push((last, i));
+        } else if let Some(&first) = bytes.first().filter(|&&b| b != b'*') {
+            by_first.push((first, i));
+        } else {
+            any.push(i);
+        }
+    }
+    literals.sort();
+    by_last.sort();
+    by_first.sort();
+    let _ = writeln!(out, "pub(crate) const NAMES: &[(&str, u16)] = &{names:?};");
+    let _ = writeln!(
+        out,
+        "pub(crate) const NAME_LITERALS: &[(&str, u16)] = &{literals:?};"
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) const NAME_BY_LAST: &[(u8, u16)] = &{by_last:?};"
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) const NAME_BY_FIRST: &[(u8, u16)] = &{by_first:?};"
+    );
+    let _ = writeln!(out, "pub(crate) const NAME_ANY: &[u16] = &{any:?};\n");
+}
+
+/// `const NAME: &[TYPE]` of `entries`, each with `fields`: those named in [`LISTS`] as lists
+/// of texts, the others as texts.
+fn constants(out: &mut String, name: &str, ty: &str, entries: &[toml::Value], fields: &[&str]) {
+    let _ = writeln!(out, "pub(crate) const {name}: &[{ty}] = &[");
+    for entry in entries {
+        let _ = write!(out, "    {ty} {{");
+        for field in fields {
+            let value = entry.get(*field);
+            if LISTS.contains(field) {
+                let _ = write!(out, " {field}: &{:?},", texts(value));
+            } else {
+                let text = value.and_then(|v| v.as_str()).unwrap_or("");
+                let _ = write!(out, " {field}: {text:?},");
+            }
+        }
+        out.push_str(" },\n");
+    }
+    out.push_str("];\n\n");
+}
+
+/// The catalogue's fields that are lists of texts.
+const LISTS: [&str; 13] = [
+    "paths",
+    "readable",
+    "files",
+    "except",
+    "commands",
+    "flags",
+    "starts",
+    "listers",
+    "dumps",
+    "printers",
+    "names",
+    "public_ends",
+    "public",
+];
+
+fn texts(v: Option<&toml::Value>) -> Vec<String> {
+    v.and_then(|v| v.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The catalogue's case folding (`knowledge::secrets::fold`; a test holds the two together).
+fn fold(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    text.to_uppercase().to_lowercase()
 }
 
 fn write(target: &Path, bytes: Vec<u8>) -> Result<(), String> {

@@ -11,7 +11,6 @@ use super::rule::{self, CompiledRule};
 use super::{Engine, PathContext, SHIPPED_HEADLESS};
 use crate::call::{Action, Decision, Risk};
 use crate::diag::{Diagnostic, Source};
-use crate::knowledge::secrets::fold;
 use crate::policy::ast::{self, DefaultStmt, Statement};
 use crate::policy::{self, read_bounded, Origin};
 use crate::rule_ref::RuleRef;
@@ -300,7 +299,7 @@ impl<'c> Loading<'c> {
     /// The built-in policy: its protections always hold; its rules (returned) unless switched
     /// off.
     fn builtin(&mut self, rules_on: bool) -> Vec<CompiledRule> {
-        store_protections(self.ctx, &mut self.protections);
+        self.protections.add_stores(self.ctx);
         let loaded = load_embedded("builtin.policy", &mut self.messages);
         let mut rules = Vec::new();
         for (src, stmt) in &loaded.statements {
@@ -505,26 +504,4 @@ fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Load
 fn protection(ctx: &PathContext, written: &str, reason: Option<String>) -> Protection {
     let reason = reason.unwrap_or_else(|| format!("`{written}` is a protected path"));
     Protection::new(ctx, written, reason, &[])
-}
-
-/// The catalogue's credential stores in the home folder (`policies/secrets.toml`), as hard
-/// protections: "`~/.docker/config.json` holds container registry login tokens (Docker)".
-fn store_protections(ctx: &PathContext, into: &mut Protections) {
-    let stores = crate::knowledge::secrets::stores();
-    into.reserve(stores.iter().map(|s| s.paths.len()).sum());
-    let home = ctx.home.as_deref().map(super::paths::normalize);
-    let folded = home.as_deref().map(|h| fold(&h.to_string_lossy()));
-    let home = home.as_deref().zip(folded.as_deref());
-    for store in stores {
-        for path in &store.paths {
-            into.push(Protection::store(
-                ctx,
-                home,
-                path,
-                store.holds,
-                store.tool,
-                &store.readable,
-            ));
-        }
-    }
 }

@@ -12,7 +12,7 @@ use globset::{GlobBuilder, GlobMatcher};
 
 use super::paths::{escape_glob, has_meta, PathContext};
 use crate::call::{Action, Decision, Risk};
-use crate::knowledge::secrets::fold;
+use crate::knowledge::secrets::{self, fold};
 use crate::knowledge::wild::{self, Wild};
 use crate::rule_ref::RuleRef;
 
@@ -358,29 +358,93 @@ impl Protection {
     }
 }
 
-/// The protections, indexed by the first part of their path below the home folder.
+/// The protections, indexed by the first part of their path below the home folder. The
+/// catalogue's stores are built a group at a time, the first time a path reaches their first
+/// part there: a hook process that decides `git status` builds none of some 300.
 #[derive(Debug, Default, Clone)]
 pub struct Protections {
+    /// The `protect` statements' paths (and the stores, when there is no home folder).
     list: Vec<Protection>,
     home: Option<String>,
-    /// Protections below home by their first part there (folded); the others (outside home, or
-    /// with a wildcard in that part) are always looked at.
+    /// `list` below home by its first part there (folded); the others (outside home, or with
+    /// a wildcard in that part) are always looked at.
     by_first: HashMap<String, Vec<usize>, foldhash::fast::RandomState>,
     others: Vec<usize>,
+    stores: Option<Stores>,
     /// The names in the home folder (folded), read once: a protection below a name that is not
     /// there does not exist, and has no real path elsewhere to look up.
     home_names: OnceLock<Option<HashSet<String>>>,
     /// The protections whose path really is elsewhere, a symlink on its way leading there
     /// (found once, when first needed; see [`Protection::canonical`]).
-    linked: OnceLock<Vec<usize>>,
+    linked: OnceLock<Vec<At>>,
 }
 
-impl std::ops::Deref for Protections {
-    type Target = [Protection];
+/// The catalogue's stores below a home folder, by the groups of `secrets::store_group_count`:
+/// each group's protections are built when first asked.
+#[derive(Debug, Clone)]
+struct Stores {
+    ctx: PathContext,
+    /// Home, normalised and folded (see [`Protection::store`]).
+    home: (PathBuf, String),
+    groups: Box<[OnceLock<Vec<Protection>>]>,
+    /// The group of the store paths that have no first part below home (see `build.rs`).
+    others: Option<usize>,
+}
 
-    fn deref(&self) -> &[Protection] {
-        &self.list
+impl Stores {
+    fn group(&self, g: usize) -> &[Protection] {
+        let Some(cell) = self.groups.get(g) else {
+            return &[];
+        };
+        cell.get_or_init(|| {
+            let home = Some((self.home.0.as_path(), self.home.1.as_str()));
+            secrets::store_group_paths(g)
+                .1
+                .map(|(store, path)| {
+                    Protection::store(
+                        &self.ctx,
+                        home,
+                        path,
+                        store.holds,
+                        store.tool,
+                        store.readable,
+                    )
+                })
+                .collect()
+        })
     }
+
+    fn others(&self) -> &[Protection] {
+        self.others.map_or(&[], |g| self.group(g))
+    }
+
+    /// Whether group `g` has a store at `folded` (a path folded), without building the group:
+    /// a plain path is compared as text, as [`Protection::store`] puts it together, any other
+    /// is built alone.
+    fn has(&self, g: usize, folded: &str) -> bool {
+        let home = self.home.1.trim_end_matches('/');
+        let rest = folded.strip_prefix(home).and_then(|r| r.strip_prefix('/'));
+        secrets::store_group_paths(g).1.any(|(store, path)| {
+            let plain = path
+                .strip_prefix("~/")
+                .filter(|rel| rel.is_ascii() && plain_parts(rel) && !has_meta(rel));
+            match plain {
+                Some(rel) => rest.is_some_and(|rest| rel.eq_ignore_ascii_case(rest)),
+                None => {
+                    let home = Some((self.home.0.as_path(), self.home.1.as_str()));
+                    let p = Protection::store(&self.ctx, home, path, "", store.tool, &[]);
+                    p.folded == folded
+                }
+            }
+        })
+    }
+}
+
+/// Where a protection is kept: in the list, or in a group of stores.
+#[derive(Debug, Clone, Copy)]
+enum At {
+    List(usize),
+    Store(usize, usize),
 }
 
 impl Protections {
@@ -391,9 +455,57 @@ impl Protections {
         }
     }
 
-    /// Room for `n` more protections (some 300 come from the catalogue at once).
-    pub fn reserve(&mut self, n: usize) {
-        self.list.reserve(n);
+    /// Adds the catalogue's credential stores in the home folder (`policies/secrets.toml`):
+    /// "`~/.docker/config.json` holds container registry login tokens (Docker)". They are
+    /// built when a path first reaches them; without a home folder, at once.
+    pub fn add_stores(&mut self, ctx: &PathContext) {
+        let home = ctx.home.as_deref().map(super::paths::normalize);
+        let Some(home) = home else {
+            for g in 0..secrets::store_group_count() {
+                for (store, path) in secrets::store_group_paths(g).1 {
+                    self.push(Protection::store(
+                        ctx,
+                        None,
+                        path,
+                        store.holds,
+                        store.tool,
+                        store.readable,
+                    ));
+                }
+            }
+            return;
+        };
+        let folded = fold(&home.to_string_lossy());
+        self.stores = Some(Stores {
+            ctx: ctx.clone(),
+            home: (home, folded),
+            groups: (0..secrets::store_group_count())
+                .map(|_| OnceLock::new())
+                .collect(),
+            others: secrets::store_group(""),
+        });
+        self.linked = OnceLock::new();
+    }
+
+    /// Every protection: the stores' (each group built), then the list's.
+    pub fn iter(&self) -> impl Iterator<Item = &Protection> {
+        let stores = self
+            .stores
+            .iter()
+            .flat_map(|s| (0..s.groups.len()).flat_map(move |g| s.group(g)));
+        stores.chain(&self.list)
+    }
+
+    /// Whether nothing is protected.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.stores.is_none()
+    }
+
+    fn get(&self, at: At) -> Option<&Protection> {
+        match at {
+            At::List(i) => self.list.get(i),
+            At::Store(g, i) => self.stores.as_ref()?.group(g).get(i),
+        }
     }
 
     /// Adds a protection, unless the same path is protected already (in its part of the
@@ -402,6 +514,17 @@ impl Protections {
         let first = self
             .first_below_home(&p.folded)
             .filter(|first| !has_meta(first));
+        if let Some(stores) = &self.stores {
+            let group = first.and_then(secrets::store_group).or(stores.others);
+            let others = stores.others.filter(|&o| Some(o) != group);
+            if group
+                .into_iter()
+                .chain(others)
+                .any(|g| stores.has(g, &p.folded))
+            {
+                return;
+            }
+        }
         let part = match first {
             Some(first) => self.by_first.get(first),
             None => Some(&self.others),
@@ -433,16 +556,26 @@ impl Protections {
         Some(rest.split('/').next().unwrap_or(rest))
     }
 
-    /// The protections a path may fall under: those of its first part below home, and the
-    /// others. (A path whose protection is only reached where a symlink leads is found by the
-    /// caller's following of the path, or by [`Protections::covering_anywhere`].)
-    fn candidates(&self, folded: &str) -> impl Iterator<Item = &Protection> {
-        let keyed = self
-            .first_below_home(folded)
+    /// The protections a path may fall under: the stores and the list's of its first part
+    /// below home, and the others. (A path whose protection is only reached where a symlink
+    /// leads is found by the caller's following of the path, or by [`Protections::linked`].)
+    fn candidates<'p>(&'p self, folded: &str) -> impl Iterator<Item = &'p Protection> + 'p {
+        let first = self.first_below_home(folded);
+        let stores = self.stores.as_ref();
+        let keyed_stores = stores
+            .zip(first.and_then(secrets::store_group))
+            .map_or(&[][..], |(s, g)| s.group(g));
+        let keyed = first
             .and_then(|f| self.by_first.get(f))
             .into_iter()
-            .flatten();
-        keyed.chain(&self.others).map(|&i| &self.list[i])
+            .flatten()
+            .map(|&i| &self.list[i]);
+        let other_stores = stores.map_or(&[][..], Stores::others);
+        keyed_stores
+            .iter()
+            .chain(keyed)
+            .chain(other_stores)
+            .chain(self.others.iter().map(|&i| &self.list[i]))
     }
 
     /// The protections a wildcard path (folded) may reach: those of its first part below home
@@ -454,7 +587,7 @@ impl Protections {
     ) -> Box<dyn Iterator<Item = &'p Protection> + 'p> {
         match self.first_below_home(folded) {
             Some(first) if !has_meta(first) => Box::new(self.candidates(folded)),
-            _ => Box::new(self.list.iter()),
+            _ => Box::new(self.iter()),
         }
     }
 
@@ -471,34 +604,49 @@ impl Protections {
     }
 
     /// The protections whose path really is elsewhere (see [`Protection::canonical`]), found
-    /// once: one below a name home does not hold leads nowhere and is not looked up.
+    /// once: one below a name home does not hold leads nowhere and is not looked up (nor is
+    /// its group of stores built).
     pub fn linked<'p>(&'p self, ctx: &PathContext) -> impl Iterator<Item = &'p Protection> + 'p {
         let linked = self.linked.get_or_init(|| {
             let mut walk = LinkWalk::new(ctx);
-            (0..self.list.len())
-                .filter(|&i| {
-                    let prot = &self.list[i];
-                    if prot.canonical.get().is_none()
-                        && (!self.may_exist(prot) || walk.no_link_on_the_way(&prot.base))
-                    {
-                        let _ = prot.canonical.set(None);
+            let mut is_linked = |prot: &Protection, may_exist: bool| {
+                if prot.canonical.get().is_none()
+                    && (!may_exist || walk.no_link_on_the_way(&prot.base))
+                {
+                    let _ = prot.canonical.set(None);
+                }
+                prot.canonical(ctx).is_some()
+            };
+            let mut out = Vec::new();
+            if let Some(stores) = &self.stores {
+                for g in 0..stores.groups.len() {
+                    let first = secrets::store_group_paths(g).0;
+                    if !first.is_empty() && !self.may_exist(first) {
+                        continue;
                     }
-                    prot.canonical(ctx).is_some()
-                })
-                .collect()
+                    for (i, prot) in stores.group(g).iter().enumerate() {
+                        if is_linked(prot, true) {
+                            out.push(At::Store(g, i));
+                        }
+                    }
+                }
+            }
+            for (i, prot) in self.list.iter().enumerate() {
+                let may_exist = self
+                    .first_below_home(&prot.folded)
+                    .is_none_or(|first| has_meta(first) || self.may_exist(first));
+                if is_linked(prot, may_exist) {
+                    out.push(At::List(i));
+                }
+            }
+            out
         });
-        linked.iter().map(|&i| &self.list[i])
+        linked.iter().filter_map(|&at| self.get(at))
     }
 
-    /// Whether the protected path may exist: always, but below home, where its first part
-    /// must be one of home's names.
-    fn may_exist(&self, prot: &Protection) -> bool {
-        let Some(first) = self.first_below_home(&prot.folded) else {
-            return true;
-        };
-        if has_meta(first) {
-            return true;
-        }
+    /// Whether a name may be in the home folder (folded): one of its names, when they can be
+    /// read.
+    fn may_exist(&self, first: &str) -> bool {
         let names = self.home_names.get_or_init(|| {
             let home = self.home.as_deref()?;
             let entries = std::fs::read_dir(home).ok()?;
@@ -526,9 +674,14 @@ impl Protections {
                     .as_deref()
                     .is_some_and(|h| below_folded(h, folded_dir));
                 if holds_home {
-                    Box::new(self.list.iter())
+                    Box::new(self.iter())
                 } else {
-                    Box::new(self.others.iter().map(|&i| &self.list[i]))
+                    let other_stores = self.stores.as_ref().map_or(&[][..], Stores::others);
+                    Box::new(
+                        other_stores
+                            .iter()
+                            .chain(self.others.iter().map(|&i| &self.list[i])),
+                    )
                 }
             }
         }
@@ -644,14 +797,14 @@ mod tests {
             let folded = normal.as_deref().map(|h| fold(&h.to_string_lossy()));
             let h = normal.as_deref().zip(folded.as_deref());
             for store in stores {
-                for path in &store.paths {
+                for path in store.paths {
                     let fast =
-                        Protection::store(&ctx, h, path, store.holds, store.tool, &store.readable);
+                        Protection::store(&ctx, h, path, store.holds, store.tool, store.readable);
                     let reason = format!(
                         "`{path}` holds {} ({}): it is protected",
                         store.holds, store.tool
                     );
-                    let slow = Protection::new(&ctx, path, reason.clone(), &store.readable);
+                    let slow = Protection::new(&ctx, path, reason.clone(), store.readable);
                     let what = format!("{path} in {home}");
                     assert_eq!(fast.written, slow.written, "{what}");
                     assert_eq!(fast.resolved, slow.resolved, "{what}");
@@ -713,7 +866,7 @@ mod tests {
         ] {
             all.push(Protection::new(&ctx, path, reason.into(), &[]));
         }
-        assert_eq!(all.len(), 4);
+        assert_eq!(all.iter().count(), 4);
         assert!(all.iter().all(|p| p.reason() != "again"));
     }
 
@@ -779,5 +932,70 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn the_stores_are_built_by_group_when_reached_and_found_as_a_scan_finds_them() {
+        let ctx = ctx();
+        let mut all = Protections::new(ctx.home.as_deref());
+        all.add_stores(&ctx);
+        // A policy's protection of a store's path is the store's, kept once.
+        all.push(Protection::new(&ctx, "~/.ssh", "again".into(), &[]));
+        all.push(Protection::new(&ctx, "~/.AWS", "again".into(), &[]));
+        all.push(Protection::new(&ctx, "~/notes/plan", "mine".into(), &[]));
+        all.push(Protection::new(&ctx, "/srv/keys", "mine".into(), &[]));
+        let built = |all: &Protections| -> usize {
+            let stores = all.stores.as_ref().expect("stores");
+            stores.groups.iter().filter(|g| g.get().is_some()).count()
+        };
+        assert_eq!(built(&all), 0, "nothing reached yet, nothing built");
+        let p = Path::new("/home/u/.docker/config.json");
+        let hit = all.covering(p, true, &ctx).map(|x| x.written.as_str());
+        assert_eq!(hit, Some("~/.docker/config.json"));
+        assert_eq!(built(&all), 1, "one group built: `.docker`'s");
+        for path in [
+            "/home/u/.ssh/id_rsa",
+            "/home/u/.ssh/id_rsa.pub",
+            "/home/u/.SSH/config",
+            "/home/u/.aws/credentials",
+            "/home/u/.config/gcloud/credentials.db",
+            "/home/u/.config/gh/hosts.yml",
+            "/home/u/.config/nothing",
+            "/home/u/.azure/msal_token_cache.json",
+            "/home/u/notes/plan",
+            "/home/u/notes/other",
+            "/srv/keys/a",
+            "/etc/hosts",
+            "/home/u",
+            "/",
+        ] {
+            let p = Path::new(path);
+            for read in [true, false] {
+                let scan = all.iter().find(|prot| prot.covers(p, read, &ctx));
+                let indexed = all.covering(p, read, &ctx);
+                assert_eq!(
+                    scan.map(|x| &x.written),
+                    indexed.map(|x| &x.written),
+                    "{path}"
+                );
+                assert!(indexed.is_none_or(|x| x.reason() != "again"), "{path}");
+            }
+            let scan = all
+                .iter()
+                .find(|prot| below_folded(&prot.folded_base.to_string_lossy(), &fold(path)));
+            assert_eq!(
+                scan.map(|x| &x.written),
+                all.below(p).map(|x| &x.written),
+                "below {path}"
+            );
+        }
+        let ssh = all
+            .iter()
+            .filter(|x| x.written.eq_ignore_ascii_case("~/.ssh"));
+        assert_eq!(ssh.count(), 1);
+        let aws = all
+            .iter()
+            .filter(|x| x.written.eq_ignore_ascii_case("~/.aws"));
+        assert_eq!(aws.count(), 1);
     }
 }

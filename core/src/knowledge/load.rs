@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::packed::Packed;
+use super::secrets::{Content, Environment, KindData, Public, Reveal, Store};
 use super::table::{
     parse_spec, Examples, Follow, Operands, Program, Propose, Style, TableError, Takes, Traits,
 };

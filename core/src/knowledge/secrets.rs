@@ -6,109 +6,78 @@
 //! The file is packed at build time (`build.rs`) and read once per process; its file-name
 //! globs are compiled into one set, so a path is looked up once, never against the list.
 
-use std::collections::HashMap;
 use std::io::Read as _;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobMatcher};
-use serde::Deserialize;
 
-use crate::knowledge::load::SECRETS;
-use crate::knowledge::packed::{from_packed, PackedError};
+use crate::knowledge::load::{
+    CONTENTS, ENVIRONMENT, KINDS, NAMES, NAME_ANY, NAME_BY_FIRST, NAME_BY_LAST, NAME_LITERALS,
+    PUBLIC, REVEALS, STORES, STORE_GROUPS, STORE_PATHS,
+};
 use crate::knowledge::wild::{self, Wild, WildSet};
 use crate::shell::SimpleCommand;
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
-struct Data {
-    /// Read alone by [`stores`]: a hook's engine needs the stores, often nothing else.
-    #[serde(default)]
-    #[allow(dead_code)]
-    store: serde::de::IgnoredAny,
-    #[serde(default)]
-    kind: Vec<KindData>,
-    #[serde(default)]
-    content: Vec<Content>,
-    /// Read alone by [`reveals`] and [`environment`]: a read-only command asks whether it
-    /// prints a credential, and needs nothing else of the catalogue.
-    #[serde(default)]
-    #[allow(dead_code)]
-    reveal: serde::de::IgnoredAny,
-    #[serde(default)]
-    public: Public,
-    #[serde(default)]
-    #[allow(dead_code)]
-    environment: serde::de::IgnoredAny,
-}
+// The catalogue (`policies/secrets.toml`) as `build.rs` writes it: constants, read without
+// deserializing anything (a hook process reads a few entries of some 600). The tests read the
+// packed catalogue with types that check every field (`the_constants_are_the_catalogue`).
 
-/// A tool's credential store in the home folder.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A credential store of the catalogue (`[[store]]`): a tool's store in the home folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Store {
     pub tool: &'static str,
     /// Paths from home (`~/.docker/config.json`); a folder covers what is below it; `*` and
     /// `**` as in globs.
-    pub paths: Vec<&'static str>,
+    pub paths: &'static [&'static str],
     /// Finishes "`PATH` holds …".
     pub holds: &'static str,
     /// File names inside a folder that may be read (never written): `*.pub` in `~/.ssh`.
-    #[serde(default)]
-    pub readable: Vec<&'static str>,
+    pub readable: &'static [&'static str],
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct KindData {
-    name: &'static str,
-    files: Vec<&'static str>,
-    #[serde(default)]
-    except: Vec<&'static str>,
-    holds: &'static str,
+/// A kind of secret file (`[[kind]]`): the names it has, and its harmless twins.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct KindData {
+    pub(crate) name: &'static str,
+    pub(crate) files: &'static [&'static str],
+    pub(crate) except: &'static [&'static str],
+    pub(crate) holds: &'static str,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Content {
-    name: &'static str,
-    starts: Vec<&'static str>,
-    holds: &'static str,
+/// First lines that mark a secret file (`[[content]]`).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Content {
+    pub(crate) name: &'static str,
+    pub(crate) starts: &'static [&'static str],
+    pub(crate) holds: &'static str,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Reveal {
-    program: &'static str,
-    commands: Vec<&'static str>,
-    #[serde(default)]
-    flags: Vec<&'static str>,
-    holds: &'static str,
+/// A command that prints a credential (`[[reveal]]`).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Reveal {
+    pub(crate) program: &'static str,
+    pub(crate) commands: &'static [&'static str],
+    pub(crate) flags: &'static [&'static str],
+    pub(crate) holds: &'static str,
 }
 
 /// The environment's secrets: what prints every variable, what prints its words, and the words
 /// of a variable's name that say it holds a credential.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
-struct Environment {
-    #[serde(default)]
-    listers: Vec<&'static str>,
-    #[serde(default)]
-    dumps: Vec<&'static str>,
-    #[serde(default)]
-    printers: Vec<&'static str>,
-    #[serde(default)]
-    names: Vec<&'static str>,
-    #[serde(default)]
-    public_ends: Vec<&'static str>,
-    #[serde(default)]
-    public: Vec<&'static str>,
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Environment {
+    pub(crate) listers: &'static [&'static str],
+    pub(crate) dumps: &'static [&'static str],
+    pub(crate) printers: &'static [&'static str],
+    pub(crate) names: &'static [&'static str],
+    pub(crate) public_ends: &'static [&'static str],
+    pub(crate) public: &'static [&'static str],
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
-struct Public {
-    #[serde(default)]
-    paths: Vec<&'static str>,
+/// Places outside the project that hold nothing secret.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Public {
+    pub(crate) paths: &'static [&'static str],
 }
 
 /// A kind of secret file: its name and what it holds.
@@ -122,9 +91,8 @@ pub struct SecretKind {
 /// The catalogue, compiled: its glob sets only when first asked (a hook process deciding
 /// `git status` needs none of them).
 struct Catalogue {
-    /// Every kind's file-name patterns (those without a `/`), one set; `names[i]` is the kind
-    /// of pattern `i`.
-    names: OnceLock<WildSet>,
+    /// Every kind's file-name patterns (those without a `/`): the kind of each (looked up by
+    /// `names_matching`).
     name_kinds: Vec<usize>,
     /// The same patterns as written, for [`name_may_match`].
     name_patterns: Vec<&'static str>,
@@ -139,23 +107,15 @@ struct Catalogue {
     tail_parents: Vec<Option<String>>,
     /// The last part of each of `tails`, in order: the tails a name may end.
     tail_names: OnceLock<WildSet>,
-    /// Per kind, the names that are not secret (`*.example`), and their set.
-    except_patterns: Vec<Vec<&'static str>>,
+    /// Per kind, the set of the names that are not secret (`*.example`).
     except: Vec<OnceLock<WildSet>>,
     kinds: Vec<SecretKind>,
-    contents: Vec<Content>,
     /// Public places: absolute globs, and those from home (`~/` stripped).
-    public_paths: Vec<&'static str>,
     public_abs: OnceLock<WildSet>,
     public_home: OnceLock<WildSet>,
 }
 
 impl Catalogue {
-    fn names(&self) -> &WildSet {
-        self.names
-            .get_or_init(|| WildSet::folded(self.name_patterns.iter().copied()))
-    }
-
     /// The matcher of tail `i` (folded: see [`fold`]), compiled when first asked.
     fn tail_matcher(&self, i: usize) -> Option<&GlobMatcher> {
         self.tail_matchers
@@ -188,13 +148,14 @@ impl Catalogue {
 
     fn except(&self, kind: usize) -> Option<&WildSet> {
         let set = self.except.get(kind)?;
-        Some(set.get_or_init(|| WildSet::folded(self.except_patterns[kind].iter().copied())))
+        let patterns = KINDS.get(kind).map_or(&[][..], |k| k.except);
+        Some(set.get_or_init(|| WildSet::folded(patterns.iter().copied())))
     }
 
     fn public_abs(&self) -> &WildSet {
         self.public_abs.get_or_init(|| {
             WildSet::folded(
-                self.public_paths
+                public_paths()
                     .iter()
                     .copied()
                     .filter(|p| p.starts_with('/')),
@@ -204,11 +165,7 @@ impl Catalogue {
 
     fn public_home(&self) -> &WildSet {
         self.public_home.get_or_init(|| {
-            WildSet::folded(
-                self.public_paths
-                    .iter()
-                    .filter_map(|p| p.strip_prefix("~/")),
-            )
+            WildSet::folded(public_paths().iter().filter_map(|p| p.strip_prefix("~/")))
         })
     }
 }
@@ -228,21 +185,14 @@ fn folded_glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
         .build()
 }
 
-fn data() -> Result<Data, PackedError> {
-    from_packed(SECRETS)
-}
-
 fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
     CATALOGUE.get_or_init(|| {
-        // The data is checked by the tests (`the_catalogue_loads`); a broken build leaves an
-        // empty catalogue rather than a panic, and the tests fail.
-        let d = data().unwrap_or_default();
         let mut name_kinds = Vec::new();
         let mut name_patterns = Vec::new();
         let mut tails = Vec::new();
-        for (i, k) in d.kind.iter().enumerate() {
-            for f in &k.files {
+        for (i, k) in KINDS.iter().enumerate() {
+            for f in k.files {
                 if f.contains('/') {
                     tails.push((f.split('/').collect::<Vec<_>>(), *f, i));
                 } else if wild::simple(f) || folded_glob(f).is_ok() {
@@ -251,10 +201,7 @@ fn catalogue() -> &'static Catalogue {
                 }
             }
         }
-        let except_patterns: Vec<Vec<&'static str>> =
-            d.kind.iter().map(|k| k.except.clone()).collect();
-        let kinds = d
-            .kind
+        let kinds = KINDS
             .iter()
             .map(|k| SecretKind {
                 name: k.name,
@@ -275,87 +222,105 @@ fn catalogue() -> &'static Catalogue {
             .collect();
         Catalogue {
             tail_parents,
-            names: OnceLock::new(),
             name_kinds,
             name_patterns,
             tails,
             tail_matchers: (0..tail_count).map(|_| OnceLock::new()).collect(),
             tail_wilds,
             tail_names: OnceLock::new(),
-            except: except_patterns.iter().map(|_| OnceLock::new()).collect(),
-            except_patterns,
+            except: KINDS.iter().map(|_| OnceLock::new()).collect(),
             kinds,
-            contents: d.content,
-            public_paths: d.public.paths,
             public_abs: OnceLock::new(),
             public_home: OnceLock::new(),
         }
     })
 }
 
-/// The commands whose job is to print a credential, indexed by program.
+/// The commands whose program is a glob (`docker-credential-*`): each entry's index in
+/// `REVEALS`, the others being found there by name.
 #[derive(Default)]
-struct Reveals {
-    /// Entries by program name.
-    by_program: HashMap<&'static str, Vec<usize>>,
-    entries: Vec<Reveal>,
-    /// Entries whose program is a glob (`docker-credential-*`), folded.
-    globs: Vec<(Wild, usize)>,
+struct RevealGlobs {
+    /// Folded, matched without compiling anything.
+    simple: Vec<(Wild, usize)>,
     complex: Vec<(GlobMatcher, usize)>,
 }
 
-fn reveals() -> &'static Reveals {
-    static REVEALS: OnceLock<Reveals> = OnceLock::new();
-    // Checked by the tests (`the_catalogue_loads`): broken data reveals nothing rather than
-    // panicking, and the tests fail.
-    REVEALS.get_or_init(|| {
-        let entries: Vec<Reveal> = SECRETS
-            .get("reveal")
-            .ok()
-            .flatten()
-            .and_then(|p| from_packed(p).ok())
-            .unwrap_or_default();
-        let mut r = Reveals::default();
-        for (i, e) in entries.iter().enumerate() {
+fn reveal_globs() -> &'static RevealGlobs {
+    static GLOBS: OnceLock<RevealGlobs> = OnceLock::new();
+    GLOBS.get_or_init(|| {
+        let mut r = RevealGlobs::default();
+        for (i, e) in REVEALS.iter().enumerate() {
             if wild::simple(e.program) && e.program.contains('*') {
-                r.globs.push((Wild::new(&fold(e.program)), i));
+                r.simple.push((Wild::new(&fold(e.program)), i));
             } else if e.program.contains(['*', '?', '[']) {
                 if let Some(m) = glob(e.program) {
                     r.complex.push((m, i));
                 }
-            } else {
-                r.by_program.entry(e.program).or_default().push(i);
             }
         }
-        r.entries = entries;
         r
     })
 }
 
-fn environment() -> &'static Environment {
-    static ENVIRONMENT: OnceLock<Environment> = OnceLock::new();
-    ENVIRONMENT.get_or_init(|| {
-        SECRETS
-            .get("environment")
-            .ok()
-            .flatten()
-            .and_then(|p| from_packed(p).ok())
-            .unwrap_or_default()
-    })
+/// The entries of `REVEALS` (sorted by program) whose program is `program`, in the
+/// catalogue's order.
+fn reveals_of(program: &str) -> &'static [Reveal] {
+    let start = REVEALS.partition_point(|r| r.program < program);
+    let end = REVEALS.partition_point(|r| r.program <= program);
+    REVEALS.get(start..end).unwrap_or_default()
 }
 
-/// The credential stores of the home folder (hard protections).
+fn environment() -> &'static Environment {
+    static NONE: Environment = Environment {
+        listers: &[],
+        dumps: &[],
+        printers: &[],
+        names: &[],
+        public_ends: &[],
+        public: &[],
+    };
+    ENVIRONMENT.first().unwrap_or(&NONE)
+}
+
+/// The places outside the project that hold nothing secret (globs).
+fn public_paths() -> &'static [&'static str] {
+    PUBLIC.first().map_or(&[], |p| p.paths)
+}
+
+/// The credential stores of the home folder (hard protections), as `build.rs` wrote them
+/// (checked by the tests: `every_store_reads`).
 pub fn stores() -> &'static [Store] {
-    static STORES: OnceLock<Vec<Store>> = OnceLock::new();
-    // Checked by the tests (`every_store_reads`): broken data is no store rather than a panic.
-    STORES.get_or_init(|| {
-        SECRETS
-            .get("store")
-            .ok()
-            .flatten()
-            .and_then(|p| from_packed(p).ok())
-            .unwrap_or_default()
-    })
+    STORES
+}
+
+/// The groups of the catalogue's store paths, one per first part below home, case-folded
+/// (`""` for the paths without one: see `build.rs`), sorted by it.
+pub fn store_group_count() -> usize {
+    STORE_GROUPS.len()
+}
+
+/// The group of store paths whose first part below home is `first` (folded), if any.
+pub fn store_group(first: &str) -> Option<usize> {
+    STORE_GROUPS.binary_search_by(|g| g.0.cmp(first)).ok()
+}
+
+/// Group `g`'s first part, and each of its paths with its store, in the catalogue's order.
+pub fn store_group_paths(
+    g: usize,
+) -> (
+    &'static str,
+    impl Iterator<Item = (&'static Store, &'static str)>,
+) {
+    let (first, start, end) = STORE_GROUPS.get(g).copied().unwrap_or(("", 0, 0));
+    let paths = STORE_PATHS
+        .get(usize::from(start)..usize::from(end))
+        .unwrap_or_default();
+    let paths = paths.iter().filter_map(|&(i, j)| {
+        let store = STORES.get(usize::from(i))?;
+        Some((store, *store.paths.get(usize::from(j))?))
+    });
+    // Every index is checked by the tests (`every_store_path_is_in_the_group_…`).
+    (first, paths)
 }
 
 /// The kind of secret file `path` is by its name (`.env`, `server.key`, `config/master.key`),
@@ -379,7 +344,7 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
         .rsplit('/')
         .next()
         .filter(|n| !matches!(*n, "" | "." | ".."))?;
-    let by_name = c.names().matches(name).into_iter().map(|i| c.name_kinds[i]);
+    let by_name = names_matching(name).into_iter().map(kind_of_name);
     // Most tails end in `*` (`ssl/private/*`): the folder a name is in sorts them first.
     let parent = folded[..folded.len() - name.len()]
         .trim_end_matches('/')
@@ -397,7 +362,68 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     by_name
         .chain(by_tail)
         .find(|k| !c.except(*k).is_some_and(|e| e.is_match(name)))
-        .map(|k| c.kinds[k])
+        .and_then(|k| c.kinds.get(k).copied())
+}
+
+/// The indices in `NAMES` of the kinds' name patterns that `name` (one part, folded) matches,
+/// in order: by the index `build.rs` wrote, comparing a few patterns, building nothing but
+/// the globs of other wildcards than `*` (none is shipped).
+fn names_matching(name: &str) -> Vec<usize> {
+    let bucket = |table: &'static [(u8, u16)], byte: Option<u8>| {
+        let start = byte.map_or(table.len(), |b| table.partition_point(|e| e.0 < b));
+        let rest = table.get(start..).unwrap_or_default();
+        rest.iter().take_while(move |e| Some(e.0) == byte)
+    };
+    let start = NAME_LITERALS.partition_point(|e| e.0 < name);
+    let literal = NAME_LITERALS.get(start..).unwrap_or_default();
+    let mut out: Vec<usize> = literal
+        .iter()
+        .take_while(|e| e.0 == name)
+        .map(|e| usize::from(e.1))
+        .collect();
+    let globs = bucket(NAME_BY_LAST, name.bytes().last())
+        .chain(bucket(NAME_BY_FIRST, name.bytes().next()))
+        .map(|e| usize::from(e.1))
+        .filter(|&i| NAMES.get(i).is_some_and(|p| wild::name_matches(p.0, name)));
+    out.extend(globs);
+    out.extend(
+        NAME_ANY
+            .iter()
+            .map(|&i| usize::from(i))
+            .filter(|&i| any_name_matches(i, name)),
+    );
+    out.sort_unstable();
+    out
+}
+
+/// Whether the pattern `NAMES[i]` of `NAME_ANY` matches `name`: one of `*` alone is compared,
+/// any other compiled when first asked (one that does not compile matches nothing).
+fn any_name_matches(i: usize, name: &str) -> bool {
+    static COMPILED: OnceLock<Vec<Option<GlobMatcher>>> = OnceLock::new();
+    let Some(&(pattern, _)) = NAMES.get(i) else {
+        return false;
+    };
+    if !pattern.contains(['?', '[', ']', '{', '}', '\\']) {
+        return wild::name_matches(pattern, name);
+    }
+    let compiled = COMPILED.get_or_init(|| {
+        NAMES
+            .iter()
+            .map(|(p, _)| {
+                let glob = GlobBuilder::new(p).literal_separator(true).build();
+                glob.ok().map(|g| g.compile_matcher())
+            })
+            .collect()
+    });
+    compiled
+        .get(i)
+        .and_then(Option::as_ref)
+        .is_some_and(|m| m.is_match(name))
+}
+
+/// The kind of name pattern `i` of `NAMES`.
+fn kind_of_name(i: usize) -> usize {
+    NAMES.get(i).map_or(usize::MAX, |p| usize::from(p.1))
 }
 
 /// The last `n` parts of `path` (a path written plainly: see [`kind_by_name`]), as a slice
@@ -419,8 +445,7 @@ fn last_parts(path: &str, n: usize) -> Option<&str> {
 fn kind_by_parts(c: &Catalogue, path: &Path) -> Option<SecretKind> {
     let name = path.file_name()?.to_str()?;
     let folded = fold(name);
-    let matches = c.names().matches(&folded);
-    let by_name = matches.into_iter().map(|i| c.name_kinds[i]);
+    let by_name = names_matching(&folded).into_iter().map(kind_of_name);
     let parts: Vec<&str> = path
         .components()
         .filter_map(|p| p.as_os_str().to_str())
@@ -435,13 +460,12 @@ fn kind_by_parts(c: &Catalogue, path: &Path) -> Option<SecretKind> {
     by_name
         .chain(by_tail)
         .find(|k| !c.except(*k).is_some_and(|e| e.is_match(&folded)))
-        .map(|k| c.kinds[k])
+        .and_then(|k| c.kinds.get(k).copied())
 }
 
 /// The kind of secret a file holds by its first bytes (a PEM private key saved under any
 /// name), when it is a file that exists and can be read; `None` otherwise.
 pub fn kind_by_content(path: &Path) -> Option<SecretKind> {
-    let c = catalogue();
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() {
         return None;
@@ -450,7 +474,7 @@ pub fn kind_by_content(path: &Path) -> Option<SecretKind> {
     let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
     let text = String::from_utf8_lossy(&head[..n]);
     let text = text.trim_start_matches('\u{feff}').trim_start();
-    c.contents
+    CONTENTS
         .iter()
         .find(|k| k.starts.iter().any(|s| text.starts_with(s)))
         .map(|k| SecretKind {
@@ -625,7 +649,7 @@ fn name_samples(
             .chain(
                 stores()
                     .iter()
-                    .flat_map(|s| &s.paths)
+                    .flat_map(|s| s.paths)
                     .filter_map(|p| p.rsplit('/').next()),
             );
         names
@@ -733,35 +757,30 @@ pub fn kind_of(path: &Path) -> Option<SecretKind> {
 /// What a command prints when its job is to print a credential (`gcloud auth
 /// print-access-token`: "a Google Cloud access token"): the `reveal-secret` effect.
 pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
-    let c = reveals();
     let program = cmd.program();
     let folded = fold(program);
-    let entries = c
-        .by_program
-        .get(program)
-        .into_iter()
-        .flatten()
-        .copied()
+    let globs = reveal_globs();
+    let by_glob = globs
+        .simple
+        .iter()
+        .filter(|(m, _)| m.is_match(&folded))
+        .map(|(_, i)| *i)
         .chain(
-            c.globs
-                .iter()
-                .filter(|(m, _)| m.is_match(&folded))
-                .map(|(_, i)| *i),
-        )
-        .chain(
-            c.complex
+            globs
+                .complex
                 .iter()
                 .filter(|(m, _)| m.is_match(program))
                 .map(|(_, i)| *i),
-        );
+        )
+        .filter_map(|i| REVEALS.get(i));
+    let entries = reveals_of(program).iter().chain(by_glob);
     let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
     let operands: Vec<&str> = words
         .iter()
         .copied()
         .filter(|w| !w.starts_with('-'))
         .collect();
-    for i in entries {
-        let r = &c.entries[i];
+    for r in entries {
         let flagged = r.flags.is_empty()
             || r.flags.iter().any(|f| {
                 words.iter().any(|w| {
@@ -945,6 +964,8 @@ pub fn fold(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::load::SECRETS;
+    use crate::knowledge::packed::from_packed;
     use crate::shell::analyse;
 
     #[test]
@@ -986,16 +1007,15 @@ mod tests {
 
     #[test]
     fn the_catalogue_loads_whole() {
-        let d = data().expect("policies/secrets.toml reads as the catalogue");
         assert!(stores().len() >= 100, "{} stores", stores().len());
-        assert!(d.kind.len() >= 20);
-        assert!(!d.content.is_empty() && !d.public.paths.is_empty());
-        assert!(!reveals().entries.is_empty() && !reveals().by_program.is_empty());
+        assert!(KINDS.len() >= 20);
+        assert!(!CONTENTS.is_empty() && !public_paths().is_empty());
+        assert!(!reveals_of("gh").is_empty() && !reveal_globs().simple.is_empty());
         let env = environment();
         assert!(!env.dumps.is_empty() && !env.printers.is_empty() && !env.names.is_empty());
         for s in stores() {
             assert!(!s.paths.is_empty() && !s.holds.is_empty(), "{}", s.tool);
-            for p in &s.paths {
+            for p in s.paths {
                 assert!(
                     p.starts_with("~/"),
                     "{}: {p} is not in the home folder",
@@ -1005,12 +1025,189 @@ mod tests {
             }
         }
         let c = catalogue();
-        let patterns: usize = d.kind.iter().map(|k| k.files.len()).sum();
+        let patterns: usize = KINDS.iter().map(|k| k.files.len()).sum();
         assert_eq!(
             c.name_kinds.len() + c.tails.len(),
             patterns,
             "a kind's glob did not compile"
         );
+    }
+
+    /// The catalogue as the crate's types read it from the packed file, every field checked
+    /// (`deny_unknown_fields`, and the types of each): what `build.rs` wrote as constants must
+    /// be the same.
+    mod read {
+        use serde::Deserialize;
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+        pub struct Data {
+            pub store: Vec<Store>,
+            pub kind: Vec<Kind>,
+            pub content: Vec<Content>,
+            pub reveal: Vec<Reveal>,
+            pub public: Public,
+            pub environment: Environment,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Store {
+            pub tool: &'static str,
+            pub paths: Vec<&'static str>,
+            pub holds: &'static str,
+            #[serde(default)]
+            pub readable: Vec<&'static str>,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Kind {
+            pub name: &'static str,
+            pub files: Vec<&'static str>,
+            #[serde(default)]
+            pub except: Vec<&'static str>,
+            pub holds: &'static str,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Content {
+            pub name: &'static str,
+            pub starts: Vec<&'static str>,
+            pub holds: &'static str,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Reveal {
+            pub program: &'static str,
+            pub commands: Vec<&'static str>,
+            #[serde(default)]
+            pub flags: Vec<&'static str>,
+            pub holds: &'static str,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+        pub struct Public {
+            pub paths: Vec<&'static str>,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields, bound(deserialize = "'de: 'static"))]
+        pub struct Environment {
+            #[serde(default)]
+            pub listers: Vec<&'static str>,
+            #[serde(default)]
+            pub dumps: Vec<&'static str>,
+            #[serde(default)]
+            pub printers: Vec<&'static str>,
+            #[serde(default)]
+            pub names: Vec<&'static str>,
+            #[serde(default)]
+            pub public_ends: Vec<&'static str>,
+            #[serde(default)]
+            pub public: Vec<&'static str>,
+        }
+    }
+
+    #[test]
+    fn the_name_index_finds_what_a_set_of_every_name_pattern_finds() {
+        let set = WildSet::new(NAMES.iter().map(|p| p.0));
+        let mut names: Vec<String> = [
+            "",
+            "a",
+            ".",
+            "readme.md",
+            "main.rs",
+            ".env",
+            ".env.example",
+            "id_rsa.pub",
+            "server.key",
+            "x_rsa",
+            "krb5cc_1000",
+            "login data",
+            "cookies",
+            "a.json",
+        ]
+        .map(String::from)
+        .to_vec();
+        for (pattern, _) in NAMES {
+            for fill in ["", "x", "x.y", ".env", "_rsa", "*"] {
+                let name = pattern.replace('*', fill);
+                names.push(format!("a{name}"));
+                names.push(format!("{name}.b"));
+                names.push(name);
+            }
+        }
+        for name in &names {
+            let mut want = set.matches(name);
+            want.sort_unstable();
+            assert_eq!(names_matching(name), want, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn the_constants_are_the_catalogue() {
+        let d: read::Data = from_packed(SECRETS).expect("policies/secrets.toml reads");
+        let l = |v: &Vec<&'static str>| -> &'static [&'static str] { v.clone().leak() };
+        let stores: Vec<Store> = d
+            .store
+            .iter()
+            .map(|s| Store {
+                tool: s.tool,
+                paths: l(&s.paths),
+                holds: s.holds,
+                readable: l(&s.readable),
+            })
+            .collect();
+        assert_eq!(STORES, stores);
+        let kinds: Vec<KindData> = d
+            .kind
+            .iter()
+            .map(|k| KindData {
+                name: k.name,
+                files: l(&k.files),
+                except: l(&k.except),
+                holds: k.holds,
+            })
+            .collect();
+        assert_eq!(KINDS, kinds);
+        let contents: Vec<Content> = d
+            .content
+            .iter()
+            .map(|c| Content {
+                name: c.name,
+                starts: l(&c.starts),
+                holds: c.holds,
+            })
+            .collect();
+        assert_eq!(CONTENTS, contents);
+        let mut reveals: Vec<Reveal> = d
+            .reveal
+            .iter()
+            .map(|r| Reveal {
+                program: r.program,
+                commands: l(&r.commands),
+                flags: l(&r.flags),
+                holds: r.holds,
+            })
+            .collect();
+        // Sorted by program, each program's entries in the catalogue's order.
+        reveals.sort_by_key(|r| r.program);
+        assert_eq!(REVEALS, reveals);
+        assert_eq!(public_paths(), d.public.paths);
+        let e = &d.environment;
+        let env = Environment {
+            listers: l(&e.listers),
+            dumps: l(&e.dumps),
+            printers: l(&e.printers),
+            names: l(&e.names),
+            public_ends: l(&e.public_ends),
+            public: l(&e.public),
+        };
+        assert_eq!(environment(), &env);
     }
 
     #[test]
@@ -1176,14 +1373,30 @@ mod tests {
     }
 
     #[test]
-    fn every_store_reads() {
-        let packed = SECRETS
-            .get("store")
-            .expect("the catalogue reads")
-            .expect("it has stores");
-        let all: Vec<Store> = from_packed(packed).expect("every store reads");
-        assert!(all.len() >= 150, "{} stores", all.len());
-        assert_eq!(stores().len(), all.len());
+    fn every_store_path_is_in_the_group_of_its_first_part_below_home_folded() {
+        let mut seen = std::collections::HashSet::new();
+        let mut firsts = Vec::new();
+        for g in 0..store_group_count() {
+            let (first, paths) = store_group_paths(g);
+            assert_eq!(store_group(first), Some(g), "{first}");
+            firsts.push(first);
+            for (store, path) in paths {
+                assert!(seen.insert((store.tool, path)), "{path} is in two groups");
+                let own = path
+                    .strip_prefix("~/")
+                    .and_then(|rel| rel.split('/').next())
+                    .filter(|f| !f.contains(['*', '?', '[', '{', '\\']))
+                    .map(fold)
+                    .unwrap_or_default();
+                assert_eq!(first, own, "{path}");
+            }
+        }
+        let all: usize = stores().iter().map(|s| s.paths.len()).sum();
+        assert_eq!(seen.len(), all, "every store path is in a group");
+        assert!(
+            firsts.windows(2).all(|w| w[0] < w[1]),
+            "groups sorted, each once"
+        );
     }
 
     #[test]

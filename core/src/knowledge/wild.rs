@@ -40,6 +40,38 @@ pub fn matches(pattern: &str, text: &str) -> bool {
     Wild::new(pattern).is_match(text)
 }
 
+/// Whether `name` matches `pattern`, both one part of a path (no `/`), the pattern's only
+/// wildcard `*`: compared byte by byte, nothing built (a name is compared with a few of the
+/// catalogue's patterns for each path of a call). Each `*` is tried at its first place first,
+/// and moved on by one byte when the rest fails.
+pub fn name_matches(pattern: &str, name: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), name.as_bytes());
+    let (mut pi, mut ti) = (0, 0);
+    // The last `*` seen, and where in `name` its match ends for now.
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        match p.get(pi) {
+            Some(b'*') => {
+                star = Some((pi, ti));
+                pi += 1;
+            }
+            Some(&b) if b == t[ti] => {
+                pi += 1;
+                ti += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    pi = sp + 1;
+                    ti = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi..].iter().all(|&b| b == b'*')
+}
+
 /// A glob of `*` and `**` (see [`simple`]), split once into what matching compares.
 #[derive(Debug, Clone)]
 pub struct Wild {
@@ -379,6 +411,20 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
+        /// A name, and a glob of one part, are compared as `Wild` compares them.
+        #[test]
+        fn a_name_is_matched_byte_by_byte_as_a_glob_matches_it(
+            pattern in "[ab.*]{0,7}",
+            name in "[ab.]{0,9}",
+        ) {
+            prop_assume!(simple(&pattern));
+            prop_assert_eq!(
+                name_matches(&pattern, &name),
+                Wild::new(&pattern).is_match(&name),
+                "{:?} {:?}", pattern, name
+            );
+        }
+
         /// The one-pass check says what the searches say, of any text.
         #[test]
         fn the_one_pass_check_of_a_simple_glob_says_what_the_searches_say(
