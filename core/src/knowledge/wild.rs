@@ -417,7 +417,12 @@ mod tests {
             pattern in "[ab.*]{0,7}",
             name in "[ab.]{0,9}",
         ) {
-            prop_assume!(simple(&pattern));
+            // A part's `**` is another wildcard (across folders): one `*` at a time here.
+            let mut pattern = pattern;
+            while pattern.contains("**") {
+                pattern = pattern.replace("**", "*");
+            }
+            prop_assert!(simple(&pattern));
             prop_assert_eq!(
                 name_matches(&pattern, &name),
                 Wild::new(&pattern).is_match(&name),
@@ -439,7 +444,12 @@ mod tests {
             pattern in pattern(),
             text in text(),
         ) {
-            prop_assume!(simple(&pattern));
+            // A part's `**` is another wildcard (across folders): one `*` at a time here.
+            let mut pattern = pattern;
+            while pattern.contains("**") {
+                pattern = pattern.replace("**", "*");
+            }
+            prop_assert!(simple(&pattern));
             prop_assert_eq!(
                 matches(&pattern, &text),
                 globset_matches(&pattern, &text),
