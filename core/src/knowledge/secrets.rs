@@ -757,54 +757,61 @@ pub fn kind_of(path: &Path) -> Option<SecretKind> {
 /// What a command prints when its job is to print a credential (`gcloud auth
 /// print-access-token`: "a Google Cloud access token"): the `reveal-secret` effect.
 pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
+    // Asked of every command a read-only reading allows: one that no entry names costs a
+    // lookup and nothing is put together.
     let program = cmd.program();
-    let folded = fold(program);
     let globs = reveal_globs();
-    let by_glob = globs
-        .simple
-        .iter()
-        .filter(|(m, _)| m.is_match(&folded))
-        .map(|(_, i)| *i)
-        .chain(
-            globs
-                .complex
-                .iter()
-                .filter(|(m, _)| m.is_match(program))
-                .map(|(_, i)| *i),
-        )
-        .filter_map(|i| REVEALS.get(i));
-    let entries = reveals_of(program).iter().chain(by_glob);
-    let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
-    let operands: Vec<&str> = words
-        .iter()
-        .copied()
-        .filter(|w| !w.starts_with('-'))
-        .collect();
-    for r in entries {
-        let flagged = r.flags.is_empty()
-            || r.flags.iter().any(|f| {
-                words.iter().any(|w| {
-                    *w == *f
-                        || (f.starts_with("--")
-                            && w.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
-                        || (!f.starts_with("--")
-                            && w.starts_with(f)
-                            && w.len() > f.len()
-                            && !w.starts_with("--"))
-                })
-            });
-        if !flagged {
-            continue;
-        }
-        let hit = r.commands.iter().any(|prefix| {
-            let want: Vec<&str> = prefix.split_whitespace().collect();
-            want.len() <= operands.len() && want.iter().zip(&operands).all(|(a, b)| a == b)
-        });
-        if hit {
-            return Some(r.holds);
-        }
+    let by_glob = || {
+        let plain = program.is_ascii() && !program.bytes().any(|b| b.is_ascii_uppercase());
+        let folded: std::borrow::Cow<str> = match plain {
+            true => program.into(),
+            false => fold(program).into(),
+        };
+        let simple = globs
+            .simple
+            .iter()
+            .filter(move |(m, _)| m.is_match(&folded))
+            .map(|(_, i)| *i);
+        let complex = globs
+            .complex
+            .iter()
+            .filter(|(m, _)| m.is_match(program))
+            .map(|(_, i)| *i);
+        simple.chain(complex).filter_map(|i| REVEALS.get(i))
+    };
+    let named = reveals_of(program);
+    let may_glob = !globs.simple.is_empty() || !globs.complex.is_empty();
+    if named.is_empty() && !may_glob {
+        return None;
     }
-    None
+    let words = || cmd.argv.iter().skip(1).map(|w| w.value.as_str());
+    let operands = || words().filter(|w| !w.starts_with('-'));
+    let found = named
+        .iter()
+        .chain(may_glob.then(by_glob).into_iter().flatten())
+        .find(|r| {
+            let flagged = r.flags.is_empty()
+                || r.flags.iter().any(|f| {
+                    words().any(|w| {
+                        w == *f
+                            || (f.starts_with("--")
+                                && w.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+                            || (!f.starts_with("--")
+                                && w.starts_with(f)
+                                && w.len() > f.len()
+                                && !w.starts_with("--"))
+                    })
+                });
+            // A command prefix is the first operands, word for word.
+            flagged
+                && r.commands.iter().any(|prefix| {
+                    let mut ops = operands();
+                    prefix
+                        .split_whitespace()
+                        .all(|want| ops.next() == Some(want))
+                })
+        });
+    found.map(|r| r.holds)
 }
 
 /// What a command prints of the environment that holds a credential: every variable
