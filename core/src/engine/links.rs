@@ -66,13 +66,10 @@ pub fn glob_targets(pattern: &Path) -> Vec<PathBuf> {
             frontier.iter_mut().for_each(|p| p.push(&*name));
             continue;
         }
-        let Ok(glob) = globset::GlobBuilder::new(&name)
-            .literal_separator(true)
-            .build()
-        else {
-            return Vec::new();
-        };
-        let matcher = glob.compile_matcher();
+        // A part of `*` alone is compared byte by byte; any other glob is compiled, once, when
+        // first needed (a name that is not UTF-8 needs it too).
+        let star_only = crate::knowledge::wild::simple(&name);
+        let mut compiled: Option<globset::GlobMatcher> = None;
         let mut next = Vec::new();
         for dir in &frontier {
             let Ok(entries) = std::fs::read_dir(dir) else {
@@ -83,7 +80,23 @@ pub fn glob_targets(pattern: &Path) -> Vec<PathBuf> {
                     break;
                 }
                 budget -= 1;
-                if matcher.is_match(entry.file_name()) {
+                let file_name = entry.file_name();
+                let hit = match file_name.to_str() {
+                    Some(n) if star_only => crate::knowledge::wild::name_matches(&name, n),
+                    _ => {
+                        if compiled.is_none() {
+                            let Ok(glob) = globset::GlobBuilder::new(&name)
+                                .literal_separator(true)
+                                .build()
+                            else {
+                                return Vec::new();
+                            };
+                            compiled = Some(glob.compile_matcher());
+                        }
+                        compiled.as_ref().is_some_and(|m| m.is_match(&file_name))
+                    }
+                };
+                if hit {
                     next.push(entry.path());
                 }
             }
