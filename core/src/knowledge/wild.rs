@@ -201,7 +201,8 @@ fn needed_piece(pattern: &str) -> &str {
 }
 
 /// A set of globs, indexed: written-out names by a hash, folders ending in `/**` by the
-/// folders above a path, the other globs of `*` and `**` tried one by one, and any other glob
+/// folders above a path, names ending in `.EXT` by EXT, paths whose last part is written out
+/// by that part, the other globs of `*` and `**` tried one by one, and any other glob
 /// by a globset compiled when first needed. `matches` gives the indices of every pattern that
 /// matches, in order.
 #[derive(Debug, Default)]
@@ -210,6 +211,9 @@ pub struct WildSet {
     below: HashMap<String, Vec<usize>>,
     /// Names with `*` ending in `.EXT`, by EXT (see [`Wild::extension`]).
     by_ext: HashMap<String, Vec<(Wild, usize)>>,
+    /// Paths whose last part is written out (`**/.git/config`), by that part: a path matches
+    /// one only if it ends with that part.
+    by_last: HashMap<String, Vec<(Wild, usize)>>,
     rest: Vec<(Wild, usize)>,
     /// For each of `rest`, a piece of it without wildcards that a match must contain: most
     /// paths are passed over by a substring search (`**/.git/config` needs `config`).
@@ -235,8 +239,14 @@ impl WildSet {
                 }
                 _ => {
                     let w = Wild::new(p);
+                    let last = p.rsplit('/').next().unwrap_or(p);
                     match w.extension() {
                         Some(ext) => set.by_ext.entry(ext.to_string()).or_default().push((w, i)),
+                        None if p.contains('/') && !last.contains('*') => set
+                            .by_last
+                            .entry(last.to_string())
+                            .or_default()
+                            .push((w, i)),
                         None => {
                             set.rest_needs.push(needed_piece(p).to_string());
                             set.rest.push((w, i));
@@ -263,6 +273,7 @@ impl WildSet {
         self.literal.contains_key(text)
             || self.is_below(text)
             || self.of_extension(text).any(|(p, _)| p.is_match(text))
+            || self.of_last(text).any(|(p, _)| p.is_match(text))
             || self.rest_matching(text).next().is_some()
             || (!self.complex.is_empty() && self.complex_set().0.is_match(text))
     }
@@ -301,6 +312,15 @@ impl WildSet {
         ext.into_iter().flatten()
     }
 
+    /// The globs indexed by the last part of `text` (see `by_last`).
+    fn of_last(&self, text: &str) -> impl Iterator<Item = &(Wild, usize)> {
+        let last = match self.by_last.is_empty() {
+            true => None,
+            false => self.by_last.get(text.rsplit('/').next().unwrap_or(text)),
+        };
+        last.into_iter().flatten()
+    }
+
     fn folders_above(text: &str) -> impl Iterator<Item = &str> {
         text.match_indices('/').map(move |(i, _)| &text[..i])
     }
@@ -319,6 +339,7 @@ impl WildSet {
         }
         out.extend(
             self.of_extension(text)
+                .chain(self.of_last(text))
                 .filter(|(p, _)| p.is_match(text))
                 .map(|&(_, i)| i)
                 .chain(self.rest_matching(text)),
