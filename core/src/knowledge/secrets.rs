@@ -102,9 +102,11 @@ struct Catalogue {
     tail_matchers: Vec<OnceLock<Option<GlobMatcher>>>,
     /// The same, folded, for those [`wild`] matches without a regular expression.
     tail_wilds: Vec<Option<Wild>>,
-    /// The folder each tail names its file in, folded, when written out (`private` of
-    /// `ssl/private/*`).
-    tail_parents: Vec<Option<String>>,
+    /// The tails by the folder each names its file in, folded, when written out (`private` of
+    /// `ssl/private/*`), and those whose folder is a wildcard (`proc/*/environ`): a path is
+    /// compared with the tails of its folder and those.
+    tails_by_parent: std::collections::HashMap<String, Vec<usize>>,
+    tails_any_parent: Vec<usize>,
     /// The last part of each of `tails`, in order: the tails a name may end.
     tail_names: OnceLock<WildSet>,
     /// Per kind, the set of the names that are not secret (`*.example`).
@@ -213,15 +215,24 @@ fn catalogue() -> &'static Catalogue {
             .iter()
             .map(|(_, f, _)| wild::simple(f).then(|| Wild::new(&fold(f))))
             .collect();
-        let tail_parents = tails
+        let tail_parents: Vec<Option<String>> = tails
             .iter()
             .map(|(parts, _, _)| {
                 let parent = parts.len().checked_sub(2).and_then(|i| parts.get(i))?;
                 (!parent.contains(['*', '?', '[', '{', '\\'])).then(|| fold(parent))
             })
             .collect();
+        let mut tails_by_parent = std::collections::HashMap::<String, Vec<usize>>::new();
+        let mut tails_any_parent = Vec::new();
+        for (i, parent) in tail_parents.iter().enumerate() {
+            match parent {
+                Some(p) => tails_by_parent.entry(p.clone()).or_default().push(i),
+                None => tails_any_parent.push(i),
+            }
+        }
         Catalogue {
-            tail_parents,
+            tails_by_parent,
+            tails_any_parent,
             name_kinds,
             name_patterns,
             tails,
@@ -345,17 +356,17 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
         .next()
         .filter(|n| !matches!(*n, "" | "." | ".."))?;
     let by_name = names_matching(name).into_iter().map(kind_of_name);
-    // Most tails end in `*` (`ssl/private/*`): the folder a name is in sorts them first.
+    // A tail is compared only with the paths in its folder (`ssl/private/*`: `private`).
     let parent = folded[..folded.len() - name.len()]
         .trim_end_matches('/')
         .rsplit('/')
         .next()
         .unwrap_or("");
-    let by_tail = c.tail_names().matches(name).into_iter().filter_map(|i| {
-        let (pattern, _, kind) = &c.tails[i];
-        if c.tail_parents[i].as_deref().is_some_and(|p| p != parent) {
-            return None;
-        }
+    let mut tails: Vec<usize> = c.tails_by_parent.get(parent).cloned().unwrap_or_default();
+    tails.extend(&c.tails_any_parent);
+    tails.sort_unstable();
+    let by_tail = tails.into_iter().filter_map(|i| {
+        let (pattern, _, kind) = c.tails.get(i)?;
         let tail = last_parts(&folded, pattern.len())?;
         c.tail_hit(i, tail).then_some(*kind)
     });
