@@ -50,8 +50,7 @@ pub fn reads_only_as(cmd: &SimpleCommand, reading: &Reading<'_>) -> bool {
         && (reading.reads_only() || only_asks_version(cmd))
         // Printing a credential reads nothing but is no harmless read (`printenv`, `echo
         // "$GITHUB_TOKEN"`): the built-in rules deny it.
-        && secrets::revealed_by(cmd).is_none()
-        && secrets::environment_revealed(cmd).is_none()
+        && reading.prints(cmd).is_none()
         // `git blame ::ext::CMD`: a word the effects model reads as a URL that runs CMD.
         && effects::git_ext_url(cmd).is_none()
 }

@@ -23,6 +23,8 @@ pub struct Reading<'c> {
     pub unknown: Vec<String>,
     /// The command read by its verb table or the lexicon ([`super::verbs::classify`]), once.
     verbs: std::cell::OnceCell<Option<super::verbs::Reading>>,
+    /// The credential the command prints, if any ([`Reading::prints`]), once.
+    prints: std::cell::OnceCell<Option<String>>,
 }
 
 /// One option given.
@@ -92,6 +94,20 @@ impl<'c> Reading<'c> {
         self.verbs
             .get_or_init(|| super::verbs::classify(cmd))
             .as_ref()
+    }
+
+    /// The credential `cmd`, the command this reading is of, prints, worked out once: what
+    /// its job is to print ([`super::secrets::revealed_by`]: "a Google Cloud access token"),
+    /// or of the environment ([`super::secrets::environment_revealed`]). The read-only
+    /// reading, the effects and the unknown answer all ask it.
+    pub fn prints(&self, cmd: &SimpleCommand) -> Option<&str> {
+        self.prints
+            .get_or_init(|| {
+                super::secrets::revealed_by(cmd)
+                    .map(String::from)
+                    .or_else(|| super::secrets::environment_revealed(cmd))
+            })
+            .as_deref()
     }
 
     /// Whether every option the command gives and every operand it takes is known, and none

@@ -146,9 +146,7 @@ pub fn of(cmd: &SimpleCommand, reading: &Reading, places: &Places, line: &Line) 
         out.git(cmd, reading, line);
         out.interpreter(code.as_ref());
     }
-    if let Some(what) = crate::knowledge::secrets::revealed_by(cmd) {
-        out.push(Kind::RevealSecret, format!("prints {what}"), None);
-    } else if let Some(what) = crate::knowledge::secrets::environment_revealed(cmd) {
+    if let Some(what) = reading.prints(cmd) {
         out.push(Kind::RevealSecret, format!("prints {what}"), None);
     }
     out.verbs(cmd, reading);
