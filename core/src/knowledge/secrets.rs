@@ -1192,6 +1192,18 @@ mod tests {
             })
             .collect();
         assert_eq!(KINDS, kinds);
+        // The name index holds each kind's names folded as `fold` folds them (build.rs has
+        // its own copy of the folding).
+        let names: Vec<(String, u16)> = d
+            .kind
+            .iter()
+            .enumerate()
+            .flat_map(|(i, k)| k.files.iter().map(move |f| (f, i)))
+            .filter(|(f, _)| !f.contains('/'))
+            .map(|(f, i)| (fold(f), u16::try_from(i).expect("few kinds")))
+            .collect();
+        let written: Vec<(String, u16)> = NAMES.iter().map(|&(p, k)| (p.to_string(), k)).collect();
+        assert_eq!(written, names);
         let contents: Vec<Content> = d
             .content
             .iter()
