@@ -150,6 +150,14 @@ fn plain_parts(rel: &str) -> bool {
     !rel.is_empty() && rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
 }
 
+/// A store path's part below home (`.docker/config.json` of `~/.docker/config.json`) when it
+/// is plain ASCII parts without a wildcard: what [`Protection::store`] puts together as text.
+fn plain_below_home(written: &str) -> Option<&str> {
+    written
+        .strip_prefix("~/")
+        .filter(|rel| rel.is_ascii() && plain_parts(rel) && !has_meta(rel))
+}
+
 /// Whether `p` (folded) is `base` (folded) or below it.
 fn below_folded(p: &str, base: &str) -> bool {
     let base = base.trim_end_matches('/');
@@ -220,9 +228,7 @@ impl Protection {
             holds,
             tool,
         };
-        let plain = written
-            .strip_prefix("~/")
-            .filter(|rel| rel.is_ascii() && plain_parts(rel) && !has_meta(rel));
+        let plain = plain_below_home(written);
         let home = home.and_then(|(h, f)| Some((h.to_str()?, f)));
         let (Some(rel), Some((home, home_folded))) = (plain, home) else {
             let mut p = Protection::new(ctx, written, String::new(), readable);
@@ -397,13 +403,12 @@ impl Stores {
             return &[];
         };
         cell.get_or_init(|| {
-            let home = Some((self.home.0.as_path(), self.home.1.as_str()));
             secrets::store_group_paths(g)
                 .1
                 .map(|(store, path)| {
                     Protection::store(
                         &self.ctx,
-                        home,
+                        self.home(),
                         path,
                         store.holds,
                         store.tool,
@@ -412,6 +417,11 @@ impl Stores {
                 })
                 .collect()
         })
+    }
+
+    /// Home as [`Protection::store`] takes it.
+    fn home(&self) -> Option<(&Path, &str)> {
+        Some((self.home.0.as_path(), self.home.1.as_str()))
     }
 
     fn others(&self) -> &[Protection] {
@@ -424,19 +434,15 @@ impl Stores {
     fn has(&self, g: usize, folded: &str) -> bool {
         let home = self.home.1.trim_end_matches('/');
         let rest = folded.strip_prefix(home).and_then(|r| r.strip_prefix('/'));
-        secrets::store_group_paths(g).1.any(|(store, path)| {
-            let plain = path
-                .strip_prefix("~/")
-                .filter(|rel| rel.is_ascii() && plain_parts(rel) && !has_meta(rel));
-            match plain {
+        secrets::store_group_paths(g)
+            .1
+            .any(|(store, path)| match plain_below_home(path) {
                 Some(rel) => rest.is_some_and(|rest| rel.eq_ignore_ascii_case(rest)),
                 None => {
-                    let home = Some((self.home.0.as_path(), self.home.1.as_str()));
-                    let p = Protection::store(&self.ctx, home, path, "", store.tool, &[]);
+                    let p = Protection::store(&self.ctx, self.home(), path, "", store.tool, &[]);
                     p.folded == folded
                 }
-            }
-        })
+            })
     }
 }
 
