@@ -732,14 +732,18 @@ impl<'e> Reference<'e> {
                     return Some(prot);
                 }
             }
-            // What the pattern matches on disk, where it really is.
+            // What the pattern matches on disk, where it really is: the first match that
+            // reaches a protection names it.
             let found = glob_targets(lexical);
-            return self.engine.protections().iter().find(|prot| {
-                found.iter().any(|t| {
-                    prot.covers(t, read, home)
-                        || prot.base().starts_with(t)
-                        || prot.canonical(home).is_some_and(|c| c.starts_with(t))
-                })
+            let protections = || self.engine.protections().iter();
+            return found.iter().find_map(|t| {
+                protections()
+                    .find(|prot| prot.covers(t, read, home))
+                    .or_else(|| protections().find(|prot| prot.base().starts_with(t)))
+                    .or_else(|| {
+                        protections()
+                            .find(|prot| prot.canonical(home).is_some_and(|c| c.starts_with(t)))
+                    })
             });
         }
         if raw.is_empty() {
