@@ -127,3 +127,61 @@ fn no_reader_the_tables_know_is_allowed_to_read_any_secret_the_catalogue_knows()
             .join("\n")
     );
 }
+
+/// A private key saved under a name no kind knows is found by its first line, through bash
+/// and `read_file`, directly and through a link; what is not a file there (nothing, a folder,
+/// a pipe) is never opened as one, and a read of it never waits.
+#[test]
+fn a_private_key_under_any_name_is_denied_by_its_first_line_and_nothing_else_is_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    let notes = project.join("notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    std::fs::write(
+        notes.join("deploy"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nfake\n",
+    )
+    .unwrap();
+    std::fs::write(notes.join("todo"), "buy milk\n").unwrap();
+    std::os::unix::fs::symlink("deploy", notes.join("alias")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(notes.join("pipe"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let engine = Engine::builder()
+        .context(PathContext::new(&project, Some(dir.path().join("home"))))
+        .default_policy()
+        .build()
+        .unwrap();
+    let decide = |tool: &str, arg: &str| engine.decide(&ToolCall::primary(tool, arg));
+    for name in ["notes/deploy", "notes/alias", "./notes/../notes/deploy"] {
+        for (tool, arg) in [
+            ("read_file", name.to_string()),
+            ("bash", format!("cat {name}")),
+            ("bash", format!("head -1 {name}")),
+        ] {
+            let d = decide(tool, &arg);
+            assert_eq!(d.action, Action::Deny, "{tool} {arg}: {d:?}");
+            assert!(
+                d.reason.contains("private key"),
+                "{tool} {arg}: {}",
+                d.reason
+            );
+        }
+    }
+    let mut plain = vec!["notes/todo", "notes/none", "notes"];
+    if fifo {
+        plain.push("notes/pipe");
+    } else {
+        eprintln!("note: no mkfifo here; the pipe case was not run");
+    }
+    for name in plain {
+        for (tool, arg) in [
+            ("read_file", name.to_string()),
+            ("bash", format!("cat {name}")),
+        ] {
+            let d = decide(tool, &arg);
+            assert_ne!(d.action, Action::Deny, "{tool} {arg}: {d:?}");
+        }
+    }
+}

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::chain::Chain;
 use super::explain::{Explanation, Hit, Layer, Part};
 use super::index::RuleId;
+use super::paths::{Leaf, Real};
 use super::protect::{Folders, Protection};
 use super::pseudo::{pseudo_commands, MAX_PSEUDO_WORDS};
 use super::rule::{CommandView, CompiledRule, Subject, Target};
@@ -44,22 +45,31 @@ pub(super) struct Opts<'a> {
 pub(super) enum Followed<'a> {
     #[default]
     Unknown,
-    /// [`PathContext::real`] of the path.
-    Known(&'a Option<PathBuf>),
+    /// [`PathContext::follow`] of the path.
+    Known(&'a Real),
     /// The path is where another path leads: already followed.
     Itself,
     /// Looked up on first need, then kept (a command's paths, see [`CommandView::reals`]).
-    Lazy(&'a OnceCell<Option<PathBuf>>),
+    Lazy(&'a OnceCell<Real>),
 }
 
 impl Followed<'_> {
+    /// What was found at the path itself, when it was followed already.
+    pub(super) fn leaf(self) -> Leaf {
+        match self {
+            Followed::Known(r) => r.leaf,
+            Followed::Lazy(cell) => cell.get().map_or(Leaf::Unseen, |r| r.leaf),
+            Followed::Unknown | Followed::Itself => Leaf::Unseen,
+        }
+    }
+
     /// Where `raw` leads; `None` when it cannot be followed or already was.
     pub(super) fn real(self, raw: &str, ctx: &PathContext) -> Option<PathBuf> {
         match self {
             Followed::Unknown => ctx.real(raw),
-            Followed::Known(r) => r.clone(),
+            Followed::Known(r) => r.path.clone(),
             Followed::Itself => None,
-            Followed::Lazy(cell) => cell.get_or_init(|| ctx.real(raw)).clone(),
+            Followed::Lazy(cell) => cell.get_or_init(|| ctx.follow(raw)).path.clone(),
         }
     }
 }
@@ -85,8 +95,8 @@ impl Engine {
         }
         let mut touched = None;
         let real = match call.primary_arg() {
-            Some(raw) if is_file_tool(&call.name) && !raw.is_empty() => self.ctx.real(raw),
-            _ => None,
+            Some(raw) if is_file_tool(&call.name) && !raw.is_empty() => self.ctx.follow(raw),
+            _ => Real::default(),
         };
         let o = Opts {
             followed: Followed::Known(&real),
@@ -94,7 +104,7 @@ impl Engine {
         };
         let mut d = self.evaluate_call(call, o, trace.as_deref_mut(), &mut touched);
         if d.action != Action::Deny && is_file_tool(&call.name) {
-            d = self.through_links(call, o, d, real.clone(), trace.as_deref_mut());
+            d = self.through_links(call, o, d, real.path.clone(), trace.as_deref_mut());
         }
         if let Some(path) = touched.filter(|_| d.action != Action::Deny) {
             // The agent changing its own policy (`allow bash(*)` in settings.json) would turn
@@ -169,7 +179,10 @@ impl Engine {
                 let subject = Subject {
                     tool,
                     args: &call.arguments,
-                    target: Target::File(super::rule::FileView::new(resolved)),
+                    target: Target::File(super::rule::FileView::followed(
+                        resolved,
+                        o.followed.leaf(),
+                    )),
                     ctx: Some(&self.ctx),
                 };
                 self.decide_subject(&subject, o, &mut scratch, trace, raw)

@@ -145,6 +145,14 @@ impl PathContext {
         self.real_path(&self.join(raw))
     }
 
+    /// [`real`](Self::real), with what its first `lstat` found at the path itself: a check
+    /// that would look at the file again (its first bytes) needs no `stat` of its own.
+    pub fn follow(&self, raw: &str) -> Real {
+        let mut leaf = Leaf::Unseen;
+        let path = self.real_path_seen(&self.join(raw), &mut leaf);
+        Real { path, leaf }
+    }
+
     /// [`real`](Self::real) for a path already joined: the working folder and home, whose real
     /// paths are known, end the walk.
     /// Home, when it is where it is written (no symlink leads to it): below it, a path with
@@ -155,6 +163,12 @@ impl PathContext {
     }
 
     pub fn real_path(&self, joined: &Path) -> Option<PathBuf> {
+        self.real_path_seen(joined, &mut Leaf::Unseen)
+    }
+
+    /// [`real_path`](Self::real_path), telling `leaf` what the `lstat` of the path itself
+    /// found, when it made one.
+    fn real_path_seen(&self, joined: &Path, leaf: &mut Leaf) -> Option<PathBuf> {
         if joined.components().any(|c| c == Component::ParentDir) {
             return self.canonical(joined);
         }
@@ -165,7 +179,11 @@ impl PathContext {
             if let Some((_, real)) = known.find(|(folder, _)| cur == *folder) {
                 return Some(rebuild(real.clone(), &below));
             }
-            match std::fs::symlink_metadata(&cur) {
+            let seen = std::fs::symlink_metadata(&cur);
+            if below.is_empty() {
+                *leaf = Leaf::of(&seen);
+            }
+            match seen {
                 Ok(m) if m.file_type().is_symlink() => {
                     let target = self.canonical(&cur)?;
                     return Some(normalize(&rebuild(target, &below)));
@@ -204,6 +222,40 @@ impl PathContext {
     /// the kernel gives up too.
     pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
         canonical_within(path, 40)
+    }
+}
+
+/// Where a written path leads ([`PathContext::follow`]), and what was found at the path itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Real {
+    /// [`PathContext::real`] of the path.
+    pub path: Option<PathBuf>,
+    pub leaf: Leaf,
+}
+
+/// What the `lstat` of a path found at the path itself, when one was made.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Leaf {
+    /// Not looked at, or a symlink (what it leads to was not looked at).
+    #[default]
+    Unseen,
+    /// Nothing is there.
+    Missing,
+    /// A regular file.
+    File,
+    /// A folder, a device, a pipe or a socket: nothing whose first bytes a read shows.
+    Other,
+}
+
+impl Leaf {
+    fn of(seen: &std::io::Result<std::fs::Metadata>) -> Leaf {
+        match seen {
+            Ok(m) if m.file_type().is_symlink() => Leaf::Unseen,
+            Ok(m) if m.is_file() => Leaf::File,
+            Ok(_) => Leaf::Other,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Leaf::Missing,
+            Err(_) => Leaf::Unseen,
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::paths::{PathContext, PathGlob};
+use super::paths::{Leaf, PathContext, PathGlob};
 use super::pattern::Pattern;
 pub use super::view::CommandView;
 use crate::diag::Source;
@@ -176,6 +176,8 @@ pub enum Target<'a> {
 /// (every rule about secrets or effects asks the same of it).
 pub struct FileView {
     pub path: PathBuf,
+    /// What following the path found at it (see [`file_secret`]).
+    leaf: Leaf,
     secret: OnceCell<Option<crate::knowledge::secrets::SecretKind>>,
     effects: OnceCell<Vec<Found>>,
     outside: OnceCell<bool>,
@@ -183,8 +185,14 @@ pub struct FileView {
 
 impl FileView {
     pub fn new(path: PathBuf) -> FileView {
+        FileView::followed(path, Leaf::Unseen)
+    }
+
+    /// A file view of a path whose following found `leaf` at it.
+    pub fn followed(path: PathBuf, leaf: Leaf) -> FileView {
         FileView {
             path,
+            leaf,
             secret: OnceCell::new(),
             effects: OnceCell::new(),
             outside: OnceCell::new(),
@@ -193,7 +201,9 @@ impl FileView {
 
     /// See [`file_secret`]; `s` is the subject this path is the target of.
     pub fn secret(&self, s: &Subject) -> Option<crate::knowledge::secrets::SecretKind> {
-        *self.secret.get_or_init(|| file_secret(s.tool, &self.path))
+        *self
+            .secret
+            .get_or_init(|| file_secret(s.tool, &self.path, self.leaf))
     }
 
     /// See [`file_effects`].
@@ -549,12 +559,22 @@ pub fn effect_detail(r: &CompiledRule, s: &Subject) -> Option<String> {
 }
 
 /// The kind of secret a file tool's call reads (`read_file`, and `edit_file`, whose result shows
-/// the file around the change), by the path's name or its first line.
-pub fn file_secret(tool: &str, p: &Path) -> Option<crate::knowledge::secrets::SecretKind> {
+/// the file around the change), by the path's name or its first line. `leaf` is what
+/// following the path found at it: the file is opened only if it is one.
+pub fn file_secret(
+    tool: &str,
+    p: &Path,
+    leaf: Leaf,
+) -> Option<crate::knowledge::secrets::SecretKind> {
+    use crate::knowledge::secrets;
     if !matches!(tool, "read_file" | "edit_file") {
         return None;
     }
-    crate::knowledge::secrets::kind_of(p)
+    secrets::kind_by_name(p).or_else(|| match leaf {
+        Leaf::Missing | Leaf::Other => None,
+        Leaf::File => secrets::kind_of_file(p),
+        Leaf::Unseen => secrets::kind_by_content(p),
+    })
 }
 
 /// Whether a file tool reads a path outside the project that may hold secrets.

@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 
 use super::links::{self, TooLarge};
-use super::paths::{normalize, PathContext};
+use super::paths::{normalize, Leaf, PathContext, Real};
 use crate::knowledge::effects::{self, Found, Line, Places};
 use crate::knowledge::Reading;
 use crate::shell::{SimpleCommand, View};
@@ -34,7 +34,7 @@ pub struct CommandView<'a> {
     /// Resolved targets of output redirections, except harmless devices (`/dev/null`, …).
     pub redirects: Vec<PathBuf>,
     /// Where each of `raw_paths` leads ([`PathContext::real`]), looked up once when needed.
-    pub reals: Vec<OnceCell<Option<PathBuf>>>,
+    pub reals: Vec<OnceCell<Real>>,
     /// Paths written inside other words, for the hard protections and the guard only (never
     /// for rules): the source of a mount (`-v ~/.aws:/root/.aws`), a `file://` URL, a path
     /// in an interpreter's code (`python3 -c 'open("/home/u/.ssh/id_rsa")'`). As written and
@@ -130,9 +130,29 @@ impl<'a> CommandView<'a> {
     /// Where the `i`th of [`CommandView::paths`] really leads, links followed, spelled from the
     /// working folder and home as written ([`PathContext::logical`]); looked up once.
     pub fn real(&self, i: usize) -> Option<PathBuf> {
+        let real = self.followed(i)?;
+        real.path.clone().map(|r| self.ctx.logical(r))
+    }
+
+    /// [`PathContext::follow`] of the `i`th of [`CommandView::raw_paths`]; looked up once.
+    fn followed(&self, i: usize) -> Option<&Real> {
         let raw = self.raw_paths.get(i)?;
-        let real = self.reals.get(i)?.get_or_init(|| self.ctx.real(raw));
-        real.clone().map(|r| self.ctx.logical(r))
+        Some(self.reals.get(i)?.get_or_init(|| self.ctx.follow(raw)))
+    }
+
+    /// The kind of secret `path`, one of [`CommandView::paths`], holds by its first bytes:
+    /// when following it found what is there, the file is opened only if it is one.
+    fn secret_by_content(&self, path: &PathBuf) -> Option<crate::knowledge::secrets::SecretKind> {
+        use crate::knowledge::secrets;
+        let i = self.paths.iter().position(|q| std::ptr::eq(q, path));
+        match i
+            .and_then(|i| self.followed(i))
+            .map_or(Leaf::Unseen, |r| r.leaf)
+        {
+            Leaf::Missing | Leaf::Other => None,
+            Leaf::File => secrets::kind_of_file(path),
+            Leaf::Unseen => secrets::kind_by_content(path),
+        }
     }
 
     /// Where the links below the folders the command walks lead, when it follows links while
@@ -275,7 +295,7 @@ impl<'a> CommandView<'a> {
     pub fn secret(&self) -> Option<&(String, crate::knowledge::secrets::SecretKind)> {
         self.secret
             .get_or_init(|| {
-                use crate::knowledge::secrets::{self, kind_by_content, kind_by_name};
+                use crate::knowledge::secrets::{self, kind_by_name};
                 let read = self.read_paths();
                 let shown = |p: &PathBuf| {
                     self.paths
@@ -303,7 +323,7 @@ impl<'a> CommandView<'a> {
                 // Opening files costs: the first few are looked into.
                 read.iter()
                     .take(MAX_CONTENT_CHECKS)
-                    .find_map(|p| kind_by_content(p).map(|k| (shown(p), k)))
+                    .find_map(|p| self.secret_by_content(p).map(|k| (shown(p), k)))
             })
             .as_ref()
     }

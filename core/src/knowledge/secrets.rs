@@ -481,8 +481,26 @@ pub fn kind_by_content(path: &Path) -> Option<SecretKind> {
     if !meta.is_file() {
         return None;
     }
+    kind_of_file(path)
+}
+
+/// [`kind_by_content`] for a path an `lstat` has just found to be a regular file (no link):
+/// opened without a `stat` of its own. Opened so that it never waits (a pipe swapped in
+/// meanwhile), and looked at again through the open file before it is read.
+pub fn kind_of_file(path: &Path) -> Option<SecretKind> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let mut file = options.open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
     let mut head = [0u8; 128];
-    let n = std::fs::File::open(path).ok()?.read(&mut head).ok()?;
+    let n = file.read(&mut head).ok()?;
     let text = String::from_utf8_lossy(&head[..n]);
     let text = text.trim_start_matches('\u{feff}').trim_start();
     CONTENTS
