@@ -105,7 +105,7 @@ struct Catalogue {
     /// The tails by the folder each names its file in, folded, when written out (`private` of
     /// `ssl/private/*`), and those whose folder is a wildcard (`proc/*/environ`): a path is
     /// compared with the tails of its folder and those.
-    tails_by_parent: std::collections::HashMap<String, Vec<usize>>,
+    tails_by_parent: std::collections::HashMap<String, Vec<usize>, foldhash::fast::RandomState>,
     tails_any_parent: Vec<usize>,
     /// The last part of each of `tails`, in order: the tails a name may end.
     tail_names: OnceLock<WildSet>,
@@ -222,7 +222,8 @@ fn catalogue() -> &'static Catalogue {
                 (!parent.contains(['*', '?', '[', '{', '\\'])).then(|| fold(parent))
             })
             .collect();
-        let mut tails_by_parent = std::collections::HashMap::<String, Vec<usize>>::new();
+        let mut tails_by_parent =
+            std::collections::HashMap::<String, Vec<usize>, _>::with_hasher(Default::default());
         let mut tails_any_parent = Vec::new();
         for (i, parent) in tail_parents.iter().enumerate() {
             match parent {
@@ -350,7 +351,11 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     if !plain {
         return kind_by_parts(c, path);
     }
-    let folded = fold(text);
+    // Most paths are lower case already: folded, they are themselves.
+    let folded: std::borrow::Cow<str> = match text.bytes().any(|b| b.is_ascii_uppercase()) {
+        true => fold(text).into(),
+        false => text.into(),
+    };
     let name = folded
         .rsplit('/')
         .next()
@@ -362,14 +367,15 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
         .rsplit('/')
         .next()
         .unwrap_or("");
-    let mut tails: Vec<usize> = c.tails_by_parent.get(parent).cloned().unwrap_or_default();
-    tails.extend(&c.tails_any_parent);
-    tails.sort_unstable();
-    let by_tail = tails.into_iter().filter_map(|i| {
-        let (pattern, _, kind) = c.tails.get(i)?;
-        let tail = last_parts(&folded, pattern.len())?;
-        c.tail_hit(i, tail).then_some(*kind)
-    });
+    let of_parent = c.tails_by_parent.get(parent).map_or(&[][..], Vec::as_slice);
+    let by_tail = of_parent
+        .iter()
+        .chain(&c.tails_any_parent)
+        .filter_map(|&i| {
+            let (pattern, _, kind) = c.tails.get(i)?;
+            let tail = last_parts(&folded, pattern.len())?;
+            c.tail_hit(i, tail).then_some(*kind)
+        });
     by_name
         .chain(by_tail)
         .find(|k| !c.except(*k).is_some_and(|e| e.is_match(name)))
