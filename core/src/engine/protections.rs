@@ -158,6 +158,20 @@ fn plain_below_home(written: &str) -> Option<&str> {
         .filter(|rel| rel.is_ascii() && plain_parts(rel) && !has_meta(rel))
 }
 
+/// The folder a store path starts at below home (the path itself, or the folder before its
+/// first wildcard: see [`Protection::base`]), as text there, when its parts are plain ASCII
+/// (`.config/chromium` of `~/.config/chromium/*/Cookies`; `""` of `~/*`).
+fn store_base_below_home(written: &str) -> Option<&str> {
+    let rel = written.strip_prefix("~/").filter(|rel| rel.is_ascii())?;
+    let end = rel
+        .split('/')
+        .take_while(|part| !has_meta(part))
+        .map(|part| part.len() + 1)
+        .sum::<usize>();
+    let base = rel.get(..end.saturating_sub(1))?;
+    (base.is_empty() || plain_parts(base)).then_some(base)
+}
+
 /// Whether `p` (folded) is `base` (folded) or below it.
 fn below_folded(p: &str, base: &str) -> bool {
     let base = base.trim_end_matches('/');
@@ -393,6 +407,9 @@ struct Stores {
     /// Home, normalised and folded (see [`Protection::store`]).
     home: (PathBuf, String),
     groups: Box<[OnceLock<Vec<Protection>>]>,
+    /// The groups found with no symlink on the way to any of their paths before they were
+    /// built (see [`Protections::linked`]): built later, they look no real path up.
+    unlinked: Box<[OnceLock<()>]>,
     /// The group of the store paths that have no first part below home (see `build.rs`).
     others: Option<usize>,
 }
@@ -403,19 +420,33 @@ impl Stores {
             return &[];
         };
         cell.get_or_init(|| {
+            let unlinked = self.unlinked.get(g).is_some_and(|u| u.get().is_some());
             secrets::store_group_paths(g)
                 .1
                 .map(|(store, path)| {
-                    Protection::store(
+                    let p = Protection::store(
                         &self.ctx,
                         self.home(),
                         path,
                         store.holds,
                         store.tool,
                         store.readable,
-                    )
+                    );
+                    if unlinked {
+                        let _ = p.canonical.set(None);
+                    }
+                    p
                 })
                 .collect()
+        })
+    }
+
+    /// Whether every path of group `g` starts at a plain folder below home that is surely
+    /// where it is written (no symlink on its way), told from the catalogue's text without
+    /// building the group.
+    fn surely_unlinked(&self, g: usize, walk: &mut LinkWalk) -> bool {
+        secrets::store_group_paths(g).1.all(|(_, path)| {
+            store_base_below_home(path).is_some_and(|rel| walk.no_link_below_home(rel))
         })
     }
 
@@ -486,6 +517,9 @@ impl Protections {
             ctx: ctx.clone(),
             home: (home, folded),
             groups: (0..secrets::store_group_count())
+                .map(|_| OnceLock::new())
+                .collect(),
+            unlinked: (0..secrets::store_group_count())
                 .map(|_| OnceLock::new())
                 .collect(),
             others: secrets::store_group(""),
@@ -615,7 +649,7 @@ impl Protections {
     pub fn linked<'p>(&'p self, ctx: &PathContext) -> impl Iterator<Item = &'p Protection> + 'p {
         let linked = self.linked.get_or_init(|| {
             let mut walk = LinkWalk::new(ctx);
-            let mut is_linked = |prot: &Protection, may_exist: bool| {
+            let is_linked = |walk: &mut LinkWalk, prot: &Protection, may_exist: bool| {
                 if prot.canonical.get().is_none()
                     && (!may_exist || walk.no_link_on_the_way(&prot.base))
                 {
@@ -630,8 +664,17 @@ impl Protections {
                     if !first.is_empty() && !self.may_exist(first) {
                         continue;
                     }
+                    // A group not built yet is looked at in the catalogue's text: one with no
+                    // link on the way to any of its paths is not built for this.
+                    let built = stores.groups.get(g).is_some_and(|c| c.get().is_some());
+                    if !built && stores.surely_unlinked(g, &mut walk) {
+                        if let Some(u) = stores.unlinked.get(g) {
+                            let _ = u.set(());
+                        }
+                        continue;
+                    }
                     for (i, prot) in stores.group(g).iter().enumerate() {
-                        if is_linked(prot, true) {
+                        if is_linked(&mut walk, prot, true) {
                             out.push(At::Store(g, i));
                         }
                     }
@@ -641,7 +684,7 @@ impl Protections {
                 let may_exist = self
                     .first_below_home(&prot.folded)
                     .is_none_or(|first| has_meta(first) || self.may_exist(first));
-                if is_linked(prot, may_exist) {
+                if is_linked(&mut walk, prot, may_exist) {
                     out.push(At::List(i));
                 }
             }
@@ -724,7 +767,9 @@ impl Protections {
 /// is not there, and is known to be where it is written when no part on the way is a symlink.
 struct LinkWalk<'c> {
     home: Option<&'c Path>,
-    seen: HashMap<PathBuf, Seen>,
+    /// What is at each path looked at, so that the paths' common folders are
+    /// looked at once.
+    seen: HashMap<Box<str>, Seen, foldhash::fast::RandomState>,
 }
 
 #[derive(Clone, Copy)]
@@ -738,7 +783,7 @@ impl<'c> LinkWalk<'c> {
     fn new(ctx: &'c PathContext) -> LinkWalk<'c> {
         LinkWalk {
             home: ctx.home_as_written(),
-            seen: HashMap::new(),
+            seen: HashMap::default(),
         }
     }
 
@@ -748,24 +793,46 @@ impl<'c> LinkWalk<'c> {
         let Some(home) = self.home else {
             return false;
         };
-        let Ok(rest) = path.strip_prefix(home) else {
+        match path.strip_prefix(home).ok().and_then(Path::to_str) {
+            Some(rel) => self.no_link_below_home(rel),
+            None => false,
+        }
+    }
+
+    /// [`LinkWalk::no_link_on_the_way`] of a path below home, given as its text there
+    /// (`.config/gh/hosts.yml`; `""` is home itself).
+    fn no_link_below_home(&mut self, rel: &str) -> bool {
+        let Some(home) = self.home.and_then(Path::to_str) else {
             return false;
         };
-        let mut cur = home.to_path_buf();
-        for part in rest.components() {
-            let Component::Normal(name) = part else {
-                return false;
-            };
-            cur.push(name);
-            let seen = match self.seen.get(&cur) {
+        if rel.split('/').any(|part| matches!(part, "." | "..")) || rel.starts_with('/') {
+            return false;
+        }
+        let rel = rel.trim_end_matches('/');
+        if rel.is_empty() {
+            return true;
+        }
+        let home = home.trim_end_matches('/');
+        let mut text = String::with_capacity(home.len() + 1 + rel.len());
+        text.push_str(home);
+        text.push('/');
+        text.push_str(rel);
+        // Each folder on the way below home, then the path itself.
+        let ends = rel
+            .match_indices('/')
+            .map(|(i, _)| home.len() + 1 + i)
+            .chain(std::iter::once(text.len()));
+        for end in ends {
+            let prefix = &text[..end];
+            let seen = match self.seen.get(prefix) {
                 Some(seen) => *seen,
                 None => {
-                    let seen = match std::fs::symlink_metadata(&cur) {
+                    let seen = match std::fs::symlink_metadata(prefix) {
                         Err(_) => Seen::Missing,
                         Ok(m) if m.file_type().is_symlink() => Seen::Link,
                         Ok(_) => Seen::Plain,
                     };
-                    self.seen.insert(cur.clone(), seen);
+                    self.seen.insert(prefix.into(), seen);
                     seen
                 }
             };
@@ -855,6 +922,42 @@ mod tests {
         }
         let linked: Vec<&str> = all.linked(&ctx).map(|p| p.written.as_str()).collect();
         assert_eq!(linked, ["~/.aws/credentials", "~/.config/linked/token"]);
+    }
+
+    #[test]
+    fn a_store_folder_that_is_a_symlink_is_linked_and_a_plain_one_is_not_built_to_know_it() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let home = dir.path().join("home");
+        let elsewhere = dir.path().join("data");
+        std::fs::create_dir_all(home.join(".docker")).expect("folders");
+        std::fs::create_dir_all(elsewhere.join("aws")).expect("folders");
+        std::os::unix::fs::symlink(elsewhere.join("aws"), home.join(".aws")).expect("a link");
+        let ctx = PathContext::new(dir.path().join("work"), Some(home.clone()));
+        let mut all = Protections::new(ctx.home.as_deref());
+        all.add_stores(&ctx);
+        let stores = all.stores.as_ref().expect("the stores below home");
+        let (aws, docker) = (
+            secrets::store_group(".aws").expect("a group of ~/.aws"),
+            secrets::store_group(".docker").expect("a group of ~/.docker"),
+        );
+        let linked: Vec<&str> = all.linked(&ctx).map(|p| p.written.as_str()).collect();
+        assert!(!linked.is_empty());
+        assert!(linked.iter().all(|p| p.starts_with("~/.aws")), "{linked:?}");
+        assert!(stores.groups[aws].get().is_some());
+        assert!(
+            stores.groups[docker].get().is_none(),
+            "built to find no link"
+        );
+        // Where the link leads is protected as the store is.
+        let real = elsewhere.join("aws/credentials");
+        assert!(all.covering(&real, true, &ctx).is_some());
+        // Built later, the plain group's stores look no real path up.
+        let config = home.join(".docker/config.json");
+        assert!(all.covering(&config, true, &ctx).is_some());
+        assert!(stores
+            .group(docker)
+            .iter()
+            .all(|p| p.canonical.get() == Some(&None)));
     }
 
     #[test]
