@@ -609,10 +609,7 @@ impl Engine {
             let folded = Path::new(&text);
             // The folder written out before the first wildcard: a protection it does not lead
             // to, nor lie in, is not reached (a quick look before the part-by-part one).
-            let literal = match text.find(['*', '?', '[', '{', '\\']) {
-                Some(i) => &text[..text[..i].rfind('/').map_or(0, |j| j + 1)],
-                None => text.as_str(),
-            };
+            let literal = super::protections::wild_literal(&text);
             if let Some(hit) = self.protections.wild_candidates(&text).find(|prot| {
                 let base = prot.folded_base().to_str().unwrap_or("");
                 (base.starts_with(literal) || literal.starts_with(base))

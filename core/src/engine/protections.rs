@@ -173,6 +173,15 @@ fn store_base_below_home(written: &str) -> Option<&str> {
 }
 
 /// Whether `p` (folded) is `base` (folded) or below it.
+/// The folder a wildcard path (folded) writes out before its first wildcard, with its
+/// trailing `/` (`/work/p/` of `/work/p/*.rs`; `` of `*.rs`): every match lies in it.
+pub fn wild_literal(text: &str) -> &str {
+    match text.find(['*', '?', '[', '{', '\\']) {
+        Some(i) => &text[..text[..i].rfind('/').map_or(0, |j| j + 1)],
+        None => text,
+    }
+}
+
 fn below_folded(p: &str, base: &str) -> bool {
     let base = base.trim_end_matches('/');
     p.strip_prefix(base)
@@ -627,7 +636,10 @@ impl Protections {
     ) -> Box<dyn Iterator<Item = &'p Protection> + 'p> {
         match self.first_below_home(folded) {
             Some(first) if !has_meta(first) => Box::new(self.candidates(folded)),
-            _ => Box::new(self.iter()),
+            Some(_) => Box::new(self.iter()),
+            // Outside home (`/work/p/*.rs`), the folder written out before the first wildcard
+            // is where every match lies: only one that holds home reaches home's protections.
+            None => self.at_or_below(wild_literal(folded)),
         }
     }
 

@@ -102,6 +102,8 @@ struct Catalogue {
     tail_matchers: Vec<OnceLock<Option<GlobMatcher>>>,
     /// The same, folded, for those [`wild`] matches without a regular expression.
     tail_wilds: Vec<Option<Wild>>,
+    /// The last part of each of `tails`, folded, when it is written out (`environ`).
+    tail_last: Vec<Option<String>>,
     /// The tails by the folder each names its file in, folded, when written out (`private` of
     /// `ssl/private/*`), and those whose folder is a wildcard (`proc/*/environ`): a path is
     /// compared with the tails of its folder and those.
@@ -211,6 +213,13 @@ fn catalogue() -> &'static Catalogue {
             })
             .collect();
         let tail_count = tails.len();
+        let tail_last = tails
+            .iter()
+            .map(|(parts, _, _)| {
+                let last = parts.last()?;
+                (!last.contains(['*', '?', '[', '{', '\\'])).then(|| fold(last))
+            })
+            .collect();
         let tail_wilds = tails
             .iter()
             .map(|(_, f, _)| wild::simple(f).then(|| Wild::new(&fold(f))))
@@ -239,6 +248,7 @@ fn catalogue() -> &'static Catalogue {
             tails,
             tail_matchers: (0..tail_count).map(|_| OnceLock::new()).collect(),
             tail_wilds,
+            tail_last,
             tail_names: OnceLock::new(),
             except: KINDS.iter().map(|_| OnceLock::new()).collect(),
             kinds,
@@ -278,8 +288,9 @@ fn reveal_globs() -> &'static RevealGlobs {
 /// catalogue's order.
 fn reveals_of(program: &str) -> &'static [Reveal] {
     let start = REVEALS.partition_point(|r| r.program < program);
-    let end = REVEALS.partition_point(|r| r.program <= program);
-    REVEALS.get(start..end).unwrap_or_default()
+    let rest = REVEALS.get(start..).unwrap_or_default();
+    let len = rest.iter().take_while(|r| r.program == program).count();
+    rest.get(..len).unwrap_or_default()
 }
 
 fn environment() -> &'static Environment {
@@ -343,34 +354,42 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
     // The path folded once; its parts are then slices of it. A path whose string is not its
     // parts joined by `/` (`a//b`, `a/./b`, a trailing `/`), or whose folding may change its
     // length, is taken apart by `components` instead.
-    let plain = text.is_ascii()
-        && !text.contains("//")
-        && !text.contains("/./")
-        && !text.ends_with('/')
-        && !text.ends_with("/.");
-    if !plain {
+    let Some(upper) = plain_path(text) else {
         return kind_by_parts(c, path);
-    }
+    };
     // Most paths are lower case already: folded, they are themselves.
-    let folded: std::borrow::Cow<str> = match text.bytes().any(|b| b.is_ascii_uppercase()) {
+    let folded: std::borrow::Cow<str> = match upper {
         true => fold(text).into(),
         false => text.into(),
     };
-    let name = folded
-        .rsplit('/')
-        .next()
-        .filter(|n| !matches!(*n, "" | "." | ".."))?;
+    // The last part and the one before it, found by bytes (see `last_parts`); the path is
+    // plain, so no part is empty but a leading root's.
+    let bytes = folded.as_bytes();
+    let cut = bytes.iter().rposition(|&b| b == b'/');
+    let name = cut.map_or(&*folded, |i| &folded[i + 1..]);
+    if matches!(name, "" | "." | "..") {
+        return None;
+    }
+    let parent = match cut {
+        Some(i) => {
+            let head = &folded[..i];
+            let from = head.as_bytes().iter().rposition(|&b| b == b'/');
+            from.map_or(head, |j| &head[j + 1..])
+        }
+        None => "",
+    };
     let by_name = names_matching(name).into_iter().map(kind_of_name);
-    // A tail is compared only with the paths in its folder (`ssl/private/*`: `private`).
-    let parent = folded[..folded.len() - name.len()]
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or("");
+    // A tail is compared only with the paths in its folder (`ssl/private/*`: `private`), and
+    // only when its name is the path's when written out (`environ` of `proc/*/environ`).
     let of_parent = c.tails_by_parent.get(parent).map_or(&[][..], Vec::as_slice);
     let by_tail = of_parent
         .iter()
         .chain(&c.tails_any_parent)
+        .filter(|&&i| {
+            c.tail_last
+                .get(i)
+                .is_none_or(|last| last.as_deref().is_none_or(|l| l == name))
+        })
         .filter_map(|&i| {
             let (pattern, _, kind) = c.tails.get(i)?;
             let tail = last_parts(&folded, pattern.len())?;
@@ -380,6 +399,27 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
         .chain(by_tail)
         .find(|k| !c.except(*k).is_some_and(|e| e.is_match(name)))
         .and_then(|k| c.kinds.get(k).copied())
+}
+
+/// Whether `text` is a path written plainly, its parts joined by single `/`s: ASCII, no `//`,
+/// no `/./`, not ending in `/` or `/.`; and then whether it has an upper-case letter. One pass
+/// over the bytes (it is asked of every path of every call).
+fn plain_path(text: &str) -> Option<bool> {
+    let bytes = text.as_bytes();
+    if bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
+        return None;
+    }
+    let mut upper = false;
+    // The two bytes before the one looked at.
+    let (mut before, mut last) = (0u8, 0u8);
+    for &b in bytes {
+        if !b.is_ascii() || (b == b'/' && (last == b'/' || (last == b'.' && before == b'/'))) {
+            return None;
+        }
+        upper |= b.is_ascii_uppercase();
+        (before, last) = (last, b);
+    }
+    Some(upper)
 }
 
 /// The indices in `NAMES` of the kinds' name patterns that `name` (one part, folded) matches,
@@ -449,7 +489,9 @@ fn last_parts(path: &str, n: usize) -> Option<&str> {
     let body = path.strip_prefix('/').unwrap_or(path);
     let mut start = body.len();
     for i in 0..n {
-        match body[..start].rfind('/') {
+        // By bytes: `str::rfind` sets up a searcher per call, which costs more than these
+        // short paths take.
+        match body.as_bytes()[..start].iter().rposition(|&b| b == b'/') {
             Some(j) => start = j,
             None if i + 1 == n => return Some(body),
             None => return None,
@@ -825,26 +867,27 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
         .iter()
         .chain(may_glob.then(by_glob).into_iter().flatten())
         .find(|r| {
-            let flagged = r.flags.is_empty()
-                || r.flags.iter().any(|f| {
-                    words().any(|w| {
-                        w == *f
-                            || (f.starts_with("--")
-                                && w.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
-                            || (!f.starts_with("--")
-                                && w.starts_with(f)
-                                && w.len() > f.len()
-                                && !w.starts_with("--"))
-                    })
-                });
-            // A command prefix is the first operands, word for word.
-            flagged
-                && r.commands.iter().any(|prefix| {
-                    let mut ops = operands();
-                    prefix
-                        .split_whitespace()
-                        .all(|want| ops.next() == Some(want))
-                })
+            // A command prefix is the first operands, word for word: most commands of a
+            // program that has entries are none of them, and are passed over by their first.
+            let commanded = r.commands.iter().any(|prefix| {
+                let mut ops = operands();
+                prefix
+                    .split_whitespace()
+                    .all(|want| ops.next() == Some(want))
+            });
+            commanded
+                && (r.flags.is_empty()
+                    || r.flags.iter().any(|f| {
+                        words().any(|w| {
+                            w == *f
+                                || (f.starts_with("--")
+                                    && w.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+                                || (!f.starts_with("--")
+                                    && w.starts_with(f)
+                                    && w.len() > f.len()
+                                    && !w.starts_with("--"))
+                        })
+                    }))
         });
     found.map(|r| r.holds)
 }
@@ -856,6 +899,17 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
 pub fn environment_revealed(cmd: &SimpleCommand) -> Option<String> {
     let env = environment();
     let program = cmd.program();
+    // Asked of every command: one that neither lists, dumps nor prints variables is passed
+    // over before anything is put together.
+    let lister = env.listers.contains(&program);
+    let printer = env.printers.contains(&program);
+    let dumper = env
+        .dumps
+        .iter()
+        .any(|d| d.split_whitespace().next() == Some(program));
+    if !(lister || printer || dumper) {
+        return None;
+    }
     let to_file = cmd.redirects.iter().any(|r| {
         r.fd.is_none_or(|fd| fd == 1) && r.op.writes_output() && r.target.value != "/dev/stdout"
     });
@@ -864,7 +918,7 @@ pub fn environment_revealed(cmd: &SimpleCommand) -> Option<String> {
     }
     let words: Vec<&str> = cmd.argv.iter().skip(1).map(|w| w.value.as_str()).collect();
     const EVERY: &str = "every environment variable, the host's API keys and tokens among them";
-    let named: Vec<&str> = if env.listers.contains(&program) {
+    let named: Vec<&str> = if lister {
         let operands = listed(&words)?;
         // `env FOO=1` prints the environment with FOO in it; `printenv A B` prints A and B.
         if operands.iter().all(|o| program == "env" && o.contains('=')) {
@@ -879,7 +933,7 @@ pub fn environment_revealed(cmd: &SimpleCommand) -> Option<String> {
         parts.next() == Some(program) && parts.eq(words.iter().copied())
     }) {
         return Some(EVERY.into());
-    } else if env.printers.contains(&program) {
+    } else if printer {
         words.iter().flat_map(|w| variables(w)).collect()
     } else {
         Vec::new()
@@ -1423,6 +1477,18 @@ mod tests {
             let text = format!("{root}{}", parts.join("/"));
             let path = Path::new(&text);
             proptest::prop_assert_eq!(kind_by_name(path), kind_by_parts(catalogue(), path), "{}", text);
+        }
+
+        /// The one pass over a path's bytes says what the whole-string searches say.
+        #[test]
+        fn a_path_is_plain_as_the_searches_find_it(text in "[/.aZé]{0,12}") {
+            let by_searches = text.is_ascii()
+                && !text.contains("//")
+                && !text.contains("/./")
+                && !text.ends_with('/')
+                && !text.ends_with("/.");
+            let upper = text.bytes().any(|b| b.is_ascii_uppercase());
+            proptest::prop_assert_eq!(plain_path(&text), by_searches.then_some(upper), "{}", text);
         }
     }
 

@@ -168,8 +168,19 @@ impl Wild {
             [one] => return !text.contains('/') && one.matches(text),
             _ => {}
         }
-        let parts: Vec<&str> = text.split('/').collect();
-        parts_match(&self.parts, &parts)
+        // The parts on the stack: a path of a call is matched against several globs, and a
+        // vector per match was most of what matching cost.
+        let mut parts = [""; 24];
+        let mut n = 0;
+        for part in text.split('/') {
+            let Some(slot) = parts.get_mut(n) else {
+                let parts: Vec<&str> = text.split('/').collect();
+                return parts_match(&self.parts, &parts);
+            };
+            *slot = part;
+            n += 1;
+        }
+        parts_match(&self.parts, &parts[..n])
     }
 }
 
@@ -391,6 +402,25 @@ mod tests {
         assert!(!matches("proc/*/environ", "proc/1/2/environ"));
         assert!(matches("**/.git/hooks/**", "a/b/.git/hooks/pre-commit"));
         assert!(matches("**/.envrc", ".envrc"));
+    }
+
+    #[test]
+    fn a_path_deeper_than_the_parts_kept_on_the_stack_matches_as_globset_has_it() {
+        let deep = format!("/usr/{}x.h", "d/".repeat(40));
+        for pattern in [
+            "/usr/**",
+            "/usr/**/x.h",
+            "**/d/x.h",
+            "/usr/*/x.h",
+            "/opt/**",
+        ] {
+            assert_eq!(
+                matches(pattern, &deep),
+                globset_matches(pattern, &deep),
+                "{pattern}"
+            );
+        }
+        assert!(matches("/usr/**/x.h", &deep));
     }
 
     #[test]
