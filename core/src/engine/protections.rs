@@ -147,7 +147,12 @@ fn matcher(pattern: &str) -> Option<GlobMatcher> {
 /// Whether a relative path is parts none of which is empty, `.` or `..` (`a/b`, not `a//b`,
 /// `./a`, `a/..` or `a/`).
 fn plain_parts(rel: &str) -> bool {
-    !rel.is_empty() && rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
+    // By bytes: asked of every store path of the catalogue when a hook process starts.
+    !rel.is_empty()
+        && rel
+            .as_bytes()
+            .split(|&b| b == b'/')
+            .all(|part| !matches!(part, b"" | b"." | b".."))
 }
 
 /// A store path's part below home (`.docker/config.json` of `~/.docker/config.json`) when it
@@ -164,15 +169,16 @@ fn plain_below_home(written: &str) -> Option<&str> {
 fn store_base_below_home(written: &str) -> Option<&str> {
     let rel = written.strip_prefix("~/").filter(|rel| rel.is_ascii())?;
     let end = rel
-        .split('/')
-        .take_while(|part| !has_meta(part))
+        .as_bytes()
+        .split(|&b| b == b'/')
+        // A part with a wildcard (see `has_meta`) ends it.
+        .take_while(|part| !part.iter().any(|b| b"*?[{\\".contains(b)))
         .map(|part| part.len() + 1)
         .sum::<usize>();
     let base = rel.get(..end.saturating_sub(1))?;
     (base.is_empty() || plain_parts(base)).then_some(base)
 }
 
-/// Whether `p` (folded) is `base` (folded) or below it.
 /// The folder a wildcard path (folded) writes out before its first wildcard, with its
 /// trailing `/` (`/work/p/` of `/work/p/*.rs`; `` of `*.rs`): every match lies in it.
 pub fn wild_literal(text: &str) -> &str {
@@ -182,6 +188,7 @@ pub fn wild_literal(text: &str) -> &str {
     }
 }
 
+/// Whether `p` (folded) is `base` (folded) or below it.
 fn below_folded(p: &str, base: &str) -> bool {
     let base = base.trim_end_matches('/');
     p.strip_prefix(base)
@@ -402,7 +409,7 @@ pub struct Protections {
     stores: Option<Stores>,
     /// The names in the home folder (folded), read once: a protection below a name that is not
     /// there does not exist, and has no real path elsewhere to look up.
-    home_names: OnceLock<Option<HashSet<String>>>,
+    home_names: OnceLock<Option<HashSet<String, foldhash::fast::RandomState>>>,
     /// The protections whose path really is elsewhere, a symlink on its way leading there
     /// (found once, when first needed; see [`Protection::canonical`]).
     linked: OnceLock<Vec<At>>,
@@ -782,7 +789,20 @@ struct LinkWalk<'c> {
     /// What is at each path looked at, so that the paths' common folders are
     /// looked at once.
     seen: HashMap<Box<str>, Seen, foldhash::fast::RandomState>,
+    /// The names in each folder below home a path went into (folded), read once: a name not
+    /// among them is not there, and is not looked up on its own (most of the catalogue's
+    /// stores under `~/.config` are of tools a person does not have). `None`: the folder could
+    /// not be read whole.
+    listed: HashMap<
+        Box<str>,
+        Option<HashSet<String, foldhash::fast::RandomState>>,
+        foldhash::fast::RandomState,
+    >,
 }
+
+/// The most names [`LinkWalk`] reads of one folder; a folder holding more is looked into name
+/// by name.
+const MAX_LISTED: usize = 4096;
 
 #[derive(Clone, Copy)]
 enum Seen {
@@ -796,6 +816,7 @@ impl<'c> LinkWalk<'c> {
         LinkWalk {
             home: ctx.home_as_written(),
             seen: HashMap::default(),
+            listed: HashMap::default(),
         }
     }
 
@@ -817,7 +838,15 @@ impl<'c> LinkWalk<'c> {
         let Some(home) = self.home.and_then(Path::to_str) else {
             return false;
         };
-        if rel.split('/').any(|part| matches!(part, "." | "..")) || rel.starts_with('/') {
+        // By bytes, and looked up by the part below home: asked of every store path of the
+        // catalogue, most of which share their first folders; only what is looked at on disk
+        // is put together.
+        let bytes = rel.as_bytes();
+        if bytes
+            .split(|&b| b == b'/')
+            .any(|part| matches!(part, b"." | b".."))
+            || rel.starts_with('/')
+        {
             return false;
         }
         let rel = rel.trim_end_matches('/');
@@ -825,21 +854,22 @@ impl<'c> LinkWalk<'c> {
             return true;
         }
         let home = home.trim_end_matches('/');
-        let mut text = String::with_capacity(home.len() + 1 + rel.len());
-        text.push_str(home);
-        text.push('/');
-        text.push_str(rel);
         // Each folder on the way below home, then the path itself.
-        let ends = rel
-            .match_indices('/')
-            .map(|(i, _)| home.len() + 1 + i)
-            .chain(std::iter::once(text.len()));
+        let ends = (0..rel.len())
+            .filter(|&i| rel.as_bytes().get(i) == Some(&b'/'))
+            .chain(std::iter::once(rel.len()));
         for end in ends {
-            let prefix = &text[..end];
-            let seen = match self.seen.get(prefix) {
-                Some(seen) => *seen,
+            let prefix = &rel[..end];
+            let seen = match self.seen.get(prefix).copied() {
+                Some(seen) => seen,
+                // (Told by the folder's names, it is not kept: they are.)
+                None if self.surely_missing(home, prefix) => Seen::Missing,
                 None => {
-                    let seen = match std::fs::symlink_metadata(prefix) {
+                    let mut path = String::with_capacity(home.len() + 1 + prefix.len());
+                    path.push_str(home);
+                    path.push('/');
+                    path.push_str(prefix);
+                    let seen = match std::fs::symlink_metadata(path) {
                         Err(_) => Seen::Missing,
                         Ok(m) if m.file_type().is_symlink() => Seen::Link,
                         Ok(_) => Seen::Plain,
@@ -855,6 +885,45 @@ impl<'c> LinkWalk<'c> {
             }
         }
         true
+    }
+}
+
+impl LinkWalk<'_> {
+    /// Whether `rel` (below `home`, in a folder below home that was found plain) is surely
+    /// not there: its folder, read whole, holds no name that folds as its name does. (One
+    /// that does is looked up as written, as a case-insensitive file system would.)
+    fn surely_missing(&mut self, home: &str, rel: &str) -> bool {
+        let Some(cut) = rel.rfind('/') else {
+            // Home's own names are looked up one by one: the callers ask of those it holds.
+            return false;
+        };
+        let (folder, name) = (&rel[..cut], &rel[cut + 1..]);
+        if !self.listed.contains_key(folder) {
+            let names = Self::names_in(&format!("{home}/{folder}"));
+            self.listed.insert(folder.into(), names);
+        }
+        let name: std::borrow::Cow<str> = match name.bytes().any(|b| !b.is_ascii_lowercase()) {
+            true => fold(name).into(),
+            false => name.into(),
+        };
+        self.listed
+            .get(folder)
+            .and_then(Option::as_ref)
+            .is_some_and(|n| !n.contains(name.as_ref()))
+    }
+
+    /// The names a folder holds, folded; `None` when it cannot be read whole (see
+    /// [`MAX_LISTED`]).
+    fn names_in(folder: &str) -> Option<HashSet<String, foldhash::fast::RandomState>> {
+        let entries = std::fs::read_dir(folder).ok()?;
+        let mut names = HashSet::default();
+        for e in entries {
+            if names.len() == MAX_LISTED {
+                return None;
+            }
+            names.insert(fold(&e.ok()?.file_name().to_string_lossy()));
+        }
+        Some(names)
     }
 }
 
@@ -970,6 +1039,34 @@ mod tests {
             .group(docker)
             .iter()
             .all(|p| p.canonical.get() == Some(&None)));
+    }
+
+    #[test]
+    fn a_store_below_a_folder_read_whole_is_found_linked_and_its_neighbours_missing() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let home = dir.path().join("home");
+        let elsewhere = dir.path().join("data/gh");
+        std::fs::create_dir_all(home.join(".config/Code")).expect("folders");
+        std::fs::create_dir_all(&elsewhere).expect("folders");
+        std::os::unix::fs::symlink(&elsewhere, home.join(".config/gh")).expect("a link");
+        let ctx = PathContext::new(dir.path().join("work"), Some(home.clone()));
+        let mut walk = LinkWalk::new(&ctx);
+        // `gh` is in the folder's names: looked up, and found to be a link.
+        assert!(!walk.no_link_below_home(".config/gh/hosts.yml"));
+        // A name the folder does not hold is not there, without a look of its own.
+        assert!(walk.no_link_below_home(".config/doctl/config.yaml"));
+        assert!(walk.no_link_below_home(".config/Code/User/settings.json"));
+        assert_eq!(walk.listed.len(), 2, "{:?}", walk.listed.keys());
+        let mut all = Protections::new(ctx.home.as_deref());
+        all.add_stores(&ctx);
+        let linked: Vec<&str> = all.linked(&ctx).map(|p| p.written.as_str()).collect();
+        assert!(
+            linked.iter().any(|p| p.starts_with("~/.config/gh")),
+            "{linked:?}"
+        );
+        assert!(all
+            .covering(&elsewhere.join("hosts.yml"), true, &ctx)
+            .is_some());
     }
 
     #[test]

@@ -91,17 +91,16 @@ pub struct SecretKind {
 /// The catalogue, compiled: its glob sets only when first asked (a hook process deciding
 /// `git status` needs none of them).
 struct Catalogue {
-    /// Every kind's file-name patterns (those without a `/`): the kind of each (looked up by
-    /// `names_matching`).
-    name_kinds: Vec<usize>,
-    /// The same patterns as written, for [`name_may_match`].
-    name_patterns: Vec<&'static str>,
+    /// Every kind's file-name patterns (those without a `/`) that are globs, as written (for
+    /// [`name_may_match`]), with the kind of each: put together when first asked (a path is
+    /// looked up by `names_matching`, which needs none of it).
+    name_patterns: OnceLock<(Vec<usize>, Vec<&'static str>)>,
     /// Patterns with a `/` (`config/master.key`), matched against the path's last parts: the
     /// parts, the pattern, the kind.
     tails: Vec<(Vec<&'static str>, &'static str, usize)>,
     tail_matchers: Vec<OnceLock<Option<GlobMatcher>>>,
     /// The same, folded, for those [`wild`] matches without a regular expression.
-    tail_wilds: Vec<Option<Wild>>,
+    tail_wilds: Vec<OnceLock<Option<Wild>>>,
     /// The last part of each of `tails`, folded, when it is written out (`environ`).
     tail_last: Vec<Option<String>>,
     /// The tails by the folder each names its file in, folded, when written out (`private` of
@@ -133,8 +132,15 @@ impl Catalogue {
 
     /// Whether tail `i` matches `tail` (the path's last parts, folded).
     fn tail_hit(&self, i: usize, tail: &str) -> bool {
-        match self.tail_wilds.get(i) {
-            Some(Some(w)) => w.is_match(tail),
+        let wild = self.tail_wilds.get(i).and_then(|w| {
+            w.get_or_init(|| {
+                let (_, f, _) = self.tails.get(i)?;
+                wild::simple(f).then(|| Wild::new(&fold(f)))
+            })
+            .as_ref()
+        });
+        match wild {
+            Some(w) => w.is_match(tail),
             _ => self.tail_matcher(i).is_some_and(|m| m.is_match(tail)),
         }
     }
@@ -147,6 +153,23 @@ impl Catalogue {
                     .iter()
                     .map(|(parts, _, _)| parts.last().copied().unwrap_or("*")),
             )
+        })
+    }
+
+    /// The kinds' name patterns (see `name_patterns`): the kind of each, and each as written.
+    fn name_patterns(&self) -> &(Vec<usize>, Vec<&'static str>) {
+        self.name_patterns.get_or_init(|| {
+            let mut kinds = Vec::new();
+            let mut patterns = Vec::new();
+            for (i, k) in KINDS.iter().enumerate() {
+                for f in k.files.iter().filter(|f| !f.contains('/')) {
+                    if wild::simple(f) || folded_glob(f).is_ok() {
+                        kinds.push(i);
+                        patterns.push(*f);
+                    }
+                }
+            }
+            (kinds, patterns)
         })
     }
 
@@ -192,17 +215,10 @@ fn folded_glob(pattern: &str) -> Result<globset::Glob, globset::Error> {
 fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
     CATALOGUE.get_or_init(|| {
-        let mut name_kinds = Vec::new();
-        let mut name_patterns = Vec::new();
         let mut tails = Vec::new();
         for (i, k) in KINDS.iter().enumerate() {
-            for f in k.files {
-                if f.contains('/') {
-                    tails.push((f.split('/').collect::<Vec<_>>(), *f, i));
-                } else if wild::simple(f) || folded_glob(f).is_ok() {
-                    name_kinds.push(i);
-                    name_patterns.push(*f);
-                }
+            for f in k.files.iter().filter(|f| f.contains('/')) {
+                tails.push((f.split('/').collect::<Vec<_>>(), *f, i));
             }
         }
         let kinds = KINDS
@@ -219,10 +235,6 @@ fn catalogue() -> &'static Catalogue {
                 let last = parts.last()?;
                 (!last.contains(['*', '?', '[', '{', '\\'])).then(|| fold(last))
             })
-            .collect();
-        let tail_wilds = tails
-            .iter()
-            .map(|(_, f, _)| wild::simple(f).then(|| Wild::new(&fold(f))))
             .collect();
         let tail_parents: Vec<Option<String>> = tails
             .iter()
@@ -243,11 +255,10 @@ fn catalogue() -> &'static Catalogue {
         Catalogue {
             tails_by_parent,
             tails_any_parent,
-            name_kinds,
-            name_patterns,
+            name_patterns: OnceLock::new(),
             tails,
             tail_matchers: (0..tail_count).map(|_| OnceLock::new()).collect(),
-            tail_wilds,
+            tail_wilds: (0..tail_count).map(|_| OnceLock::new()).collect(),
             tail_last,
             tail_names: OnceLock::new(),
             except: KINDS.iter().map(|_| OnceLock::new()).collect(),
@@ -600,10 +611,11 @@ pub fn kind_in_glob(path: &Path) -> Option<(std::path::PathBuf, SecretKind)> {
     }
     let name = parts.last()?;
     let c = catalogue();
-    c.name_patterns
+    let (kinds, patterns) = c.name_patterns();
+    patterns
         .iter()
         .position(|k| name_may_match(name, k))
-        .map(|i| (path.to_path_buf(), c.kinds[c.name_kinds[i]]))
+        .and_then(|i| Some((path.to_path_buf(), *c.kinds.get(*kinds.get(i)?)?)))
 }
 
 /// Whether a path part is a pattern the shell expands.
@@ -715,7 +727,8 @@ fn name_samples(
         OnceLock::new();
     SAMPLES.get_or_init(|| {
         let names = c
-            .name_patterns
+            .name_patterns()
+            .1
             .iter()
             .copied()
             .chain(
@@ -863,6 +876,7 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
     }
     let words = || cmd.argv.iter().skip(1).map(|w| w.value.as_str());
     let operands = || words().filter(|w| !w.starts_with('-'));
+    let first = operands().next();
     let found = named
         .iter()
         .chain(may_glob.then(by_glob).into_iter().flatten())
@@ -870,10 +884,15 @@ pub fn revealed_by(cmd: &SimpleCommand) -> Option<&'static str> {
             // A command prefix is the first operands, word for word: most commands of a
             // program that has entries are none of them, and are passed over by their first.
             let commanded = r.commands.iter().any(|prefix| {
-                let mut ops = operands();
-                prefix
-                    .split_whitespace()
-                    .all(|want| ops.next() == Some(want))
+                let mut wants = prefix.split_whitespace();
+                match wants.next() {
+                    None => true,
+                    Some(want) if Some(want) != first => false,
+                    Some(_) => {
+                        let mut ops = operands().skip(1);
+                        wants.all(|want| ops.next() == Some(want))
+                    }
+                }
             });
             commanded
                 && (r.flags.is_empty()
@@ -903,10 +922,11 @@ pub fn environment_revealed(cmd: &SimpleCommand) -> Option<String> {
     // over before anything is put together.
     let lister = env.listers.contains(&program);
     let printer = env.printers.contains(&program);
-    let dumper = env
-        .dumps
-        .iter()
-        .any(|d| d.split_whitespace().next() == Some(program));
+    // A dump's first word, compared without splitting it (`export` of `export -p`).
+    let dumper = env.dumps.iter().any(|d| {
+        d.strip_prefix(program)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(char::is_whitespace))
+    });
     if !(lister || printer || dumper) {
         return None;
     }
@@ -1123,7 +1143,7 @@ mod tests {
         let c = catalogue();
         let patterns: usize = KINDS.iter().map(|k| k.files.len()).sum();
         assert_eq!(
-            c.name_kinds.len() + c.tails.len(),
+            c.name_patterns().0.len() + c.tails.len(),
             patterns,
             "a kind's glob did not compile"
         );
