@@ -228,7 +228,7 @@ impl EngineBuilder {
                 let set = headless.iter().find(|(r, _)| *r == risk);
                 (risk, set.map_or(shipped, |(_, a)| *a))
             }),
-            guarded: guarded_paths(&self.ctx, l.guarded),
+            guarded: super::protect::Guarded::new(guarded_paths(&self.ctx, l.guarded)),
             expects: l.expects,
             warnings: diags,
             recent: Default::default(),

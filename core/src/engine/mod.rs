@@ -34,7 +34,6 @@ mod pseudo;
 pub mod rule;
 pub mod view;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::call::{Action, Decision, Risk, ToolCall};
@@ -73,7 +72,7 @@ pub struct Engine {
     default: Decision,
     /// The policy's own files and folders (as resolved, and where their symlinks lead): a
     /// write to them is asked about at high risk (see [`POLICY_FILES_RULE`]).
-    guarded: Vec<PathBuf>,
+    guarded: protect::Guarded,
     /// How an ask resolves per risk when no person can answer (`headless` statements).
     headless: Headless,
     expects: Vec<(Arc<Source>, Expect)>,

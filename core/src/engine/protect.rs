@@ -1,6 +1,7 @@
 //! Hard protections and the guard on the policy's own files: which protected or guarded path a
 //! call may touch, as written, through `cd`, inside a walked tree, or through symlinks.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -15,6 +16,74 @@ use crate::knowledge::secrets::fold;
 use crate::shell::SimpleCommand;
 
 pub use super::protections::{Protection, Protections};
+
+/// The policy's own files and folders a write to is asked about (see
+/// [`Engine::guarded_path`]), with an index of them by their text: a hook guards some forty
+/// (the agents' settings files of the project and of home among them), and every path of
+/// every call is asked about.
+#[derive(Debug, Default)]
+pub(super) struct Guarded {
+    list: Vec<PathBuf>,
+    /// Each of `list` as text, when every one is an absolute path written plainly (see
+    /// [`plain_absolute`]); `None` otherwise, and `list` is gone through one by one. Put
+    /// together when first asked (a hook deciding `git status` asks about no path).
+    texts: std::sync::OnceLock<Option<HashSet<Box<str>, foldhash::fast::RandomState>>>,
+}
+
+impl Guarded {
+    pub(super) fn new(list: Vec<PathBuf>) -> Guarded {
+        Guarded {
+            list,
+            texts: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn texts(&self) -> Option<&HashSet<Box<str>, foldhash::fast::RandomState>> {
+        self.texts
+            .get_or_init(|| {
+                self.list
+                    .iter()
+                    .map(|p| p.to_str().filter(|t| plain_absolute(t)).map(Box::from))
+                    .collect()
+            })
+            .as_ref()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(super) fn iter(&self) -> std::slice::Iter<'_, PathBuf> {
+        self.list.iter()
+    }
+
+    /// Whether `p` is a guarded path or below one, as [`Path::starts_with`] has it: for a
+    /// plain absolute path, it or a folder above it is looked up by its text.
+    pub(super) fn holds(&self, p: &Path) -> bool {
+        let text = p.to_str().filter(|t| plain_absolute(t));
+        match (self.texts(), text) {
+            (Some(texts), Some(t)) => {
+                texts.contains("/")
+                    || t.match_indices('/')
+                        .skip(1)
+                        .map(|(i, _)| &t[..i])
+                        .chain(std::iter::once(t))
+                        .any(|prefix| texts.contains(prefix))
+            }
+            _ => self.list.iter().any(|g| p.starts_with(g)),
+        }
+    }
+}
+
+/// Whether `t` is an absolute path whose text is its parts joined by single `/`s (no `//`, no
+/// `.` part, no trailing `/` but the root's): its folders are then the text before each `/`.
+fn plain_absolute(t: &str) -> bool {
+    t.starts_with('/')
+        && (t == "/" || !t.ends_with('/'))
+        && !t.contains("//")
+        && !t.contains("/./")
+        && !t.ends_with("/.")
+}
 
 /// The folders a `cd` earlier in the line may have moved the shell to. Each `cd` may fail, so
 /// the candidates double with every one (`cd a; cd b` may leave the shell in `.`, `a`, `b` or
@@ -55,10 +124,8 @@ impl Engine {
             return None;
         }
         let wild = has_meta(&lexical.to_string_lossy());
-        if self
-            .guarded
-            .iter()
-            .any(|g| lexical.starts_with(g) || (wild && wildcard_may_reach(lexical, g)))
+        if self.guarded.holds(lexical)
+            || (wild && self.guarded.iter().any(|g| wildcard_may_reach(lexical, g)))
         {
             return Some(lexical.to_path_buf());
         }
@@ -66,10 +133,7 @@ impl Engine {
             return None;
         }
         let real = followed.real(raw, ctx)?;
-        self.guarded
-            .iter()
-            .any(|g| real.starts_with(g))
-            .then_some(real)
+        self.guarded.holds(&real).then_some(real)
     }
 
     /// A protection that a relative path of the command reaches from a folder an earlier `cd`
@@ -725,4 +789,48 @@ fn excluded_names(c: &CommandView) -> Vec<(globset::GlobMatcher, bool)> {
             Some((g.compile_matcher(), files_only))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let part = prop::sample::select(vec!["a", "b", ".harness9", ".", "..", "", "x.json"]);
+        (
+            prop::sample::select(vec!["/", "", "/a/"]),
+            prop::collection::vec(part, 0..5),
+        )
+            .prop_map(|(root, parts)| format!("{root}{}", parts.join("/")))
+    }
+
+    proptest::proptest! {
+        /// The index says what going through the guarded paths with `Path::starts_with` says,
+        /// for paths written plainly or not.
+        #[test]
+        fn a_guarded_path_is_found_as_starts_with_finds_it(
+            guards in proptest::collection::vec(path(), 0..4),
+            p in path(),
+        ) {
+            let list: Vec<PathBuf> = guards.iter().map(PathBuf::from).collect();
+            let by_components = list.iter().any(|g| Path::new(&p).starts_with(g));
+            proptest::prop_assert_eq!(Guarded::new(list).holds(Path::new(&p)), by_components);
+        }
+    }
+
+    #[test]
+    fn the_guarded_files_of_a_project_and_home_are_found_by_their_text() {
+        let g = Guarded::new(vec![
+            PathBuf::from("/work/p/.harness9"),
+            PathBuf::from("/home/u/.claude/settings.json"),
+        ]);
+        assert!(g.texts().is_some());
+        assert!(g.holds(Path::new("/work/p/.harness9/team.policy")));
+        assert!(g.holds(Path::new("/home/u/.claude/settings.json")));
+        assert!(!g.holds(Path::new("/work/p/.harness9x")));
+        assert!(!g.holds(Path::new("/home/u/.claude")));
+        // Not written plainly: compared part by part.
+        assert!(g.holds(Path::new("/work/p/./.harness9//x")));
+    }
 }
