@@ -75,14 +75,10 @@ impl Guarded {
     }
 }
 
-/// Whether `t` is an absolute path whose text is its parts joined by single `/`s (no `//`, no
-/// `.` part, no trailing `/` but the root's): its folders are then the text before each `/`.
+/// Whether `t` is an absolute path written plainly (see
+/// [`crate::knowledge::secrets::plain_path`]): its folders are then the text before each `/`.
 fn plain_absolute(t: &str) -> bool {
-    t.starts_with('/')
-        && (t == "/" || !t.ends_with('/'))
-        && !t.contains("//")
-        && !t.contains("/./")
-        && !t.ends_with("/.")
+    t.starts_with('/') && crate::knowledge::secrets::plain_path(t).is_some()
 }
 
 /// The folders a `cd` earlier in the line may have moved the shell to. Each `cd` may fail, so
@@ -832,5 +828,6 @@ mod tests {
         assert!(!g.holds(Path::new("/home/u/.claude")));
         // Not written plainly: compared part by part.
         assert!(g.holds(Path::new("/work/p/./.harness9//x")));
+        assert!(g.holds(Path::new("/work/p/.harness9/é.policy")));
     }
 }

@@ -169,10 +169,8 @@ fn plain_below_home(written: &str) -> Option<&str> {
 fn store_base_below_home(written: &str) -> Option<&str> {
     let rel = written.strip_prefix("~/").filter(|rel| rel.is_ascii())?;
     let end = rel
-        .as_bytes()
-        .split(|&b| b == b'/')
-        // A part with a wildcard (see `has_meta`) ends it.
-        .take_while(|part| !part.iter().any(|b| b"*?[{\\".contains(b)))
+        .split('/')
+        .take_while(|part| !has_meta(part))
         .map(|part| part.len() + 1)
         .sum::<usize>();
     let base = rel.get(..end.saturating_sub(1))?;
@@ -841,8 +839,8 @@ impl<'c> LinkWalk<'c> {
         // By bytes, and looked up by the part below home: asked of every store path of the
         // catalogue, most of which share their first folders; only what is looked at on disk
         // is put together.
-        let bytes = rel.as_bytes();
-        if bytes
+        if rel
+            .as_bytes()
             .split(|&b| b == b'/')
             .any(|part| matches!(part, b"." | b".."))
             || rel.starts_with('/')
@@ -855,8 +853,9 @@ impl<'c> LinkWalk<'c> {
         }
         let home = home.trim_end_matches('/');
         // Each folder on the way below home, then the path itself.
-        let ends = (0..rel.len())
-            .filter(|&i| rel.as_bytes().get(i) == Some(&b'/'))
+        let ends = rel
+            .match_indices('/')
+            .map(|(i, _)| i)
             .chain(std::iter::once(rel.len()));
         for end in ends {
             let prefix = &rel[..end];

@@ -197,6 +197,11 @@ impl Catalogue {
     }
 }
 
+/// Whether a part of a tail is written out: no wildcard in it (`environ`, not `*`).
+fn written_out(part: &str) -> bool {
+    !part.contains(['*', '?', '[', '{', '\\'])
+}
+
 fn glob(pattern: &str) -> Option<GlobMatcher> {
     GlobBuilder::new(pattern)
         .case_insensitive(true)
@@ -231,16 +236,13 @@ fn catalogue() -> &'static Catalogue {
         let tail_count = tails.len();
         let tail_last = tails
             .iter()
-            .map(|(parts, _, _)| {
-                let last = parts.last()?;
-                (!last.contains(['*', '?', '[', '{', '\\'])).then(|| fold(last))
-            })
+            .map(|(parts, _, _)| parts.last().filter(|l| written_out(l)).map(|l| fold(l)))
             .collect();
         let tail_parents: Vec<Option<String>> = tails
             .iter()
             .map(|(parts, _, _)| {
                 let parent = parts.len().checked_sub(2).and_then(|i| parts.get(i))?;
-                (!parent.contains(['*', '?', '[', '{', '\\'])).then(|| fold(parent))
+                written_out(parent).then(|| fold(parent))
             })
             .collect();
         let mut tails_by_parent =
@@ -415,7 +417,7 @@ pub fn kind_by_name(path: &Path) -> Option<SecretKind> {
 /// Whether `text` is a path written plainly, its parts joined by single `/`s: ASCII, no `//`,
 /// no `/./`, not ending in `/` or `/.`; and then whether it has an upper-case letter. One pass
 /// over the bytes (it is asked of every path of every call).
-fn plain_path(text: &str) -> Option<bool> {
+pub(crate) fn plain_path(text: &str) -> Option<bool> {
     let bytes = text.as_bytes();
     if bytes.ends_with(b"/") || bytes.ends_with(b"/.") {
         return None;
