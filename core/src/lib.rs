@@ -30,6 +30,7 @@
 //! ```
 
 pub mod call;
+pub mod command;
 pub mod diag;
 pub mod engine;
 pub mod import;
