@@ -14,7 +14,7 @@ use std::path::Path;
 use std::{env, fs};
 
 /// The program tables, one per family, in the order they are read.
-const PROGRAM_FILES: [&str; 7] = [
+const PROGRAM_FILES: [&str; 8] = [
     "core.toml",
     "text.toml",
     "files.toml",
@@ -22,6 +22,7 @@ const PROGRAM_FILES: [&str; 7] = [
     "git.toml",
     "run.toml",
     "containers.toml",
+    "launch.toml",
 ];
 
 const EFFECTS_FILE: &str = "effects.toml";

@@ -660,11 +660,11 @@ fn code_from_input(cmd: &SimpleCommand) -> bool {
 }
 
 /// Whether `program` runs code it is given: a wrapper, shell or interpreter the shell
-/// analysis reads ([`shell::runs_other_code`]), or one whose code it does not read (awk's and
+/// analysis reads ([`knowledge::runs_other_code`]), or one whose code it does not read (awk's and
 /// sed's scripts, other languages, fetch-and-run tools: the tables' `runs_code`, see
 /// [`knowledge::runs_unread_code`]). Such a program gets the exact command only.
 fn runs_code(program: &str) -> bool {
-    shell::runs_other_code(program)
+    knowledge::runs_other_code(program)
         || knowledge::runs_unread_code(program)
         || program.starts_with("python")
 }
@@ -791,7 +791,7 @@ mod tests {
         // No second copy of what the shell model knows.
         for p in marked(|t| t.runs_code) {
             assert!(
-                !shell::runs_other_code(p),
+                !knowledge::runs_other_code(p),
                 "{p} is known to the shell model already"
             );
         }

@@ -15,7 +15,8 @@ use serde_json::value::RawValue;
 use super::packed::Packed;
 use super::secrets::{Content, Environment, KindData, Public, Reveal, Store};
 use super::table::{
-    parse_spec, Examples, Follow, Operands, Program, Propose, Style, TableError, Takes, Traits,
+    parse_spec, Examples, Follow, Operands, Program, Propose, Runs, Style, TableError, Takes,
+    Traits,
 };
 
 /// A program of the shipped tables as `build.rs` wrote it.
@@ -101,6 +102,22 @@ impl Registry {
             .get(name)
             .and_then(|i| self.entries[*i].compiled().ok())
             .is_some_and(|c| c.carries)
+    }
+
+    /// How `name` runs the command or code it is given, if it does (see [`Runs`]); a name
+    /// that is a versioned program's name followed by digits and dots (`python3.12`) is
+    /// that program.
+    pub fn runs(&self, name: &str) -> Option<Runs> {
+        if let Some(p) = self.entry(name) {
+            return p.traits.runs;
+        }
+        let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if base.len() == name.len() || base.is_empty() {
+            return None;
+        }
+        self.entry(base)
+            .filter(|p| p.traits.versioned)
+            .and_then(|p| p.traits.runs)
     }
 
     /// Every program that compiles and whose table describes its command line, in the order
@@ -260,6 +277,10 @@ struct RawProgram {
     assignments: bool,
     #[serde(default)]
     names_only: bool,
+    #[serde(default)]
+    runs: Option<String>,
+    #[serde(default)]
+    versioned: bool,
 }
 
 fn yes() -> bool {
@@ -269,7 +290,7 @@ fn yes() -> bool {
 impl RawProgram {
     /// The program's traits, and the name of the first one given (for a subcommand's table,
     /// which may give none).
-    fn traits(&self) -> (Traits, Option<&'static str>) {
+    fn traits(&self) -> Result<(Traits, Option<&'static str>), TableError> {
         let given = [
             (self.walks, "walks"),
             (self.walk_changes, "walk_changes"),
@@ -279,6 +300,8 @@ impl RawProgram {
             (self.runs_code, "runs_code"),
             (self.assignments, "assignments"),
             (self.names_only, "names_only"),
+            (self.runs.is_some(), "runs"),
+            (self.versioned, "versioned"),
             (!self.grammar, "grammar"),
         ]
         .into_iter()
@@ -292,8 +315,18 @@ impl RawProgram {
             runs_code: self.runs_code,
             assignments: self.assignments,
             names_only: self.names_only,
+            runs: match self.runs.as_deref() {
+                None => None,
+                Some(kind) => {
+                    Some(Runs::parse(kind).ok_or_else(|| TableError::UnknownRuns(kind.into()))?)
+                }
+            },
+            versioned: self.versioned,
         };
-        (traits, given)
+        if traits.versioned && !matches!(traits.runs, Some(Runs::Interpreter(_))) {
+            return Err(TableError::VersionedNotInterpreter);
+        }
+        Ok((traits, given))
     }
 
     /// A table with `grammar = false` lists options only by their names and marks, and says
@@ -378,7 +411,7 @@ fn compile_node(
     if parent.is_some() && !raw.aliases.is_empty() {
         return Err(TableError::SubcommandAliases);
     }
-    let (traits, given) = raw.traits();
+    let (traits, given) = raw.traits()?;
     if let Some(name) = given.filter(|_| parent.is_some()) {
         return Err(TableError::SubcommandTrait(name));
     }
@@ -463,6 +496,7 @@ fn check_duplicates(p: &Program) -> Result<(), TableError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::Lang;
 
     #[test]
     fn the_shipped_tables_load_without_a_mistake() {
@@ -568,6 +602,70 @@ mod tests {
                 "{says}: {errors:?}"
             );
         }
+    }
+
+    #[test]
+    fn shipped_tables_say_how_launchers_run_what_they_run() {
+        let reg = registry();
+        let errors = reg.errors();
+        assert!(errors.is_empty(), "{errors:?}");
+        for (name, runs) in [
+            ("sudo", Some(Runs::Wrapper)),
+            ("coproc", Some(Runs::Wrapper)),
+            ("time", Some(Runs::Wrapper)),
+            ("env", Some(Runs::Env)),
+            ("find", Some(Runs::Find)),
+            ("zsh", Some(Runs::Shell)),
+            (".", Some(Runs::Source)),
+            ("python3.12", Some(Runs::Interpreter(Lang::Python))),
+            ("pypy3", Some(Runs::Interpreter(Lang::Python))),
+            ("perl5.36", Some(Runs::Interpreter(Lang::Perl))),
+            ("bun", Some(Runs::Interpreter(Lang::Node))),
+            ("deno", Some(Runs::Interpreter(Lang::Deno))),
+            // Only an interpreter's name carries a version; only a versioned one's.
+            ("node18", None),
+            ("sudo2", None),
+            ("pythonx", None),
+            ("3.12", None),
+            ("ls", None),
+        ] {
+            assert_eq!(reg.runs(name), runs, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_runs_kind_is_checked() {
+        let reg = Registry::load(&[(
+            "t.toml",
+            r#"
+            [a]
+            grammar = false
+            runs = "launcher"
+            [b]
+            grammar = false
+            runs = "wrapper"
+            versioned = true
+            [c]
+            options = ["-x"]
+            [c.sub.d]
+            runs = "shell"
+            "#,
+        )]);
+        let errors = reg.errors();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(
+            errors[0].contains("unknown `runs` kind `launcher`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].contains("`versioned` is said of a program whose `runs`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[2].contains("`runs` is said of a program"),
+            "{errors:?}"
+        );
+        assert_eq!((reg.runs("a"), reg.runs("b")), (None, None));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod carried;
 pub mod effects;
+pub(crate) mod interp;
 mod load;
 mod packed;
 mod reading;
@@ -21,16 +22,17 @@ pub mod verbs;
 pub mod wild;
 
 pub use carried::{config_code, Carried};
+pub use interp::Lang;
 pub use load::{registry, Registry};
 pub use reading::{Operand, Reading, Used, Value};
 pub use sed::{awk_program, awk_writes, sed_io, SedIo};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{
-    Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Style, Takes, Traits,
+    Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Runs, Style, Takes, Traits,
 };
 pub use values::LineValues;
 
-use crate::shell::{Redirect, SimpleCommand, Word};
+use crate::command::{Redirect, SimpleCommand, Word};
 
 /// Whether a simple command only reads: its program is named literally (`ls`, not `./ls` or
 /// `$X`) and its table says it is read-only with every option and operand given (see
@@ -118,7 +120,7 @@ pub fn unknown_reason(
     }
     // A program that runs a command it is given (`find -exec`, `xargs`, `sudo`, a shell):
     // what it runs is judged on its own.
-    if crate::shell::runs_other_code(program) {
+    if runs_other_code(program) {
         return None;
     }
     // A table that lists every option of a read-only program: what it does not know is not
@@ -147,13 +149,18 @@ pub fn unknown_reason(
                 || at.starts_with(cwd);
         return (!inside).then(|| format!("harness9 does not know the program `{}`", first.value));
     }
-    if SHELL_BUILTINS.contains(&program)
-        || effects::knows(program)
-        || crate::shell::runs_other_code(program)
-    {
+    if SHELL_BUILTINS.contains(&program) || effects::knows(program) || runs_other_code(program) {
         return None;
     }
     Some(format!("harness9 does not know what `{}` does", shown()))
+}
+
+/// Whether `program` (its folder stripped) runs other commands or code it is given, as its
+/// table's `runs` says: wrappers (`sudo`, `timeout`, …), `env`, `xargs`, `find`, shells,
+/// `eval`, `source`, `ssh`, and the interpreters whose one-liners the analysis reads
+/// (python, perl, ruby, node, deno, php). What it runs is decided on its own.
+pub fn runs_other_code(program: &str) -> bool {
+    registry().runs(program).is_some()
 }
 
 /// Whether knowledge other than the verb tables reads `program`: a table of the program
@@ -162,7 +169,7 @@ pub fn unknown_reason(
 pub fn read_otherwise(program: &str) -> bool {
     registry().entry(program).is_some()
         || effects::knows(program)
-        || crate::shell::runs_other_code(program)
+        || runs_other_code(program)
         || SHELL_BUILTINS.contains(&program)
         || effects::targets::files_by_spelling(program)
 }
@@ -253,7 +260,7 @@ fn redirect_reads_only(r: &Redirect) -> bool {
     if r.duplicates_fd() {
         return true;
     }
-    if r.target.dynamic || r.op == crate::shell::RedirectOp::ReadWrite {
+    if r.target.dynamic || r.op == crate::command::RedirectOp::ReadWrite {
         return false;
     }
     if r.writes() {

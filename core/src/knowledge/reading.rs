@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::load::registry;
 use super::table::{Long, Operands, OptSpec, Program, Role, Style, Takes};
-use crate::shell::{SimpleCommand, Word};
+use crate::command::{SimpleCommand, Word};
 
 /// A simple command as its program reads it.
 #[derive(Debug, Clone, Default)]

@@ -12,12 +12,12 @@ use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobMatcher};
 
+use crate::command::SimpleCommand;
 use crate::knowledge::load::{
     CONTENTS, ENVIRONMENT, KINDS, NAMES, NAME_ANY, NAME_BY_FIRST, NAME_BY_LAST, NAME_LITERALS,
     PUBLIC, REVEALS, STORES, STORE_GROUPS, STORE_PATHS,
 };
 use crate::knowledge::wild::{self, Wild, WildSet};
-use crate::shell::SimpleCommand;
 
 // The catalogue (`policies/secrets.toml`) as `build.rs` writes it: constants, read without
 // deserializing anything (a hook process reads a few entries of some 600). The tests read the

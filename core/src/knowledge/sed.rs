@@ -203,7 +203,7 @@ pub enum SedIo {
 
 /// What the scripts of a sed command (its `-e` values, `--expression=`, or its first operand)
 /// write, read and run; a script from a file (`-f`) is not read, and counts as running code.
-pub fn sed_io(cmd: &crate::shell::SimpleCommand) -> Vec<SedIo> {
+pub fn sed_io(cmd: &crate::command::SimpleCommand) -> Vec<SedIo> {
     let mut scripts = Vec::new();
     let mut out = Vec::new();
     let args = cmd.argv.get(1..).unwrap_or_default();
@@ -403,7 +403,7 @@ pub fn awk_writes(program: &str) -> Vec<Option<String>> {
 }
 
 /// The awk program of a command (its first operand, when no `-f` or `-e` gives one).
-pub fn awk_program(cmd: &crate::shell::SimpleCommand) -> Option<&str> {
+pub fn awk_program(cmd: &crate::command::SimpleCommand) -> Option<&str> {
     let args = cmd.argv.get(1..)?;
     let mut i = 0;
     while let Some(w) = args.get(i) {

@@ -2,7 +2,7 @@
 //! where a path leads. A line that changes one of them makes every command in it unknown to
 //! the rules that allow (the analysis reads `git` and `~/x` as they are before the line runs).
 
-use crate::shell::SimpleCommand;
+use crate::command::SimpleCommand;
 
 /// Variables that decide what a program name runs (`PATH`, and what bash reads at start) or
 /// where a path leads (`HOME` for `~`, `CDPATH` for `cd`, `PWD`/`OLDPWD` for `~+`/`~-`, `IFS`
@@ -109,7 +109,7 @@ pub fn changes_shell_state(commands: &[SimpleCommand]) -> Option<String> {
                 "`{program} -n` makes a name that sets another variable"
             ));
         }
-        let names: Vec<&crate::shell::Word> = match program {
+        let names: Vec<&crate::command::Word> = match program {
             p if SETTERS.contains(&p) => cmd.argv[1..].iter().collect(),
             // `printf -v NAME …`, `printf -vNAME …`
             "printf" => cmd

@@ -5,6 +5,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, LazyLock};
 
+use super::interp::Lang;
+
 /// What a word given to a program is to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
@@ -291,6 +293,87 @@ pub struct Traits {
     /// link leads), never what is in a file (`ls`, `stat`, `realpath`): what it prints of a
     /// folder outside the project shows no secret.
     pub names_only: bool,
+    /// It runs a command or code it is given, read by the shell analysis as [`Runs`] says.
+    pub runs: Option<Runs>,
+    /// Its name may carry a version (`python3.12`, `perl5.36`, `pypy3`): the name followed by
+    /// digits and dots names it too.
+    pub versioned: bool,
+}
+
+/// How a program runs the command or code it is given: the shell analysis reads the
+/// command line by it and decides what runs on its own (`runs = "wrapper"` in a table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runs {
+    /// The command written after its options and a fixed number of operands (`sudo`, `nice`,
+    /// `timeout`, `chroot`), by the option table of the shell analysis's wrappers.
+    Wrapper,
+    /// `env [NAME=VALUE]… COMMAND`, and `env -S`.
+    Env,
+    /// `busybox APPLET …`: the applet named.
+    Busybox,
+    /// The command given, with words read from standard input.
+    Xargs,
+    /// `-exec`, `-execdir`, `-ok`, `-okdir` commands.
+    Find,
+    /// `watch COMMAND`: by a shell, again and again.
+    Watch,
+    /// `flock FILE COMMAND` and `flock FILE -c CODE`.
+    Flock,
+    /// `su -c CODE`, or a login shell.
+    Su,
+    /// `runuser -u USER COMMAND`, `runuser -c CODE`.
+    Runuser,
+    /// `sg GROUP -c CODE`.
+    Sg,
+    /// util-linux `script -c CODE`.
+    Script,
+    /// A shell: `-c CODE`, a script file, or commands on its standard input.
+    Shell,
+    /// `eval CODE`.
+    Eval,
+    /// `source FILE`, `. FILE`.
+    Source,
+    /// `ssh HOST COMMAND`: code run on another machine.
+    Ssh,
+    /// An interpreter whose one-liners (`-c`, `-e`) are read for the commands they run.
+    Interpreter(Lang),
+}
+
+impl Runs {
+    const NAMES: [(Runs, &'static str); 21] = [
+        (Runs::Wrapper, "wrapper"),
+        (Runs::Env, "env"),
+        (Runs::Busybox, "busybox"),
+        (Runs::Xargs, "xargs"),
+        (Runs::Find, "find"),
+        (Runs::Watch, "watch"),
+        (Runs::Flock, "flock"),
+        (Runs::Su, "su"),
+        (Runs::Runuser, "runuser"),
+        (Runs::Sg, "sg"),
+        (Runs::Script, "script"),
+        (Runs::Shell, "shell"),
+        (Runs::Eval, "eval"),
+        (Runs::Source, "source"),
+        (Runs::Ssh, "ssh"),
+        (Runs::Interpreter(Lang::Python), "python"),
+        (Runs::Interpreter(Lang::Perl), "perl"),
+        (Runs::Interpreter(Lang::Ruby), "ruby"),
+        (Runs::Interpreter(Lang::Node), "node"),
+        (Runs::Interpreter(Lang::Deno), "deno"),
+        (Runs::Interpreter(Lang::Php), "php"),
+    ];
+
+    pub fn parse(s: &str) -> Option<Runs> {
+        Self::NAMES.iter().find(|(_, n)| *n == s).map(|(r, _)| *r)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map_or("", |(_, n)| n)
+    }
 }
 
 /// A program (or a subcommand of one) as the knowledge knows it.
@@ -501,6 +584,10 @@ pub enum TableError {
     NoTable,
     #[error("unknown style `{0}` (gnu, posix, git, find)")]
     UnknownStyle(String),
+    #[error("unknown `runs` kind `{0}` (runs: {kinds})", kinds = Runs::NAMES.map(|(_, n)| n).join(", "))]
+    UnknownRuns(String),
+    #[error("`versioned` is said of a program whose `runs` is an interpreter")]
+    VersionedNotInterpreter,
     #[error("a subcommand has no aliases")]
     SubcommandAliases,
     /// A program-level field (`walks`, `propose`, …) in a subcommand's table.

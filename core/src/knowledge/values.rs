@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use crate::shell::{Origin, SimpleCommand, Word};
+use crate::command::{Origin, SimpleCommand, Word};
 
 use super::state::STATE_VARIABLES;
 

@@ -16,9 +16,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::command::SimpleCommand;
 use crate::knowledge::load::{LEXICON, VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM};
 use crate::knowledge::packed::{from_packed, Packed};
-use crate::shell::SimpleCommand;
 
 /// What a command of a program read by its words does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
@@ -672,8 +672,8 @@ fn statement(cmd: &SimpleCommand) -> Option<bool> {
     // read here, so it may change anything.
     for r in &cmd.redirects {
         match r.op {
-            crate::shell::RedirectOp::HereString => texts.push(&r.target),
-            crate::shell::RedirectOp::HereDoc | crate::shell::RedirectOp::HereDocStrip => {
+            crate::command::RedirectOp::HereString => texts.push(&r.target),
+            crate::command::RedirectOp::HereDoc | crate::command::RedirectOp::HereDocStrip => {
                 return Some(true)
             }
             _ => {}

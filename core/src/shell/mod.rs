@@ -21,19 +21,17 @@ mod driver;
 mod evaluated;
 mod expand;
 mod fast;
-mod interp;
 mod misread;
-mod options;
 mod parse;
 mod unescape;
 mod walk;
 mod words;
 
+use crate::command::assigned_name;
 pub use crate::command::{
     assigned_value, Analysis, Origin, Redirect, RedirectOp, SimpleCommand, View, Word,
     HARMLESS_DEVICES,
 };
-use crate::command::assigned_name;
 
 /// Analyses a command line. A line of plain words takes a fast path that gives exactly what
 /// the parser would; everything else is parsed.
@@ -54,37 +52,6 @@ pub const MAX_COMMAND_LEN: usize = 64 * 1024;
 /// Deepest nesting of substitutions, subshells, wrappers (`sudo env nice …`) and payloads
 /// (`bash -c`, `eval`, interpreter shell-outs) followed.
 pub const MAX_DEPTH: usize = 16;
-
-/// Whether the analysis reads `program` (its folder stripped) as one that runs other commands
-/// or code it is given: wrappers (`sudo`, `timeout`, …), `env`, `xargs`, `find`, shells,
-/// `eval`, `source`, `ssh`, and the interpreters whose one-liners it reads (python, perl,
-/// ruby, node, deno, php).
-pub fn runs_other_code(program: &str) -> bool {
-    expand::runs_other_code(program)
-}
-
-/// The code an interpreter one-liner is given on its command line (`python3 -c CODE`,
-/// `node -e CODE`, `perl -e CODE`, …) and the language's name (`python`, `perl`, `ruby`,
-/// `node`, `deno`, `php`); `None` for a program that is not one of these interpreters.
-pub fn interpreter_code(cmd: &SimpleCommand) -> Option<(&'static str, Vec<Word>)> {
-    let lang = interp::Lang::of(cmd.program())?;
-    let name = match lang {
-        interp::Lang::Python => "python",
-        interp::Lang::Perl => "perl",
-        interp::Lang::Ruby => "ruby",
-        interp::Lang::Node => "node",
-        interp::Lang::Deno => "deno",
-        interp::Lang::Php => "php",
-    };
-    Some((name, interp::invocation(lang, &cmd.argv).codes))
-}
-
-/// The script file an interpreter runs (`python3 tool.py`, `node x`, `perl -w x.pl`); `None`
-/// when it runs code it is given, a module or its standard input, or is no interpreter.
-pub fn interpreter_script(cmd: &SimpleCommand) -> Option<Word> {
-    let lang = interp::Lang::of(cmd.program())?;
-    interp::invocation(lang, &cmd.argv).script
-}
 
 #[cfg(test)]
 mod tests;

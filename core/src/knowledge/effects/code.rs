@@ -9,7 +9,7 @@ use super::model::{is, FETCH_RUN};
 use super::verbs::verb_match;
 use super::words::{option_value, positional, short};
 use super::{Effects, Kind, Line, Places};
-use crate::shell::{SimpleCommand, Word};
+use crate::command::{SimpleCommand, Word};
 
 /// tmux's commands that only look (lists, options, a pane's text) or change only how tmux
 /// shows its windows, with their aliases.
@@ -92,7 +92,7 @@ impl Effects<'_, '_> {
         };
         // Here-strings hold their text as the target; here-documents as the body.
         let here = cmd.redirects.iter().filter_map(|r| match r.op {
-            crate::shell::RedirectOp::HereString => Some(r.target.value.as_str()),
+            crate::command::RedirectOp::HereString => Some(r.target.value.as_str()),
             _ => r.body.as_deref(),
         });
         let found = cmd
@@ -182,7 +182,7 @@ impl Effects<'_, '_> {
             // The file runs in the shell itself (`. ./env.sh`, `source venv/bin/activate`).
             cmd.argv.get(1).filter(|w| w.value != "--").cloned()
         } else {
-            crate::shell::interpreter_script(cmd)
+            crate::knowledge::interp::interpreter_script(cmd)
         };
         let Some(script) = script else {
             return;

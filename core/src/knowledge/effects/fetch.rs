@@ -5,7 +5,7 @@ use super::data::{data, Network};
 use super::network::url_host;
 use super::opts::{names_option, Opts};
 use super::{Effects, Kind};
-use crate::shell::SimpleCommand;
+use crate::command::SimpleCommand;
 
 impl Effects<'_, '_> {
     /// curl, wget, httpie and friends.

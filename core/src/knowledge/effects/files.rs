@@ -8,8 +8,8 @@ use super::places::Place;
 use super::targets::{deletes_of, writes_of, Written};
 use super::words::positional;
 use super::{Effects, Kind};
+use crate::command::{SimpleCommand, Word};
 use crate::knowledge::{operand, Reading, Role};
-use crate::shell::{SimpleCommand, Word};
 
 impl Effects<'_, '_> {
     /// Writing `p` (shown as `shown`), by where it is: nothing in a temporary folder.

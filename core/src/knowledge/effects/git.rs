@@ -4,8 +4,8 @@
 use super::network::{remote_host, url_host};
 use super::words::option_value;
 use super::{Effects, Kind, Line};
+use crate::command::SimpleCommand;
 use crate::knowledge::{config_code, Reading};
-use crate::shell::SimpleCommand;
 
 /// A git command as read: its subcommand and the operands after it.
 struct Git<'a> {
@@ -69,7 +69,7 @@ impl Git<'_> {
 
 /// A git word that is an `ext::CMD` URL, which runs CMD wherever git takes a URL. Any word,
 /// whatever the subcommand: which of its words git reads as a URL is not read from the tables.
-pub(crate) fn ext_url(cmd: &SimpleCommand) -> Option<&crate::shell::Word> {
+pub(crate) fn ext_url(cmd: &SimpleCommand) -> Option<&crate::command::Word> {
     if cmd.program() != "git" {
         return None;
     }

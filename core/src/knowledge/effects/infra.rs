@@ -8,7 +8,7 @@ use super::network::url_host;
 use super::verbs::verb_match;
 use super::words::option_value;
 use super::{Effects, Kind};
-use crate::shell::SimpleCommand;
+use crate::command::SimpleCommand;
 
 impl Effects<'_, '_> {
     /// Cloud, cluster, database and registry changes of `program` (as [`packages`] names it)

@@ -1,12 +1,12 @@
 //! Interpreter one-liners (`python3 -c`, `node -e`, …): the network calls, the files opened
 //! for writing under a computed name and the code built at run time that their text shows.
 //! The files the code changes (deletes, moves, writes) are read with the shell-outs
-//! (`crate::shell`'s interpreter reader) and judged as the commands the calls equal.
+//! (the interpreter reader, `super::super::interp`) and judged as the commands the calls equal.
 
 use super::model::model;
 use super::words::short;
 use super::{Effects, Kind};
-use crate::shell::Word;
+use crate::command::Word;
 
 impl Effects<'_, '_> {
     /// Interpreter one-liners: network calls, files opened for writing, code built at run

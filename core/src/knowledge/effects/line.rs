@@ -9,8 +9,8 @@ use super::opts::Opts;
 use super::targets::writes_of;
 use super::words::positional;
 use super::Places;
+use crate::command::SimpleCommand;
 use crate::knowledge::Reading;
-use crate::shell::SimpleCommand;
 
 /// What earlier commands of the same line did that later ones depend on: files they wrote
 /// (and whether fetched from the network), git remotes they added.

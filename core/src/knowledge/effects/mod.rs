@@ -48,8 +48,9 @@ use self::model::model;
 use self::opts::Opts;
 use self::packages::unversioned;
 use self::words::positional;
+use crate::command::SimpleCommand;
+use crate::knowledge::interp::interpreter_code;
 use crate::knowledge::Reading;
-use crate::shell::{interpreter_code, SimpleCommand};
 
 /// Commands that exercise the effects data, by program: each verb of the process, infrastructure
 /// and installer lists (`cargo yank x`, `npm unpublish x`), each installer verb with each of its
@@ -232,7 +233,7 @@ fn dry_run(cmd: &SimpleCommand) -> Option<String> {
         ("git", "add" | "rm" | "mv") => "nvfrkqAN",
         _ => "",
     };
-    let words: Vec<&crate::shell::Word> = cmd
+    let words: Vec<&crate::command::Word> = cmd
         .argv
         .iter()
         .skip(1)
@@ -391,7 +392,7 @@ impl Effects<'_, '_> {
         // A start-up file for shells matters to a command that may start one: not to a
         // program whose table lists everything it does and that only reads (`ls`).
         let no_shell = || {
-            !crate::shell::runs_other_code(cmd.program())
+            !crate::knowledge::runs_other_code(cmd.program())
                 && crate::knowledge::registry()
                     .entry(cmd.program())
                     .is_some_and(|t| t.grammar && t.readonly)

@@ -2,12 +2,12 @@
 //! DNS and ping lookups, raw sockets (nc, socat), copiers (scp, rsync, sftp), a web server and a
 //! remote shell; the reading of hosts in URLs and scp-style remotes.
 
-use crate::shell::RedirectOp;
+use crate::command::RedirectOp;
 
 use super::model::{is, COPIER, FETCHER, LOOKUP, RAW};
 use super::words::{option_value, positional};
 use super::{Effects, Kind};
-use crate::shell::{SimpleCommand, Word};
+use crate::command::{SimpleCommand, Word};
 
 impl Effects<'_, '_> {
     /// The network programs of the data (fetchers, raw sockets, copiers, lookups), and a web

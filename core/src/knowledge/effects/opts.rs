@@ -1,7 +1,7 @@
 //! Options read by a list of the names that take a value, the way getopt reads them: enough for
 //! curl and wget, whose options the program knowledge does not hold.
 
-use crate::shell::{SimpleCommand, Word};
+use crate::command::{SimpleCommand, Word};
 
 /// Options as given to a program whose grammar is a list of value-taking names (`-Xvalue`,
 /// `-X value`, `--name=value`, `--name value`).

@@ -6,7 +6,7 @@ use super::network::url_host;
 use super::verbs::verb_match;
 use super::words::{option_value, positional};
 use super::{Effects, Kind};
-use crate::shell::{SimpleCommand, Word};
+use crate::command::{SimpleCommand, Word};
 
 impl Effects<'_, '_> {
     /// Installs from a registry (medium), or from a URL, a repository or another index

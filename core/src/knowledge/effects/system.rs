@@ -6,7 +6,7 @@ use super::model::{is, MACHINE, PRIVILEGED, PROCESS, SCHEDULER};
 use super::verbs::verb_match;
 use super::words::positional;
 use super::{Effects, Kind};
-use crate::shell::SimpleCommand;
+use crate::command::SimpleCommand;
 
 impl Effects<'_, '_> {
     /// Schedulers, services, users, processes and the machine.

@@ -3,8 +3,8 @@
 //! their words.
 
 use super::git::positional_after_globals;
+use crate::command::{SimpleCommand, Word};
 use crate::knowledge::{Reading, Role, Takes};
-use crate::shell::{SimpleCommand, Word};
 
 /// Programs whose written files are read from their words (besides their table's roles).
 const WRITERS: [&str; 25] = [

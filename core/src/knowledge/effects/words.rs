@@ -1,6 +1,6 @@
 //! Reading a command's words: its operands, an option's value, a text cut short for a message.
 
-use crate::shell::SimpleCommand;
+use crate::command::SimpleCommand;
 
 /// The first value of one of `names` (`--bind 0.0.0.0`, `--bind=0.0.0.0`, `-d DIR`).
 pub(super) fn option_value<'w>(argv: &[&'w str], names: &[&str]) -> Option<&'w str> {

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::{starts, too_complex, Env, Res, Run, MAX_SPLITS};
-use crate::shell::options::{self, Spec};
+use crate::command::options::{self, Spec};
 use crate::shell::{Origin, SimpleCommand, Word};
 
 const ENV: Spec = Spec {

@@ -3,7 +3,7 @@
 
 use super::shells::stdin_scripts;
 use super::{Env, Run};
-use crate::shell::interp::{self, Lang, ShellOut};
+use crate::knowledge::interp::{self, Lang, ShellOut};
 use crate::shell::{Origin, SimpleCommand};
 
 /// The shell-outs of an interpreter's code (`-c`, `-e`, …, or a script on its standard input).

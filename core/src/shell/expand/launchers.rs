@@ -3,7 +3,7 @@
 
 use super::shells::stdin_scripts;
 use super::{joined, script_of, starts, wrapped, Env, Res, Run};
-use crate::shell::options::{self, Parsed, Spec};
+use crate::command::options::{self, Parsed, Spec};
 use crate::shell::{Origin, SimpleCommand, Word};
 
 /// `busybox APPLET args…`.

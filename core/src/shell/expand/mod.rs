@@ -30,8 +30,8 @@ mod wrappers;
 use std::cell::Cell;
 
 use self::emit::emit;
-use super::options::Parsed;
 use super::{Origin, SimpleCommand, Word, MAX_COMMAND_LEN};
+use crate::command::options::Parsed;
 
 /// As the walk's: `Err` is the reason the line is not understood, carried into the decision.
 type Res<T> = Result<T, String>;
@@ -95,12 +95,6 @@ pub(super) struct Env<'a> {
     pub functions: &'a [String],
     /// Here-documents the command reads on its standard input.
     pub stdin: &'a [&'a Script],
-}
-
-/// Whether `program` is of a kind that runs other commands or code (see
-/// [`crate::shell::runs_other_code`]).
-pub(in crate::shell) fn runs_other_code(program: &str) -> bool {
-    programs::kind(program).is_some()
 }
 
 /// Whether a command whose program is `program` (its directory stripped) may run more than

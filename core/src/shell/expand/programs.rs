@@ -9,13 +9,15 @@ use super::launchers::{
 use super::shells::{eval_runs, shell_runs, source_runs, ssh_runs};
 use super::wrappers::{self, Wrapper};
 use super::{Env, Res, Run};
-use crate::shell::interp::Lang;
+use crate::knowledge::Lang;
 use crate::shell::SimpleCommand;
 
 /// A program that may run more than itself, by how it says what it runs.
 #[derive(Clone, Copy)]
 pub(super) enum Kind {
-    Wrapper(&'static Wrapper),
+    /// A wrapper, with its option table (`None`: a table calls it a wrapper, but the analysis
+    /// has no option table to read it by, so what it runs is not known).
+    Wrapper(Option<&'static Wrapper>),
     Env,
     Busybox,
     Xargs,
@@ -34,35 +36,42 @@ pub(super) enum Kind {
     Interpreter(Lang),
 }
 
-/// The kind of `program` (its directory stripped), if it runs more than itself.
+/// The kind of `program` (its directory stripped), if it runs more than itself: as its
+/// table's `runs` says (`policies/programs/launch.toml`). A wrapper is read by its option table
+/// here (see [`wrappers::of`]); a table that calls a program a wrapper this module has no
+/// option table for makes the analysis fail (and the command is asked about).
 pub(super) fn kind(program: &str) -> Option<Kind> {
-    if let Some(w) = wrappers::of(program) {
-        return Some(Kind::Wrapper(w));
-    }
-    Some(match program {
-        "env" => Kind::Env,
-        "busybox" => Kind::Busybox,
-        "xargs" => Kind::Xargs,
-        "find" => Kind::Find,
-        "watch" => Kind::Watch,
-        "flock" => Kind::Flock,
-        "su" => Kind::Su,
-        "runuser" => Kind::Runuser,
-        "sg" => Kind::Sg,
-        "script" => Kind::TypeScript,
-        "bash" | "sh" | "zsh" | "dash" | "ksh" | "ash" | "mksh" | "pdksh" | "yash" | "rbash"
-        | "fish" | "csh" | "tcsh" => Kind::Shell,
-        "eval" => Kind::Eval,
-        "source" | "." => Kind::Source,
-        "ssh" => Kind::Ssh,
-        _ => Kind::Interpreter(Lang::of(program)?),
+    use crate::knowledge::Runs;
+    Some(match crate::knowledge::registry().runs(program)? {
+        Runs::Wrapper => Kind::Wrapper(wrappers::of(program)),
+        Runs::Env => Kind::Env,
+        Runs::Busybox => Kind::Busybox,
+        Runs::Xargs => Kind::Xargs,
+        Runs::Find => Kind::Find,
+        Runs::Watch => Kind::Watch,
+        Runs::Flock => Kind::Flock,
+        Runs::Su => Kind::Su,
+        Runs::Runuser => Kind::Runuser,
+        Runs::Sg => Kind::Sg,
+        Runs::Script => Kind::TypeScript,
+        Runs::Shell => Kind::Shell,
+        Runs::Eval => Kind::Eval,
+        Runs::Source => Kind::Source,
+        Runs::Ssh => Kind::Ssh,
+        Runs::Interpreter(lang) => Kind::Interpreter(lang),
     })
 }
 
 /// What `cmd`, a program of kind `kind`, runs.
 pub(super) fn runs(kind: Kind, cmd: &SimpleCommand, env: &Env<'_>) -> Res<Vec<Run>> {
     Ok(match kind {
-        Kind::Wrapper(w) => wrappers::wrapper_runs(w, cmd, env)?,
+        Kind::Wrapper(Some(w)) => wrappers::wrapper_runs(w, cmd, env)?,
+        Kind::Wrapper(None) => {
+            return Err(format!(
+                "harness9 cannot read what the wrapper `{}` runs",
+                cmd.program()
+            ))
+        }
         Kind::Env => env_runs(cmd, env)?,
         Kind::Busybox => busybox_runs(cmd),
         Kind::Xargs => xargs_runs(cmd, env)?,

@@ -2,7 +2,7 @@
 //! on standard input, `eval`, `source`, and the remote command line of `ssh`.
 
 use super::{joined, script_of, starts, Env, Res, Run};
-use crate::shell::options::{self, Spec};
+use crate::command::options::{self, Spec};
 use crate::shell::RedirectOp;
 use crate::shell::{Origin, SimpleCommand, Word};
 

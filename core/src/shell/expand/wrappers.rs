@@ -3,7 +3,7 @@
 
 use super::shells::stdin_scripts;
 use super::{starts, wrapped, Env, Res, Run};
-use crate::shell::options::{self, Spec};
+use crate::command::options::{self, Spec};
 use crate::shell::{Origin, SimpleCommand};
 
 /// The wrapper `program` is, if it is one.

@@ -4,7 +4,7 @@ use super::args::Arg;
 use super::lex::Lit;
 use super::names::Shape::{self, *};
 use super::{Lang, ShellOut};
-use crate::shell::Word;
+use crate::command::Word;
 
 /// The shell command line of a string literal.
 pub(super) fn shell_of(lit: Lit) -> ShellOut {

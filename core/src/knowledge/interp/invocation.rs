@@ -5,12 +5,12 @@ use std::iter::Peekable;
 use std::str::CharIndices;
 
 use super::Lang;
-use crate::shell::options::{self, Spec};
-use crate::shell::Word;
+use crate::command::options::{self, Spec};
+use crate::command::Word;
 
 /// What an interpreter command line runs.
 #[derive(Debug, Default)]
-pub(in crate::shell) struct Invocation {
+pub(crate) struct Invocation {
     /// Code given on the command line.
     pub codes: Vec<Word>,
     /// The program is read from standard input (no code, no script, or the script `-`).
@@ -42,7 +42,7 @@ const PHP: Spec = Spec {
 };
 
 /// Reads an interpreter's command line.
-pub(in crate::shell) fn invocation(lang: Lang, argv: &[Word]) -> Invocation {
+pub(crate) fn invocation(lang: Lang, argv: &[Word]) -> Invocation {
     let mut inv = Invocation::default();
     let operand = match lang {
         Lang::Python => {

@@ -13,7 +13,7 @@ use super::paths::module_name;
 use super::{Lang, ShellOut};
 
 /// The commands `code` shells out to.
-pub(in crate::shell) fn shell_outs(lang: Lang, code: &str) -> Vec<ShellOut> {
+pub(crate) fn shell_outs(lang: Lang, code: &str) -> Vec<ShellOut> {
     let mut out = Vec::new();
     let tables = super::names::tables(lang, code);
     let imports = imports(lang, code);

@@ -8,7 +8,7 @@ use super::lex::{is_ident, Lit};
 use super::names::{Change, Mode, Operand, Strength};
 use super::paths::{is_path_object, path_of, Named};
 use super::{Lang, ShellOut};
-use crate::shell::Word;
+use crate::command::Word;
 
 /// Where a call is in the code, and what it is called on.
 pub(super) struct Site<'a> {

@@ -4,6 +4,8 @@
 //! values, and the program knowledge ([`crate::knowledge`]), the effects model and the engine
 //! read them.
 
+pub(crate) mod options;
+
 /// Whether `prefix`, the part of a word before its first `=`, makes the word a `name=value`
 /// (`if=…`, `PREFIX=…`) or `--flag=value` (`--file=…`, `-o=…`) whose value is read as a path.
 pub(crate) fn assigned_name(prefix: &str) -> bool {
@@ -381,4 +383,3 @@ impl SimpleCommand {
         self.argv.first().is_some_and(|w| w.dynamic)
     }
 }
-

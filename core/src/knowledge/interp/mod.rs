@@ -27,13 +27,13 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-pub(super) use self::invocation::invocation;
-pub(super) use self::scan::shell_outs;
-use super::Word;
+pub(crate) use self::invocation::invocation;
+pub(crate) use self::scan::shell_outs;
+use crate::command::{SimpleCommand, Word};
 
 /// The languages whose one-liners are scanned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Lang {
+pub enum Lang {
     Python,
     Perl,
     Ruby,
@@ -45,34 +45,48 @@ pub(super) enum Lang {
 }
 
 impl Lang {
-    /// The language of a program name (`python3.12`, `pypy3`, `perl5.36`, `nodejs`, …).
-    pub(super) fn of(program: &str) -> Option<Lang> {
-        let versioned = |prefix: &str| {
-            program
-                .strip_prefix(prefix)
-                .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
-        };
-        if versioned("python") || versioned("pypy") {
-            Some(Lang::Python)
-        } else if versioned("perl") {
-            Some(Lang::Perl)
-        } else if versioned("ruby") {
-            Some(Lang::Ruby)
-        } else if matches!(program, "node" | "nodejs" | "bun") {
-            Some(Lang::Node)
-        } else if program == "deno" {
-            Some(Lang::Deno)
-        } else if versioned("php") {
-            Some(Lang::Php)
-        } else {
-            None
+    /// The language of a program name (`python3.12`, `pypy3`, `perl5.36`, `nodejs`, …), as
+    /// its table's `runs` says.
+    pub(crate) fn of(program: &str) -> Option<Lang> {
+        match crate::knowledge::registry().runs(program) {
+            Some(crate::knowledge::Runs::Interpreter(lang)) => Some(lang),
+            _ => None,
         }
     }
 }
 
+impl Lang {
+    /// The language's name in decisions: `python`, `perl`, `ruby`, `node`, `deno`, `php`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::Perl => "perl",
+            Lang::Ruby => "ruby",
+            Lang::Node => "node",
+            Lang::Deno => "deno",
+            Lang::Php => "php",
+        }
+    }
+}
+
+/// The code an interpreter one-liner is given on its command line (`python3 -c CODE`,
+/// `node -e CODE`, `perl -e CODE`, …) and the language's name (see [`Lang::name`]); `None`
+/// for a program that is not one of these interpreters.
+pub fn interpreter_code(cmd: &SimpleCommand) -> Option<(&'static str, Vec<Word>)> {
+    let lang = Lang::of(cmd.program())?;
+    Some((lang.name(), invocation(lang, &cmd.argv).codes))
+}
+
+/// The script file an interpreter runs (`python3 tool.py`, `node x`, `perl -w x.pl`); `None`
+/// when it runs code it is given, a module or its standard input, or is no interpreter.
+pub fn interpreter_script(cmd: &SimpleCommand) -> Option<Word> {
+    let lang = Lang::of(cmd.program())?;
+    invocation(lang, &cmd.argv).script
+}
+
 /// A command found in interpreter code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum ShellOut {
+pub(crate) enum ShellOut {
     /// A command line run by a shell (`os.system("…")`, back-ticks); `dynamic` when its text
     /// is interpolated or built at run time.
     Shell { text: String, dynamic: bool },

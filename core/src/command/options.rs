@@ -14,7 +14,7 @@ use super::Word;
 
 /// How a program reads its options.
 #[derive(Debug, Default)]
-pub(super) struct Spec {
+pub(crate) struct Spec {
     /// Short options that take a value (`-u root`, `-uroot`).
     pub short_value: &'static str,
     /// Short options whose value, if any, is attached (`xargs -i{}`).
@@ -37,14 +37,14 @@ pub(super) struct Spec {
 /// One option found: its name (the letter of a short option, the full name of a long one) and
 /// its value.
 #[derive(Debug, Clone)]
-pub(super) struct Opt {
+pub(crate) struct Opt {
     pub name: String,
     pub value: Option<Word>,
 }
 
 /// The options of a command line.
 #[derive(Debug, Default)]
-pub(super) struct Parsed {
+pub(crate) struct Parsed {
     pub opts: Vec<Opt>,
     /// Index of the first operand (== `argv.len()` when there is none).
     pub operands: usize,
@@ -124,7 +124,7 @@ fn part_of(word: &Word, text: &str) -> Word {
 }
 
 /// Reads the options of `argv` from index `from`.
-pub(super) fn parse(spec: &Spec, argv: &[Word], from: usize) -> Parsed {
+pub(crate) fn parse(spec: &Spec, argv: &[Word], from: usize) -> Parsed {
     let mut parsed = parse_once(spec, argv, from, true);
     if let Some(k) = parsed.alternative {
         // `k` is the last word the unknown option would take.
