@@ -12,26 +12,42 @@
 
 use super::Word;
 
-/// How a program reads its options.
-#[derive(Debug, Default)]
-pub(crate) struct Spec {
+/// How a program reads its options: written in the code (`Spec<'static>`), or borrowed from a
+/// program table (`Spec<'_, String>`, see [`crate::knowledge::WrapperTable`]).
+#[derive(Debug)]
+pub(crate) struct Spec<'a, S: AsRef<str> = &'static str> {
     /// Short options that take a value (`-u root`, `-uroot`).
-    pub short_value: &'static str,
+    pub short_value: &'a str,
     /// Short options whose value, if any, is attached (`xargs -i{}`).
-    pub short_optional: &'static str,
+    pub short_optional: &'a str,
     /// Short options that take no value.
-    pub short_flags: &'static str,
+    pub short_flags: &'a str,
     /// Short options that may take the next word or none (`sudo -h [host]`): read as flags,
     /// with the other reading as an alternative.
-    pub short_ambiguous: &'static str,
+    pub short_ambiguous: &'a str,
     /// Long options that take a value (`--user=root`, `--user root`).
-    pub long_value: &'static [&'static str],
+    pub long_value: &'a [S],
     /// Long options whose value, if any, is given with `=`.
-    pub long_optional: &'static [&'static str],
+    pub long_optional: &'a [S],
     /// Long options that take no value.
-    pub long_flags: &'static [&'static str],
+    pub long_flags: &'a [S],
     /// `-10` is an option (`nice -10 cmd`).
     pub numeric: bool,
+}
+
+impl Default for Spec<'_> {
+    fn default() -> Self {
+        Spec {
+            short_value: "",
+            short_optional: "",
+            short_flags: "",
+            short_ambiguous: "",
+            long_value: &[],
+            long_optional: &[],
+            long_flags: &[],
+            numeric: false,
+        }
+    }
 }
 
 /// One option found: its name (the letter of a short option, the full name of a long one) and
@@ -69,37 +85,41 @@ impl Parsed {
     }
 }
 
-enum Long {
-    Value(&'static str),
-    Optional(&'static str),
-    Flag(&'static str),
+enum Long<'a> {
+    Value(&'a str),
+    Optional(&'a str),
+    Flag(&'a str),
     Unknown,
 }
 
-impl Spec {
-    fn long(&self, name: &str) -> Long {
-        let tables: [(&[&'static str], u8); 3] = [
+impl<'a, S: AsRef<str>> Spec<'a, S> {
+    fn long(&self, name: &str) -> Long<'a> {
+        let tables: [(&'a [S], u8); 3] = [
             (self.long_value, 0),
             (self.long_optional, 1),
             (self.long_flags, 2),
         ];
-        let make = |kind: u8, full: &'static str| match kind {
+        let make = |kind: u8, full: &'a str| match kind {
             0 => Long::Value(full),
             1 => Long::Optional(full),
             _ => Long::Flag(full),
         };
         for (table, kind) in tables {
-            if let Some(full) = table.iter().find(|n| **n == name) {
-                return make(kind, full);
+            if let Some(full) = table.iter().find(|n| n.as_ref() == name) {
+                return make(kind, full.as_ref());
             }
         }
         if name.is_empty() {
             return Long::Unknown;
         }
         // getopt_long accepts a unique prefix.
-        let mut found: Option<(u8, &'static str)> = None;
+        let mut found: Option<(u8, &'a str)> = None;
         for (table, kind) in tables {
-            for full in table.iter().filter(|n| n.starts_with(name)) {
+            for full in table
+                .iter()
+                .map(AsRef::as_ref)
+                .filter(|n| n.starts_with(name))
+            {
                 match found {
                     None => found = Some((kind, full)),
                     Some((k, _)) if k == kind => {}
@@ -124,7 +144,7 @@ fn part_of(word: &Word, text: &str) -> Word {
 }
 
 /// Reads the options of `argv` from index `from`.
-pub(crate) fn parse(spec: &Spec, argv: &[Word], from: usize) -> Parsed {
+pub(crate) fn parse<S: AsRef<str>>(spec: &Spec<'_, S>, argv: &[Word], from: usize) -> Parsed {
     let mut parsed = parse_once(spec, argv, from, true);
     if let Some(k) = parsed.alternative {
         // `k` is the last word the unknown option would take.
@@ -136,7 +156,12 @@ pub(crate) fn parse(spec: &Spec, argv: &[Word], from: usize) -> Parsed {
 
 /// One reading; with `track`, `alternative` is the index of the last word an unknown option
 /// would take with its value.
-fn parse_once(spec: &Spec, argv: &[Word], from: usize, track: bool) -> Parsed {
+fn parse_once<S: AsRef<str>>(
+    spec: &Spec<'_, S>,
+    argv: &[Word],
+    from: usize,
+    track: bool,
+) -> Parsed {
     let mut parsed = Parsed::default();
     let mut i = from;
     while let Some(word) = argv.get(i) {
@@ -182,8 +207,8 @@ fn note_unknown(parsed: &mut Parsed, argv: &[Word], track: bool, k: usize, curre
 
 /// The long option `--long` at `argv[i]` (`long` without its dashes) and its value; returns
 /// the index of the next word.
-fn parse_long(
-    spec: &Spec,
+fn parse_long<S: AsRef<str>>(
+    spec: &Spec<'_, S>,
     argv: &[Word],
     mut i: usize,
     long: &str,
@@ -223,8 +248,8 @@ fn parse_long(
 
 /// The cluster of short options at `argv[i]` (`cluster` without its dash), each letter on its
 /// own; a letter that takes a value ends it. Returns the index of the next word.
-fn parse_short_cluster(
-    spec: &Spec,
+fn parse_short_cluster<S: AsRef<str>>(
+    spec: &Spec<'_, S>,
     argv: &[Word],
     i: usize,
     cluster: &str,

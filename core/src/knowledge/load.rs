@@ -16,7 +16,7 @@ use super::packed::Packed;
 use super::secrets::{Content, Environment, KindData, Public, Reveal, Store};
 use super::table::{
     parse_spec, Examples, Follow, Operands, Program, Propose, Runs, Style, TableError, Takes,
-    Traits,
+    Traits, WrapperTable,
 };
 
 /// A program of the shipped tables as `build.rs` wrote it.
@@ -281,6 +281,9 @@ struct RawProgram {
     runs: Option<String>,
     #[serde(default)]
     versioned: bool,
+    /// With `runs = "wrapper"`: how it reads its options.
+    #[serde(default)]
+    wrapper: Option<WrapperTable>,
 }
 
 fn yes() -> bool {
@@ -302,6 +305,7 @@ impl RawProgram {
             (self.names_only, "names_only"),
             (self.runs.is_some(), "runs"),
             (self.versioned, "versioned"),
+            (self.wrapper.is_some(), "wrapper"),
             (!self.grammar, "grammar"),
         ]
         .into_iter()
@@ -325,6 +329,9 @@ impl RawProgram {
         };
         if traits.versioned && !matches!(traits.runs, Some(Runs::Interpreter(_))) {
             return Err(TableError::VersionedNotInterpreter);
+        }
+        if (traits.runs == Some(Runs::Wrapper)) != self.wrapper.is_some() {
+            return Err(TableError::WrapperTable);
         }
         Ok((traits, given))
     }
@@ -440,6 +447,7 @@ fn compile_node(
     program.plus = raw.plus;
     program.grammar = raw.grammar;
     program.traits = traits;
+    program.wrapper = raw.wrapper.take();
     program.set_examples(Examples {
         readonly: raw.readonly_examples,
         not_readonly: raw.not_readonly_examples,
@@ -649,10 +657,35 @@ mod tests {
             options = ["-x"]
             [c.sub.d]
             runs = "shell"
+            [e]
+            grammar = false
+            runs = "wrapper"
+            [f]
+            grammar = false
+            [f.wrapper]
+            positional = 1
+            [g]
+            grammar = false
+            runs = "wrapper"
+            [g.wrapper]
+            short_flag = "x"
             "#,
         )]);
         let errors = reg.errors();
-        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert_eq!(errors.len(), 6, "{errors:?}");
+        for (i, says) in [
+            (
+                3,
+                "e: a program with `runs = \"wrapper\"` has a `wrapper` table",
+            ),
+            (
+                4,
+                "f: a program with `runs = \"wrapper\"` has a `wrapper` table",
+            ),
+            (5, "g: unknown field `short_flag`"),
+        ] {
+            assert!(errors[i].contains(says), "{says}: {errors:?}");
+        }
         assert!(
             errors[0].contains("unknown `runs` kind `launcher`"),
             "{errors:?}"

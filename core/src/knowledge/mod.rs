@@ -29,6 +29,7 @@ pub use sed::{awk_program, awk_writes, sed_io, SedIo};
 pub use state::{changes_shell_state, line_values, STATE_VARIABLES};
 pub use table::{
     Effect, Follow, Long, Operands, OptSpec, Program, Propose, Role, Runs, Style, Takes, Traits,
+    WrapperTable,
 };
 pub use values::LineValues;
 

@@ -376,6 +376,39 @@ impl Runs {
     }
 }
 
+/// How a wrapper (`runs = "wrapper"`) reads its options, to find where the command it runs
+/// starts (`[sudo.wrapper]` in a table): as `getopt` does, short options combining, long ones
+/// taking `--name=value` or `--name value` and abbreviated to a unique prefix. An option it
+/// does not list is read both as a flag and as taking the next word (both commands are
+/// decided).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WrapperTable {
+    /// Short options that take a value (`-u root`, `-uroot`), as one string of letters.
+    pub short_value: String,
+    /// Short options whose value, if any, is attached.
+    pub short_optional: String,
+    /// Short options that take no value.
+    pub short_flags: String,
+    /// Short options that may take the next word or none (`sudo -h [host]`).
+    pub short_ambiguous: String,
+    /// Long options (without their dashes) that take a value.
+    pub long_value: Vec<String>,
+    /// Long options whose value, if any, is given with `=`.
+    pub long_optional: Vec<String>,
+    /// Long options that take no value.
+    pub long_flags: Vec<String>,
+    /// `-10` is an option (`nice -10 cmd`).
+    pub numeric: bool,
+    /// Operands before the command: `timeout DURATION`, `chroot DIR`, `taskset MASK`.
+    pub positional: usize,
+    /// Options (a letter or a long name) with which nothing is run: `sudo -l`, `command -v`.
+    pub no_run: Vec<String>,
+    /// Options with which, given no command, it runs a shell reading its standard input
+    /// (`sudo -s <<EOF`); `""`: always (`chroot DIR <<EOF`).
+    pub shell: Vec<String>,
+}
+
 /// A program (or a subcommand of one) as the knowledge knows it.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -400,6 +433,8 @@ pub struct Program {
     /// [`super::Registry::get`]), and its options are only names with their effects.
     pub grammar: bool,
     pub traits: Traits,
+    /// How a wrapper reads its options (with `runs = "wrapper"`, and only then).
+    pub wrapper: Option<WrapperTable>,
     short: HashMap<char, usize>,
     /// Long option names without their dashes, sorted, with the option they name.
     long: Vec<(String, usize)>,
@@ -447,6 +482,7 @@ impl Program {
             sub: Subs::default(),
             grammar: true,
             traits: Traits::default(),
+            wrapper: None,
             short: HashMap::new(),
             long: Vec::new(),
             single_dash: HashMap::new(),
@@ -588,6 +624,9 @@ pub enum TableError {
     UnknownRuns(String),
     #[error("`versioned` is said of a program whose `runs` is an interpreter")]
     VersionedNotInterpreter,
+    /// `runs = "wrapper"` without a `wrapper` table, or a `wrapper` table without it.
+    #[error("a program with `runs = \"wrapper\"` has a `wrapper` table, and only such a program")]
+    WrapperTable,
     #[error("a subcommand has no aliases")]
     SubcommandAliases,
     /// A program-level field (`walks`, `propose`, …) in a subcommand's table.

@@ -7,9 +7,10 @@ use super::launchers::{
     watch_runs, xargs_runs,
 };
 use super::shells::{eval_runs, shell_runs, source_runs, ssh_runs};
-use super::wrappers::{self, Wrapper};
+use super::wrappers;
 use super::{Env, Res, Run};
 use crate::knowledge::Lang;
+use crate::knowledge::WrapperTable;
 use crate::shell::SimpleCommand;
 
 /// A program that may run more than itself, by how it says what it runs.
@@ -17,7 +18,7 @@ use crate::shell::SimpleCommand;
 pub(super) enum Kind {
     /// A wrapper, with its option table (`None`: a table calls it a wrapper, but the analysis
     /// has no option table to read it by, so what it runs is not known).
-    Wrapper(Option<&'static Wrapper>),
+    Wrapper(Option<&'static WrapperTable>),
     Env,
     Busybox,
     Xargs,
@@ -37,13 +38,14 @@ pub(super) enum Kind {
 }
 
 /// The kind of `program` (its directory stripped), if it runs more than itself: as its
-/// table's `runs` says (`policies/programs/launch.toml`). A wrapper is read by its option table
-/// here (see [`wrappers::of`]); a table that calls a program a wrapper this module has no
-/// option table for makes the analysis fail (and the command is asked about).
+/// table's `runs` says (`policies/programs/launch.toml`), a wrapper by its table's `wrapper`
+/// options. (A wrapper without them does not load; were one read without them, the analysis
+/// would fail and the command be asked about.)
 pub(super) fn kind(program: &str) -> Option<Kind> {
     use crate::knowledge::Runs;
-    Some(match crate::knowledge::registry().runs(program)? {
-        Runs::Wrapper => Kind::Wrapper(wrappers::of(program)),
+    let registry = crate::knowledge::registry();
+    Some(match registry.runs(program)? {
+        Runs::Wrapper => Kind::Wrapper(registry.entry(program).and_then(|p| p.wrapper.as_ref())),
         Runs::Env => Kind::Env,
         Runs::Busybox => Kind::Busybox,
         Runs::Xargs => Kind::Xargs,
