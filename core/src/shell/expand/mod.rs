@@ -12,8 +12,10 @@
 //! about. Nesting (`sudo env X=1 nice timeout 5 bash -c '…'`) is followed to the end, within
 //! [`MAX_DEPTH`](super::MAX_DEPTH); deeper is a failure of the whole analysis.
 //!
-//! One file per kind of program: `programs.rs` tells which kind a program is, `wrappers.rs`
-//! reads the wrappers an option table describes (`sudo`, `nice`, `timeout`, …), `env.rs`
+//! Which kind a program is, the program tables say (`runs = "…"`, see
+//! [`crate::knowledge::Runs`]); reading each kind is code, one file per kind: `programs.rs`
+//! maps a kind to its reader, `wrappers.rs` reads the wrappers by their tables' option specs
+//! (`sudo`, `nice`, `timeout`, …), `env.rs`
 //! reads `env` (and splits its `-S` strings), `launchers.rs` the other programs that run a
 //! command given their own way (`xargs`, `find -exec`, `su -c`, `watch`, …), `shells.rs` the
 //! shells, `eval`, `source` and `ssh`, and `interpreters.rs` the shell-outs of interpreter
