@@ -80,16 +80,20 @@ fn reflag(program: &str, word: &str, how: u8) -> Vec<String> {
     }) else {
         return vec![word.to_string()];
     };
-    // A letter that takes a value takes the rest of the cluster (`tar -fdx` is `-f dx`):
-    // splitting or reordering would be another command.
-    let takes_value = harness9::knowledge::registry()
-        .get(program)
-        .is_some_and(|p| {
-            letters.chars().any(|c| {
-                p.short(c)
-                    .is_some_and(|o| o.takes != harness9::knowledge::Takes::Nothing)
-            })
-        });
+    // A letter that takes a value takes the rest of the cluster (`tar -fdx` is `-f dx`,
+    // `curl -delete` is `-d elete`): splitting or reordering would be another command. The
+    // program's table says which letters take one; a program without a table whose options
+    // the effects model reads its own way (curl, wget, nc, …) keeps its clusters as written.
+    let table = harness9::knowledge::registry().get(program);
+    if table.is_none() && harness9::knowledge::effects::knows(program) {
+        return vec![word.to_string()];
+    }
+    let takes_value = table.is_some_and(|p| {
+        letters.chars().any(|c| {
+            p.short(c)
+                .is_some_and(|o| o.takes != harness9::knowledge::Takes::Nothing)
+        })
+    });
     if takes_value {
         return vec![word.to_string()];
     }
