@@ -322,7 +322,7 @@ impl SimpleCommand {
             .map(|w| {
                 // A byte scan: asked of every command many times per call, and `/` is ASCII,
                 // so the slice after it starts on a character.
-                match memchr::memrchr(b'/', w.value.as_bytes()) {
+                match w.value.bytes().rposition(|b| b == b'/') {
                     Some(slash) => w.value.get(slash + 1..).unwrap_or(""),
                     None => &w.value,
                 }
