@@ -321,7 +321,14 @@ impl SimpleCommand {
     pub fn program(&self) -> &str {
         self.argv
             .first()
-            .map(|w| w.value.rsplit('/').next().unwrap_or(&w.value))
+            .map(|w| {
+                // A byte scan: asked of every command many times per call, and `/` is ASCII,
+                // so the slice after it starts on a character.
+                match w.value.bytes().rposition(|b| b == b'/') {
+                    Some(slash) => w.value.get(slash + 1..).unwrap_or(""),
+                    None => &w.value,
+                }
+            })
             .unwrap_or("")
     }
 

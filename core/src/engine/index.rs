@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use memchr::memmem;
 
 use super::pattern::Pattern;
 use super::rule::{CMatcher, CommandView, CompiledRule, Target, Test, TextTest, ToolPattern};
@@ -57,6 +58,9 @@ struct Bucket {
     prefix: HashMap<String, Vec<RuleId>>,
     prefix_lens: Vec<usize>,
     substr_keys: Vec<String>,
+    /// A searcher for each of `substr_keys` when they are looked for one by one, made at the
+    /// first lookup (`str::contains` set one up per key and text).
+    substr_finders: OnceLock<Vec<memmem::Finder<'static>>>,
     substr_rules: Vec<Vec<RuleId>>,
     substr_slot: HashMap<String, usize>,
     /// For more than [`SCANNED_KEYS`] keys, built after [`SCANNED_LOOKUPS`] lookups; `None`
@@ -223,8 +227,14 @@ impl Bucket {
             || (self.substr.get().is_none()
                 && self.scans.fetch_add(1, Ordering::Relaxed) < SCANNED_LOOKUPS);
         if scan {
-            for (key, ids) in self.substr_keys.iter().zip(rules) {
-                if text.contains(key.as_str()) {
+            let finders = self.substr_finders.get_or_init(|| {
+                self.substr_keys
+                    .iter()
+                    .map(|key| memmem::Finder::new(key.as_bytes()).into_owned())
+                    .collect()
+            });
+            for (key, ids) in finders.iter().zip(rules) {
+                if key.find(text.as_bytes()).is_some() {
                     out.extend_from_slice(ids);
                 }
             }

@@ -276,7 +276,7 @@ fn redirect_reads_only(r: &Redirect) -> bool {
 pub(crate) fn plain_path(p: &str) -> bool {
     let computed = ["~+", "~-"]
         .iter()
-        .any(|t| p == *t || p.starts_with(&format!("{t}/")))
+        .any(|t| p.strip_prefix(t).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
         || ["/dev/fd/", "/dev/tcp/", "/dev/udp/", "/dev/stdin"]
             .iter()
             .any(|d| p.starts_with(d))

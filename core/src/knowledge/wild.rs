@@ -11,6 +11,7 @@ type HashMap<K, V> = StdMap<K, V, foldhash::fast::RandomState>;
 use std::sync::OnceLock;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use memchr::memmem;
 
 /// Whether `pattern` is a glob [`matches`] reads as globset would: no wildcard but `*`, a
 /// `**` only as a whole part, and no empty part (`a//b`, a trailing `/`).
@@ -229,6 +230,9 @@ pub struct WildSet {
     /// For each of `rest`, a piece of it without wildcards that a match must contain: most
     /// paths are passed over by a substring search (`**/.git/config` needs `config`).
     rest_needs: Vec<String>,
+    /// A searcher for each of `rest_needs`, made when first asked: `str::contains` set one up
+    /// on every call, and a path is compared with every one of `rest`.
+    rest_finders: OnceLock<Vec<memmem::Finder<'static>>>,
     /// Globs [`simple`] does not take.
     complex: Vec<(String, usize)>,
     complex_set: OnceLock<(GlobSet, Vec<usize>)>,
@@ -307,10 +311,16 @@ impl WildSet {
 
     /// The indices of the unindexed globs that match `text`.
     fn rest_matching<'s>(&'s self, text: &'s str) -> impl Iterator<Item = usize> + 's {
+        let finders = self.rest_finders.get_or_init(|| {
+            self.rest_needs
+                .iter()
+                .map(|need| memmem::Finder::new(need.as_bytes()).into_owned())
+                .collect()
+        });
         self.rest
             .iter()
-            .zip(&self.rest_needs)
-            .filter(move |((p, _), need)| text.contains(need.as_str()) && p.is_match(text))
+            .zip(finders)
+            .filter(move |((p, _), need)| need.find(text.as_bytes()).is_some() && p.is_match(text))
             .map(|((_, i), _)| *i)
     }
 

@@ -48,7 +48,7 @@ pub(super) fn plain_commands(
     if command.len() > MAX_PLAIN_LEN
         || !command
             .bytes()
-            .all(|b| plain(b) || matches!(b, b'|' | b'&' | b';'))
+            .all(|b| plain(b) || matches!(b, b'|' | b'&' | b';' | b'~'))
     {
         return None;
     }
@@ -124,7 +124,11 @@ fn simple(words: &[(usize, &str)], ctx: Ctx, functions: &[String]) -> Option<Sim
     let (first_at, first) = *words.first()?;
     let (last_at, last) = *words.last()?;
     // Reserved words make a compound command.
-    if RESERVED.contains(&first) || !words.iter().all(|(_, f)| plain_equals(f)) {
+    if RESERVED.contains(&first)
+        || !words
+            .iter()
+            .all(|(_, f)| plain_equals(f) && plain_tilde(f))
+    {
         return None;
     }
     let mut assignments = Vec::new();
@@ -185,6 +189,17 @@ fn plain_equals(word: &str) -> bool {
     }
 }
 
+/// A `~` is plain only as the home folder the parser reads the same way: a word that is `~`
+/// or starts with `~/`, with no other `~` in it (the parser keeps such a word as written, its
+/// path the word itself). `~user`, `~+`, `a~` and `x=~/a` are left to the parser.
+fn plain_tilde(word: &str) -> bool {
+    match word.as_bytes() {
+        [b'~'] => true,
+        [b'~', b'/', rest @ ..] => !rest.contains(&b'~'),
+        bytes => !bytes.contains(&b'~'),
+    }
+}
+
 /// The path reading of a plain word: the value of `name=value` and `--flag=value` (see
 /// [`super::Word::path`]).
 fn plain_path(word: &str) -> &str {
@@ -241,6 +256,17 @@ mod tests {
             "server & client",
             "a | b && c | d e ; f &",
             "A=1 x | B=2 y",
+            "ls ~",
+            "ls ~/",
+            "cat ~/.ssh/id_rsa",
+            "head -n 5 ~/notes.txt",
+            "rm -rf ~/work",
+            "cp ~/a ~/b/c.txt",
+            "ls -la ~ && cat ~/.bashrc | wc -l",
+            "cat ~//x ~/. ~/..",
+            "git -C ~/src status",
+            "sudo rm -rf ~/",
+            "find ~ -name x",
         ] {
             let fast = plain_command(cmd).unwrap_or_else(|| panic!("plain: {cmd:?}"));
             assert_eq!(fast, full(cmd), "{cmd:?}");
@@ -261,7 +287,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn the_fast_path_agrees_with_the_parser_on_any_plain_line(line in "[a-zA-Z0-9 =_./:,+@%-]{0,40}") {
+        fn the_fast_path_agrees_with_the_parser_on_any_plain_line(line in "[a-zA-Z0-9 =_./:,+@%~-]{0,40}") {
             if let Some(fast) = plain_command(&line) {
                 proptest::prop_assert_eq!(&fast, &full(&line));
             }
@@ -311,7 +337,7 @@ mod tests {
         #[test]
         fn the_fast_path_agrees_with_the_parser_after_any_program(
             program in proptest::sample::select(PROGRAMS),
-            rest in "[a-zA-Z0-9 =_./:,+-]{0,30}",
+            rest in "[a-zA-Z0-9 =_./:,+~-]{0,30}",
         ) {
             let line = format!("{program} {rest}");
             if let Some(fast) = plain_command(&line) {
@@ -324,7 +350,9 @@ mod tests {
             parts in proptest::collection::vec(
                 proptest::prop_oneof![
                     proptest::sample::select(PROGRAMS).prop_map(str::to_string),
-                    "[a-zA-Z0-9=_./:,+-]{1,8}",
+                    "[a-zA-Z0-9=_./:,+~-]{1,8}",
+                    proptest::sample::select(&["~", "~/", "~/x", "~/.ssh/id_rsa", "~x", "~/a~"][..])
+                        .prop_map(str::to_string),
                     proptest::sample::select(
                         &["|", "&&", "||", ";", "&", "|", "&&", "do", "!", ";;", "|&", "&&&"][..]
                     )
@@ -350,7 +378,16 @@ mod tests {
         for cmd in [
             "echo 'x'",
             "echo $HOME",
-            "ls ~",
+            "ls ~root",
+            "ls ~+",
+            "ls ~-",
+            "ls ~~",
+            "ls a~",
+            "ls ~/a~b",
+            "ls ~x/y",
+            "x=~/a ls",
+            "ls --dir=~/a",
+            "~/bin/tool x",
             "ls *.rs",
             "a > b",
             "if x",

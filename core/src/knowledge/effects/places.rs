@@ -48,23 +48,32 @@ impl Effects<'_, '_> {
     /// Where `p` is: a place whose files run later or grant privileges (by the data's globs,
     /// as resolved or as `~/…`), the project, a temporary folder, or elsewhere.
     pub(super) fn place(&self, p: &Path) -> Place {
+        /// The path of a text kept with `/_` after it.
+        fn path((text, len): &(String, usize)) -> &str {
+            text.get(..*len).unwrap_or(text)
+        }
         let m = model();
-        // Folded once: the globs are compared case-folded (see [`Globs`]).
-        let folded = fold(&p.to_string_lossy());
+        // Folded once: the globs are compared case-folded (see [`Globs`]). Each text is kept
+        // with `/_` after it, the name of a file put into it, and sliced for the path itself.
+        let with_file = |mut folded: String| {
+            let len = folded.len();
+            folded.push_str("/_");
+            (folded, len)
+        };
+        let folded = with_file(fold(&p.to_string_lossy()));
         let tilde = self.places.home.and_then(|h| {
             p.strip_prefix(h)
                 .ok()
-                .map(|rel| fold(&format!("~/{}", rel.display())))
+                .map(|rel| with_file(fold(&format!("~/{}", rel.display()))))
         });
         let hit = |set: &Globs| {
-            set.is_match_folded(&folded) || tilde.as_ref().is_some_and(|t| set.is_match_folded(t))
+            set.is_match_folded(path(&folded))
+                || tilde.as_ref().is_some_and(|t| set.is_match_folded(path(t)))
         };
         // A file put into a folder whose files run later (`mv x.desktop ~/.config/autostart/`).
         let into = |set: &Globs| {
-            set.is_match_folded(&format!("{folded}/_"))
-                || tilde
-                    .as_ref()
-                    .is_some_and(|t| set.is_match_folded(&format!("{t}/_")))
+            set.is_match_folded(&folded.0)
+                || tilde.as_ref().is_some_and(|t| set.is_match_folded(&t.0))
         };
         if hit(&m.persist) || into(&m.persist) {
             Place::Persist
