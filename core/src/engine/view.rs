@@ -56,6 +56,8 @@ pub struct CommandView<'a> {
     line: Option<&'a Line>,
     effects: OnceCell<Vec<Found>>,
     vouched: OnceCell<bool>,
+    /// [`CommandView::disposable`], worked out once: several built-in rules ask it.
+    disposable: OnceCell<bool>,
     walked_links: OnceCell<Result<Vec<PathBuf>, TooLarge>>,
     /// Folders an earlier `cd` of the line may have moved to: relative paths may start there.
     moved_to: Vec<PathBuf>,
@@ -111,6 +113,7 @@ impl<'a> CommandView<'a> {
             line: None,
             effects: OnceCell::new(),
             vouched: OnceCell::new(),
+            disposable: OnceCell::new(),
             walked_links: OnceCell::new(),
             moved_to: Vec::new(),
             links: Vec::new(),
@@ -362,6 +365,10 @@ impl<'a> CommandView<'a> {
     /// temporary folder. After a `cd` of the line, a relative path must be disposable from
     /// every folder it may be in.
     pub fn disposable(&self) -> bool {
+        *self.disposable.get_or_init(|| self.disposable_now())
+    }
+
+    fn disposable_now(&self) -> bool {
         let words = effects::deletes_of(self.cmd);
         let ctx = self.ctx;
         let home = ctx.home.as_deref();
@@ -463,10 +470,12 @@ impl<'a> CommandView<'a> {
             }
             let real = |raw: &str| {
                 let lexical = ctx.resolve(raw);
-                ctx.real(raw)
-                    .map(|r| ctx.logical(r))
-                    .filter(|r| *r != lexical)
-                    .unwrap_or(lexical)
+                // A path the command names was followed once already (see `followed`).
+                let followed = match self.raw_paths.iter().position(|r| r == raw) {
+                    Some(i) => self.real(i),
+                    None => ctx.real(raw).map(|r| ctx.logical(r)),
+                };
+                followed.filter(|r| *r != lexical).unwrap_or(lexical)
             };
             let linked = resolved
                 .into_inner()
