@@ -313,12 +313,17 @@ pub fn disposable(path: &Path, spelled: &str, cwd: &Path, home: Option<&Path>) -
                 .any(|t| path.starts_with(t) && path != Path::new(t));
     };
     let rest = rest.to_string_lossy();
-    !rest.is_empty()
-        && d.folders.iter().any(|f| {
-            rest == *f
-                || rest.starts_with(&format!("{f}/"))
-                || rest.contains(&format!("/{f}/"))
-                || rest.ends_with(&format!("/{f}"))
+    !rest.is_empty() && d.folders.iter().any(|f| names_folder(&rest, f))
+}
+
+/// Whether `folder` (`target`, `bin/Debug`) is whole parts of the relative path `rest`: all of
+/// it, its start, its end or its middle, between `/`s.
+fn names_folder(rest: &str, folder: &str) -> bool {
+    !folder.is_empty()
+        && rest.match_indices(folder).any(|(at, _)| {
+            let end = at + folder.len();
+            (at == 0 || rest.as_bytes()[at - 1] == b'/')
+                && (end == rest.len() || rest.as_bytes()[end] == b'/')
         })
 }
 

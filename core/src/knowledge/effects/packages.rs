@@ -107,6 +107,10 @@ fn package_manager(cmd: &SimpleCommand) -> (String, Vec<&str>) {
 /// A program's name without a version the data does not list (`pip3.12` → `pip`,
 /// `pip3` stays when the data names it).
 pub(super) fn unversioned(program: &str) -> &str {
+    // Without a version at its end, a name is its own (no table needs looking at).
+    if !program.ends_with(|c: char| c.is_ascii_digit() || c == '.') {
+        return program;
+    }
     let d = data();
     let listed = |p: &str| {
         d.install.verbs.contains_key(p)

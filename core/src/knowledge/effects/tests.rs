@@ -842,3 +842,35 @@ fn a_dry_run_option_taken_as_another_options_value_is_no_dry_run() {
         assert!(harms(line), "{line}: {:?}", names(line));
     }
 }
+
+#[test]
+fn a_disposable_folder_is_found_only_as_whole_parts_of_a_path() {
+    let old = |rest: &str, f: &str| {
+        rest == f
+            || rest.starts_with(&format!("{f}/"))
+            || rest.contains(&format!("/{f}/"))
+            || rest.ends_with(&format!("/{f}"))
+    };
+    let rests = [
+        "target",
+        "target/debug",
+        "a/target",
+        "a/target/b",
+        "targets",
+        "mytarget",
+        "a/mytarget/b",
+        "a/targetx/target",
+        "bin/Debug/x",
+        "src/bin/Debug",
+        "bin/Debugger",
+        "xbin/Debug",
+        "target/target",
+        "a//target",
+        "",
+    ];
+    for rest in rests {
+        for f in ["target", "bin/Debug", "build", "t"] {
+            assert_eq!(super::names_folder(rest, f), old(rest, f), "{rest} {f}");
+        }
+    }
+}
