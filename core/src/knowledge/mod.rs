@@ -266,12 +266,12 @@ fn redirect_reads_only(r: &Redirect) -> bool {
 /// `~+` and `~-` are the working folders, `/proc/*/cwd` and `/dev/fd/*` lead wherever a process
 /// is, `/dev/tcp/…` opens a connection.
 pub(crate) fn plain_path(p: &str) -> bool {
-    let computed = ["~+", "~-"]
+    let computed = ["~+", "~-"].iter().any(|t| {
+        p.strip_prefix(t)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }) || ["/dev/fd/", "/dev/tcp/", "/dev/udp/", "/dev/stdin"]
         .iter()
-        .any(|t| p.strip_prefix(t).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
-        || ["/dev/fd/", "/dev/tcp/", "/dev/udp/", "/dev/stdin"]
-            .iter()
-            .any(|d| p.starts_with(d))
+        .any(|d| p.starts_with(d))
         || p.strip_prefix("/proc/").is_some_and(|rest| {
             rest.split('/')
                 .any(|part| matches!(part, "cwd" | "root" | "fd" | "exe" | "map_files" | "fdinfo"))

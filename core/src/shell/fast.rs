@@ -124,11 +124,7 @@ fn simple(words: &[(usize, &str)], ctx: Ctx, functions: &[String]) -> Option<Sim
     let (first_at, first) = *words.first()?;
     let (last_at, last) = *words.last()?;
     // Reserved words make a compound command.
-    if RESERVED.contains(&first)
-        || !words
-            .iter()
-            .all(|(_, f)| plain_equals(f) && plain_tilde(f))
-    {
+    if RESERVED.contains(&first) || !words.iter().all(|(_, f)| plain_equals(f) && plain_tilde(f)) {
         return None;
     }
     let mut assignments = Vec::new();

@@ -183,7 +183,8 @@ fn known_programs(d: &'static Data) -> HashSet<&'static str, foldhash::fast::Ran
         + lists.iter().map(|l| l.len()).sum::<usize>()
         + maps.iter().map(|m| m.len()).sum::<usize>()
         + d.remote.fetch_and_run_verbs.len();
-    let mut programs: HashSet<&str, _> = HashSet::with_capacity_and_hasher(names, Default::default());
+    let mut programs: HashSet<&str, _> =
+        HashSet::with_capacity_and_hasher(names, Default::default());
     programs.extend(CODE_PROGRAMS);
     for list in lists {
         programs.extend(list.iter().copied());
