@@ -265,28 +265,27 @@ impl Engine {
         // `knowledge::values`), and why a value it evaluates as code may hold some. The
         // analysis's commands are borrowed unless values are put into them.
         let line_values = knowledge::LineValues::of(&parts);
-        let (parts, evaluations): (Cow<'_, [SimpleCommand]>, Vec<Option<(String, bool)>>) =
-            if !parsed {
-                let none = vec![None; parts.len()];
-                (parts, none)
-            } else if line_values.substitutes() {
-                let mut out = Vec::with_capacity(parts.len());
-                let mut whys = Vec::with_capacity(parts.len());
-                for cmd in parts.iter() {
-                    let why = line_values.evaluates_unknown(cmd);
-                    for c in line_values.substituted(vec![cmd.clone()]) {
-                        out.push(c);
-                        whys.push(why.clone());
-                    }
+        let (parts, evaluations) = if !parsed {
+            let none = vec![None; parts.len()];
+            (parts, none)
+        } else if line_values.substitutes() {
+            let mut out = Vec::with_capacity(parts.len());
+            let mut whys = Vec::with_capacity(parts.len());
+            for cmd in parts.iter() {
+                let why = line_values.evaluates_unknown(cmd);
+                for c in line_values.substituted(vec![cmd.clone()]) {
+                    out.push(c);
+                    whys.push(why.clone());
                 }
-                (Cow::Owned(out), whys)
-            } else {
-                let whys = parts
-                    .iter()
-                    .map(|c| line_values.evaluates_unknown(c))
-                    .collect();
-                (parts, whys)
-            };
+            }
+            (Cow::Owned(out), whys)
+        } else {
+            let whys: Vec<_> = parts
+                .iter()
+                .map(|c| line_values.evaluates_unknown(c))
+                .collect();
+            (parts, whys)
+        };
         let mut unknown_ask = best.as_ref().is_some_and(|d| d.unknown);
         let values = if parsed {
             knowledge::line_values(&parts)
