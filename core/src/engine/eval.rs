@@ -1,9 +1,9 @@
 //! Evaluating a call: each part of a bash line on its own, through the layers (`layers.rs`),
 //! the strictest decision kept.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -257,30 +257,35 @@ impl Engine {
         let analysis = self.recent.analyse(command);
         let parsed = analysis.failure.is_none();
         // `best` starts at what an unparsed or empty line can do no better than.
-        let (parts, mut best) = commands_to_judge(command, analysis, trace.as_deref_mut());
+        let (parts, mut best) = commands_to_judge(command, &analysis, trace.as_deref_mut());
         let state = parsed
             .then(|| knowledge::changes_shell_state(&parts))
             .flatten();
         // Each command read with the values the line gives its variables (see
-        // `knowledge::values`), and why a value it evaluates as code may hold some.
+        // `knowledge::values`), and why a value it evaluates as code may hold some. The
+        // analysis's commands are borrowed unless values are put into them.
         let line_values = knowledge::LineValues::of(&parts);
-        let evaluations: Vec<Option<(String, bool)>> = parts
-            .iter()
-            .map(|c| line_values.evaluates_unknown(c))
-            .collect();
-        let parts: Vec<(SimpleCommand, Option<(String, bool)>)> = if parsed {
+        let (parts, evaluations) = if !parsed {
+            let none = vec![None; parts.len()];
+            (parts, none)
+        } else if line_values.substitutes() {
             let mut out = Vec::with_capacity(parts.len());
-            for (cmd, why) in parts.into_iter().zip(evaluations) {
-                for c in line_values.substituted(vec![cmd]) {
-                    out.push((c, why.clone()));
+            let mut whys = Vec::with_capacity(parts.len());
+            for cmd in parts.iter() {
+                let why = line_values.evaluates_unknown(cmd);
+                for c in line_values.substituted(vec![cmd.clone()]) {
+                    out.push(c);
+                    whys.push(why.clone());
                 }
             }
-            out
+            (Cow::Owned(out), whys)
         } else {
-            parts.into_iter().map(|c| (c, None)).collect()
+            let whys: Vec<_> = parts
+                .iter()
+                .map(|c| line_values.evaluates_unknown(c))
+                .collect();
+            (parts, whys)
         };
-        let (parts, evaluations): (Vec<SimpleCommand>, Vec<Option<(String, bool)>>) =
-            parts.into_iter().unzip();
         let mut unknown_ask = best.as_ref().is_some_and(|d| d.unknown);
         let values = if parsed {
             knowledge::line_values(&parts)
@@ -621,23 +626,23 @@ struct LineSoFar {
 
 /// The commands to judge on a line and the decision the line can do no better than: an ask
 /// when it could not be analysed (a deny when its words are too many to check) or is empty.
-fn commands_to_judge(
+fn commands_to_judge<'a>(
     command: &str,
-    analysis: Arc<shell::Analysis>,
+    analysis: &'a shell::Analysis,
     trace: Option<&mut Explanation>,
-) -> (Vec<SimpleCommand>, Option<Decision>) {
-    let mut parts: Vec<SimpleCommand> = analysis.commands.clone();
+) -> (Cow<'a, [SimpleCommand]>, Option<Decision>) {
+    let mut parts = Cow::Borrowed(analysis.commands.as_slice());
     let mut floor = None;
     if let Some(why) = &analysis.failure {
         // Still judge the words we can see, so a deny rule or a protected path holds; when
         // there are too many to judge, nothing vouches for the line at all.
         floor = Some(match pseudo_commands(command) {
             Some(p) => {
-                parts = p;
+                parts = Cow::Owned(p);
                 Decision::new(Action::Ask, Risk::High, why.clone(), RuleRef::Analysis).unknown()
             }
             None => {
-                parts = Vec::new();
+                parts = Cow::Owned(Vec::new());
                 Decision::new(
                     Action::Deny,
                     Risk::High,

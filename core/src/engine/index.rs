@@ -6,7 +6,6 @@
 //! The index only ever proposes candidates; the rule itself decides, so an index can be wrong
 //! only by proposing too many, never by hiding a match.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
@@ -18,6 +17,10 @@ use super::pattern::Pattern;
 use super::rule::{CMatcher, CommandView, CompiledRule, Target, Test, TextTest, ToolPattern};
 
 pub type RuleId = u32;
+
+/// The index's maps, looked up for every subject of every call: hashed with foldhash (their keys
+/// are the policies', not a caller's).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A bucket with at most this many literal substrings looks for them one by one: cheaper than
 /// building an automaton, which an engine built for one call (the hook's) would use once.
@@ -83,7 +86,7 @@ enum CmdKeys {
 impl ChainIndex {
     pub fn build(rules: &[CompiledRule]) -> ChainIndex {
         let mut idx = ChainIndex::default();
-        let mut glob_slots: HashMap<&str, usize> = HashMap::new();
+        let mut glob_slots: HashMap<&str, usize> = HashMap::default();
         for (i, r) in rules.iter().enumerate() {
             let id = i as RuleId;
             let bucket = match &r.tool {
@@ -217,7 +220,7 @@ impl Bucket {
 
     fn finish(&mut self) {
         self.prefix_lens.sort_unstable();
-        self.substr_slot = HashMap::new();
+        self.substr_slot = HashMap::default();
     }
 
     /// The rules whose literal substrings `text` holds.

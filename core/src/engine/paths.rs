@@ -301,7 +301,7 @@ fn strip_home(raw: &str) -> Option<&str> {
 /// Lexical normalisation: drops `.`, resolves `..` against the path so far (never above `/`).
 pub fn normalize(p: &Path) -> PathBuf {
     // Most paths are normal already: looked at as text, they need no rebuilding.
-    if p.to_str().is_some_and(is_normal) {
+    if is_normal(p.as_os_str().as_encoded_bytes()) {
         return p.to_path_buf();
     }
     rebuilt(p)
@@ -324,10 +324,26 @@ fn rebuilt(p: &Path) -> PathBuf {
 
 /// Whether an absolute path is what [`normalize`] makes of it: `/`, or parts after a `/` none
 /// of which is empty, `.` or `..`.
-fn is_normal(p: &str) -> bool {
-    p == "/"
-        || p.strip_prefix('/')
-            .is_some_and(|rest| rest.split('/').all(|part| !matches!(part, "" | "." | "..")))
+fn is_normal(p: &[u8]) -> bool {
+    // Looked at byte by byte (every path of a call is), whatever its encoding: rebuilt, a
+    // normal path is itself.
+    let Some(mut rest) = p.strip_prefix(b"/") else {
+        return false;
+    };
+    if rest.is_empty() {
+        return true;
+    }
+    loop {
+        let end = rest.iter().position(|&b| b == b'/');
+        let part = end.map_or(rest, |e| &rest[..e]);
+        if matches!(part, b"" | b"." | b"..") {
+            return false;
+        }
+        match end {
+            Some(e) => rest = &rest[e + 1..],
+            None => return true,
+        }
+    }
 }
 
 /// A compiled path pattern: a glob over absolute, normalised paths.

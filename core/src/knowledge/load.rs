@@ -38,8 +38,9 @@ include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 #[derive(Debug, Default)]
 pub struct Registry {
     entries: Vec<Entry>,
-    /// Names and aliases; a shipped table's are borrowed from the binary.
-    by_name: HashMap<Cow<'static, str>, usize>,
+    /// Names and aliases; a shipped table's are borrowed from the binary. Looked up for every
+    /// command, many times: hashed with foldhash (the keys are the shipped data's).
+    by_name: HashMap<Cow<'static, str>, usize, foldhash::fast::RandomState>,
     /// Mistakes found while reading: a file that is not TOML, a name described twice.
     read_errors: Vec<String>,
 }
@@ -189,7 +190,7 @@ impl Registry {
         let names = PROGRAMS.iter().map(|p| 1 + p.aliases.len()).sum();
         let mut reg = Registry {
             entries: Vec::with_capacity(PROGRAMS.len()),
-            by_name: HashMap::with_capacity(names),
+            by_name: HashMap::with_capacity_and_hasher(names, Default::default()),
             read_errors: Vec::new(),
         };
         for p in PROGRAMS {

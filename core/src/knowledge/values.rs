@@ -236,6 +236,12 @@ impl LineValues {
         out
     }
 
+    /// Whether [`LineValues::substituted`] may give other commands than it is given: the line
+    /// assigns a variable a value.
+    pub fn substitutes(&self) -> bool {
+        !self.names.is_empty()
+    }
+
     /// The commands with the line's values put in (see the module's documentation).
     pub fn substituted(&self, commands: Vec<SimpleCommand>) -> Vec<SimpleCommand> {
         if self.names.is_empty() {

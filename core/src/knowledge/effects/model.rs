@@ -87,7 +87,7 @@ pub(super) type Patterns = BTreeMap<&'static str, Regex>;
 pub(super) struct Model {
     /// Every program the data or the code knows something about (names borrowed from the
     /// data, which lives as long as the process).
-    pub(super) programs: HashSet<&'static str>,
+    pub(super) programs: HashSet<&'static str, foldhash::fast::RandomState>,
     /// The lists each program is in (`FETCHER`, `RAW`, …).
     pub(super) roles: HashMap<&'static str, u16>,
     pub(super) persist: LazyLock<Globs>,
@@ -159,7 +159,7 @@ fn patterns(items: &[(&'static str, &str)]) -> Patterns {
 }
 
 /// Every program the data names, and the ones the code reads on its own.
-fn known_programs(d: &'static Data) -> HashSet<&'static str> {
+fn known_programs(d: &'static Data) -> HashSet<&'static str, foldhash::fast::RandomState> {
     let net = &d.network;
     let lists = [
         &d.persist.schedulers,
@@ -183,7 +183,8 @@ fn known_programs(d: &'static Data) -> HashSet<&'static str> {
         + lists.iter().map(|l| l.len()).sum::<usize>()
         + maps.iter().map(|m| m.len()).sum::<usize>()
         + d.remote.fetch_and_run_verbs.len();
-    let mut programs: HashSet<&str> = HashSet::with_capacity(names);
+    let mut programs: HashSet<&str, _> =
+        HashSet::with_capacity_and_hasher(names, Default::default());
     programs.extend(CODE_PROGRAMS);
     for list in lists {
         programs.extend(list.iter().copied());

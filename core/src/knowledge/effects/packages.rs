@@ -7,6 +7,8 @@ use super::verbs::verb_match;
 use super::words::{option_value, positional};
 use super::{Effects, Kind};
 use crate::command::{SimpleCommand, Word};
+use std::collections::HashSet;
+use std::sync::OnceLock;
 
 impl Effects<'_, '_> {
     /// Installs from a registry (medium), or from a URL, a repository or another index
@@ -111,12 +113,21 @@ pub(super) fn unversioned(program: &str) -> &str {
     if !program.ends_with(|c: char| c.is_ascii_digit() || c == '.') {
         return program;
     }
-    let d = data();
-    let listed = |p: &str| {
-        d.install.verbs.contains_key(p)
-            || d.infra.verbs.contains_key(p)
-            || d.remote.extra_sources.contains_key(p)
-    };
+    // The programs the data lists as installers, infrastructure tools or sources of remote
+    // code, in one set: asked of every command, where three ordered maps compared the name
+    // with a dozen keys each.
+    static LISTED: OnceLock<HashSet<&'static str, foldhash::fast::RandomState>> = OnceLock::new();
+    let listed = LISTED.get_or_init(|| {
+        let d = data();
+        d.install
+            .verbs
+            .keys()
+            .chain(d.infra.verbs.keys())
+            .chain(d.remote.extra_sources.keys())
+            .copied()
+            .collect()
+    });
+    let listed = |p: &str| listed.contains(p);
     if listed(program) {
         return program;
     }
