@@ -1,6 +1,7 @@
 //! Diagnostics about text a person wrote: a policy file or a settings.json. Each one carries the
 //! source, a labelled span, and usually a help line; miette renders them.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -8,20 +9,51 @@ use miette::{LabeledSpan, NamedSource, SourceCode};
 
 use crate::policy::ast::Span;
 
+/// A source's text: read at run time and shared, or compiled into the binary and borrowed
+/// from it (a hook process reads the shipped policies without copying them).
+#[derive(Debug, Clone)]
+pub enum Text {
+    Shared(Arc<str>),
+    Static(&'static str),
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Text::Shared(t) => t,
+            Text::Static(t) => t,
+        }
+    }
+}
+
+impl SourceCode for Text {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        (**self).read_span(span, context_lines_before, context_lines_after)
+    }
+}
+
 /// A named source text (a file, or an embedded policy).
 #[derive(Debug, Clone)]
 pub struct Source {
     pub name: Arc<str>,
-    pub text: Arc<str>,
-    named: NamedSource<Arc<str>>,
-    /// Byte offset where each line starts, for `line_col` in logarithmic time.
-    line_starts: Vec<usize>,
+    pub text: Text,
+    named: NamedSource<Text>,
+    /// Byte offset where each line starts, for `line_col` in logarithmic time: worked out
+    /// when the source is made, or by the compiler for a text compiled in.
+    line_starts: Cow<'static, [usize]>,
 }
 
 impl Source {
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Arc<Source> {
         let name = name.into();
-        let text = text.into();
+        let text = Text::Shared(text.into());
         let named = NamedSource::new(&*name, text.clone());
         let line_starts = std::iter::once(0)
             .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
@@ -30,7 +62,25 @@ impl Source {
             name,
             text,
             named,
-            line_starts,
+            line_starts: Cow::Owned(line_starts),
+        })
+    }
+
+    /// A text compiled into the binary, with where its lines start as [`line_starts`] worked
+    /// them out when it was compiled (a hook process builds one per shipped policy it reads:
+    /// a scan of the text per process is what this saves).
+    pub fn embedded(
+        name: &'static str,
+        text: &'static str,
+        lines: &'static [usize],
+    ) -> Arc<Source> {
+        debug_assert_eq!(lines.len(), line_count(text));
+        let text = Text::Static(text);
+        Arc::new(Source {
+            name: name.into(),
+            named: NamedSource::new(name, text.clone()),
+            text,
+            line_starts: Cow::Borrowed(lines),
         })
     }
 
@@ -73,6 +123,35 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
         offset += l.len();
     }
     text.len()
+}
+
+/// How many lines a text has (one more than its newlines), for [`line_starts`]'s length.
+pub(crate) const fn line_count(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut n, mut i) = (1, 0);
+    while i < bytes.len() {
+        if bytes[i] == b'\n' {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// Where each of a text's `N` lines starts ([`line_count`] of them), as [`Source::new`] finds
+/// them: a `const fn`, so that a text compiled in has them compiled in too.
+pub(crate) const fn line_starts<const N: usize>(text: &str) -> [usize; N] {
+    let bytes = text.as_bytes();
+    let mut out = [0; N];
+    let (mut n, mut i) = (1, 0);
+    while i < bytes.len() {
+        if bytes[i] == b'\n' {
+            out[n] = i + 1;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {

@@ -52,6 +52,27 @@ pub fn embedded(name: &str) -> Option<&'static str> {
     EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
+/// Where the lines of each of [`EMBEDDED`] start, worked out when the binary is compiled.
+static EMBEDDED_LINES: [&[usize]; EMBEDDED.len()] = {
+    macro_rules! lines {
+        ($($i:literal),*) => {
+            [$({
+                const LINES: [usize; crate::diag::line_count(EMBEDDED[$i].1)] =
+                    crate::diag::line_starts(EMBEDDED[$i].1);
+                &LINES
+            }),*]
+        };
+    }
+    lines!(0, 1, 2, 3, 4, 5, 6)
+};
+
+/// An embedded policy as a source, its lines found when it was compiled.
+fn embedded_source(name: &str) -> Option<Arc<Source>> {
+    let i = EMBEDDED.iter().position(|(n, _)| *n == name)?;
+    let (name, text) = EMBEDDED[i];
+    Some(Source::embedded(name, text, EMBEDDED_LINES[i]))
+}
+
 /// The shipped policy every other policy sits on, unless one says `replace "default.policy";`.
 pub const DEFAULT_POLICY: &str = "default.policy";
 
@@ -128,10 +149,9 @@ fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, ReadError> {
             let text = read_text(p)?;
             Source::new(p.to_string_lossy(), text)
         }
-        Origin::Embedded(name) => Source::new(
-            *name,
-            embedded(name).ok_or_else(|| ReadError::NoBuiltin(name.to_string()))?,
-        ),
+        Origin::Embedded(name) => {
+            embedded_source(name).ok_or_else(|| ReadError::NoBuiltin(name.to_string()))?
+        }
         Origin::Text { name, text } => Source::new(name.as_str(), text.as_str()),
     };
     let mut stack = vec![identity(origin)];
@@ -317,6 +337,23 @@ fn origin_name(origin: &Origin) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_embedded_policy_has_the_lines_a_source_made_at_run_time_would_find() {
+        for (name, text) in EMBEDDED {
+            let compiled = embedded_source(name).unwrap();
+            let scanned = Source::new(name, text);
+            let ends = text.match_indices('\n').map(|(i, _)| i);
+            for offset in ends.flat_map(|i| [i, i + 1]).chain([0, text.len()]) {
+                assert_eq!(
+                    compiled.line_col(offset),
+                    scanned.line_col(offset),
+                    "{name} at byte {offset}"
+                );
+            }
+            assert!(scanned.line(text.len()) > 10, "{name} has its lines");
+        }
+    }
 
     #[test]
     fn embedded_policies_parse_cleanly() {
