@@ -1,6 +1,7 @@
 //! Building an engine: policy files, settings.json and the built-in policy compiled into one
 //! decision structure.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -470,11 +471,14 @@ fn default_decision(default: Option<(Arc<Source>, DefaultStmt)>) -> Decision {
 /// where their symlinks lead when that differs.
 fn guarded_paths(ctx: &PathContext, paths: Vec<PathBuf>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    // A hook guards a few dozen paths: looked up by their bytes (both spellings are normal),
+    // not compared with every one kept before, each by `Path`'s walk over its parts.
+    let mut seen: HashSet<std::ffi::OsString, foldhash::fast::RandomState> = HashSet::default();
     for p in paths {
         let resolved = ctx.resolve(&p.to_string_lossy());
         let canonical = ctx.real_path(&resolved);
         for q in std::iter::once(resolved).chain(canonical) {
-            if !out.contains(&q) {
+            if seen.insert(q.as_os_str().to_owned()) {
                 out.push(q);
             }
         }

@@ -346,9 +346,9 @@ impl<'a> Compiler<'a> {
         let mut vs = Vec::new();
         for v in &m.values {
             let text = if m.kind == MatcherKind::Host {
-                v.value.to_ascii_lowercase()
+                std::borrow::Cow::Owned(v.value.to_ascii_lowercase())
             } else {
-                v.value.clone()
+                std::borrow::Cow::Borrowed(v.value.as_str())
             };
             match Pattern::command(&text) {
                 Ok(p) => vs.push(p),

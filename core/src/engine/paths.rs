@@ -175,8 +175,11 @@ impl PathContext {
         let mut cur = normalize(joined);
         let mut below: Vec<OsString> = Vec::new();
         loop {
+            // Both spellings are normal (see `normalize`), so their bytes compare: `Path`'s
+            // `==` walks both paths' parts from the end, a cost paid at every step up.
             let mut known = self.known.iter().chain(&self.known_home);
-            if let Some((_, real)) = known.find(|(folder, _)| cur == *folder) {
+            if let Some((_, real)) = known.find(|(folder, _)| cur.as_os_str() == folder.as_os_str())
+            {
                 return Some(rebuild(real.clone(), &below));
             }
             let seen = std::fs::symlink_metadata(&cur);
