@@ -292,16 +292,14 @@ impl<'c> Loading<'c> {
     /// Whether a shipped rule can meet a call the engine decides: its tool is a glob, or the
     /// one tool's name, or the engine decides every tool.
     fn shipped_rule_needed(&self, r: &ast::Rule) -> bool {
-        let tool = r.tool.value.as_str();
-        self.only_tool
-            .is_none_or(|only| tool == only || tool.contains(['*', '?']))
+        policy::rule_meets(&r.tool.value, self.only_tool)
     }
 
     /// The built-in policy: its protections always hold; its rules (returned) unless switched
     /// off.
     fn builtin(&mut self, rules_on: bool) -> Vec<CompiledRule> {
         self.protections.add_stores(self.ctx);
-        let loaded = load_embedded("builtin.policy", &mut self.messages);
+        let loaded = load_embedded("builtin.policy", self.only_tool, &mut self.messages);
         let mut rules = Vec::new();
         for (src, stmt) in &loaded.statements {
             match stmt {
@@ -324,7 +322,9 @@ impl<'c> Loading<'c> {
     fn policy(&mut self, origin: &Origin, tier: Tier) {
         // The shipped tier's expects are not read (below): they are not parsed either.
         let loaded = match (origin, tier) {
-            (Origin::Embedded(name), Tier::Shipped) => policy::load_shipped_rules(name),
+            (Origin::Embedded(name), Tier::Shipped) => {
+                policy::load_shipped_rules(name, self.only_tool)
+            }
             _ => policy::load(origin),
         };
         let loaded = match loaded {
@@ -436,7 +436,7 @@ impl<'c> Loading<'c> {
 
     /// The rules of `readonly.policy`, which read-only mode consults.
     fn readonly(&mut self) -> Vec<CompiledRule> {
-        let loaded = load_embedded("readonly.policy", &mut self.messages);
+        let loaded = load_embedded("readonly.policy", self.only_tool, &mut self.messages);
         let rules = loaded
             .statements
             .iter()
@@ -495,8 +495,12 @@ fn origin_name(origin: &Origin) -> String {
 }
 
 /// A shipped policy's statements but its `expect`s, which an engine does not read.
-fn load_embedded(name: &'static str, messages: &mut Vec<String>) -> policy::Loaded {
-    match policy::load_shipped_rules(name) {
+fn load_embedded(
+    name: &'static str,
+    only_tool: Option<&str>,
+    messages: &mut Vec<String>,
+) -> policy::Loaded {
+    match policy::load_shipped_rules(name, only_tool) {
         Ok(l) => l,
         Err(e) => {
             messages.push(e.to_string());

@@ -121,26 +121,43 @@ pub enum ReadError {
 /// Reads and parses a policy and everything it includes. A top-level file that cannot be read
 /// is an `Err` with the reason; problems inside files are diagnostics.
 pub fn load(origin: &Origin) -> Result<Loaded, ReadError> {
-    load_with(origin, parse_policy)
+    load_with(origin, &parse_policy)
 }
 
 /// A shipped policy (and what it includes) for an engine, which does not read `expect`
-/// statements: they are left out unparsed (the shipped policies' tests run them).
-pub fn load_shipped_rules(name: &'static str) -> Result<Loaded, ReadError> {
-    load_with(&Origin::Embedded(name), parse_shipped)
+/// statements: they are left out unparsed (the shipped policies' tests run them). An engine
+/// that decides one tool (`only_tool`) may get the rules of other tools left out too (see
+/// [`rule_meets`]): the engine leaves them out in any case.
+pub fn load_shipped_rules(
+    name: &'static str,
+    only_tool: Option<&str>,
+) -> Result<Loaded, ReadError> {
+    load_with(&Origin::Embedded(name), &|source| {
+        parse_shipped(source, only_tool)
+    })
+}
+
+/// Whether a rule for `tool` can meet a call of an engine that decides the one tool `only`
+/// (every tool when `None`): its tool is that one, or a glob.
+pub fn rule_meets(tool: &str, only: Option<&str>) -> bool {
+    only.is_none_or(|only| tool == only || tool.contains(['*', '?']))
 }
 
 /// [`parse::parse_policy_without_expects`], but a shipped policy's text gets the tree
-/// generated from it at build time (see [`shipped`]).
-fn parse_shipped(source: &Arc<Source>) -> (ast::PolicyFile, Vec<Diagnostic>) {
-    match shipped::tree(&source.name, &source.text) {
+/// generated from it at build time (see [`shipped`]), without the rules no call of
+/// `only_tool` meets.
+fn parse_shipped(
+    source: &Arc<Source>,
+    only_tool: Option<&str>,
+) -> (ast::PolicyFile, Vec<Diagnostic>) {
+    match shipped::tree(&source.name, &source.text, only_tool) {
         Some(file) => (file, Vec::new()),
         None => parse::parse_policy_without_expects(source),
     }
 }
 
 /// How a file's text becomes statements: [`parse_policy`], or one that leaves some out.
-type Parse = fn(&Arc<Source>) -> (ast::PolicyFile, Vec<Diagnostic>);
+type Parse<'p> = &'p dyn Fn(&Arc<Source>) -> (ast::PolicyFile, Vec<Diagnostic>);
 
 fn load_with(origin: &Origin, parse: Parse) -> Result<Loaded, ReadError> {
     let mut loaded = Loaded::default();
@@ -250,7 +267,11 @@ fn expand(
         }
         match origin_text(&target) {
             Ok(text) => {
-                let child = Source::new(origin_name(&target), text);
+                let child = match &target {
+                    Origin::Embedded(name) => embedded_source(name),
+                    _ => None,
+                }
+                .unwrap_or_else(|| Source::new(origin_name(&target), text));
                 stack.push(id);
                 expand(&target, &child, loaded, stack, parse);
                 stack.pop();

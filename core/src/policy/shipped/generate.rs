@@ -38,15 +38,29 @@ fn generate() -> String {
          Spanned::new(value.to_string(), sp(start, end))\n}\n",
     );
     for ((name, text), (hash, function)) in EMBEDDED.iter().zip(NAMES) {
+        let statements = parsed(name, text);
         let _ = write!(
             out,
-            "\npub(super) const {hash}: u64 = {:#018x};\n\npub(super) fn {function}() -> Vec<Statement> {{\n    vec![\n",
-            fnv1a(text)
+            "\npub(super) const {hash}: u64 = {:#018x};\n\npub(super) fn {function}(keep: &dyn Fn(&str) -> bool) -> Vec<Statement> {{\n    let mut s = Vec::with_capacity({});\n",
+            fnv1a(text),
+            statements.len()
         );
-        for s in parsed(name, text) {
-            let _ = writeln!(out, "        {},", statement(&s));
+        for st in &statements {
+            match st {
+                Statement::Rule(r) => {
+                    let _ = writeln!(
+                        out,
+                        "    if keep({:?}) {{ s.push({}); }}",
+                        r.tool.value,
+                        statement(st)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(out, "    s.push({});", statement(st));
+                }
+            }
         }
-        out.push_str("    ]\n}\n");
+        out.push_str("    s\n}\n");
     }
     out
 }
@@ -148,7 +162,7 @@ fn shipped_rules_are_generated_from_the_policies_compiled_in() {
 #[test]
 fn each_shipped_tree_is_the_parse_of_its_text_spans_included() {
     for (name, text) in EMBEDDED {
-        let tree = tree(name, text).unwrap().statements;
+        let tree = tree(name, text, None).unwrap().statements;
         assert_eq!(
             format!("{tree:#?}"),
             format!("{:#?}", parsed(name, text)),
@@ -158,10 +172,34 @@ fn each_shipped_tree_is_the_parse_of_its_text_spans_included() {
 }
 
 #[test]
+fn a_tree_for_one_tool_leaves_out_exactly_the_rules_no_call_of_it_meets() {
+    for (name, text) in EMBEDDED {
+        for tool in [
+            "bash",
+            "read_file",
+            "edit_file",
+            "mcp__github__create_issue",
+        ] {
+            let tree = tree(name, text, Some(tool)).unwrap().statements;
+            let mut want = parsed(name, text);
+            want.retain(|s| match s {
+                Statement::Rule(r) => super::super::rule_meets(&r.tool.value, Some(tool)),
+                _ => true,
+            });
+            assert_eq!(
+                format!("{tree:#?}"),
+                format!("{want:#?}"),
+                "{name} for {tool}"
+            );
+        }
+    }
+}
+
+#[test]
 fn an_edited_text_gets_no_tree() {
     let (name, text) = EMBEDDED[0];
     let edited = format!("{text}\ndeny bash(\"x\");\n");
-    assert!(tree(name, &edited).is_none());
-    assert!(tree("team.policy", text).is_none());
-    assert!(tree(name, text).is_some());
+    assert!(tree(name, &edited, None).is_none());
+    assert!(tree("team.policy", text, None).is_none());
+    assert!(tree(name, text, None).is_some());
 }

@@ -13,16 +13,19 @@ mod rules;
 use super::ast::PolicyFile;
 
 /// The syntax tree of the shipped policy `name` whose text is `text`, when the generated one
-/// is of that text.
-pub(super) fn tree(name: &str, text: &str) -> Option<PolicyFile> {
+/// is of that text, without the rules no call of `only_tool` meets (see
+/// [`rule_meets`](super::rule_meets)): a hook's engine decides one tool, and the words of the
+/// other tools' rules are not made to be dropped.
+pub(super) fn tree(name: &str, text: &str, only_tool: Option<&str>) -> Option<PolicyFile> {
     let (_, embedded, fresh, build) = SHIPPED.iter().find(|(n, ..)| *n == name)?;
     // The text compiled in, not an edited buffer or a file of the same name.
     (*fresh && *embedded == text).then(|| PolicyFile {
-        statements: build(),
+        statements: build(&|tool| super::rule_meets(tool, only_tool)),
     })
 }
 
-type Build = fn() -> Vec<super::ast::Statement>;
+/// Makes a shipped policy's statements, a rule only when its tool is kept.
+type Build = fn(&dyn Fn(&str) -> bool) -> Vec<super::ast::Statement>;
 
 /// Each shipped policy: name, text, whether its generated tree is of that text, the tree.
 const SHIPPED: [(&str, &str, bool, Build); 7] = [
