@@ -13,6 +13,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::{env, fs};
 
+use gather::{aliases, table_at, take_effects, words_at, ROLES, VERB_MAPS};
+
+/// Each program's `[NAME.effects]`, gathered into the effects data: shared with the crate,
+/// whose tests check it.
+#[path = "src/knowledge/effects/gather.rs"]
+mod gather;
+
 /// The program tables, one per family, in the order they are read.
 const PROGRAM_FILES: [&str; 8] = [
     "core.toml",
@@ -32,10 +39,25 @@ const SECRETS_FILE: &str = "secrets.toml";
 
 fn main() -> Result<(), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies/programs");
+    let out_dir = env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
+    // Each program's `[NAME.effects]` goes into the effects data, wherever the program is.
+    let mut effects = read(&dir, EFFECTS_FILE)?;
+    for (_, section, list) in ROLES {
+        words_at(&mut effects, section, list)?;
+    }
+    for (_, section, map) in VERB_MAPS {
+        table_at(table_at(&mut effects, section)?, map)?;
+    }
+    words_at(&mut effects, "run-remote-code", "fetch_and_run_verbs")?;
     let mut out = String::from("// Written by build.rs from policies/programs/*.toml.\n\n");
     out.push_str("pub(crate) const PROGRAMS: &[ShippedProgram] = &[\n");
     for file in PROGRAM_FILES {
         for (name, mut value) in read(&dir, file)? {
+            if !take_effects(&mut effects, &name, &mut value)
+                .map_err(|e| format!("policies/programs/{file}: {name}: {e}"))?
+            {
+                continue;
+            }
             let subs = match value.as_table_mut().and_then(|t| t.remove("sub")) {
                 Some(toml::Value::Table(subs)) => subs
                     .iter()
@@ -45,11 +67,7 @@ fn main() -> Result<(), String> {
                 Some(_) => return Err(format!("{file}: {name}: `sub` is not a table")),
                 None => Vec::new(),
             };
-            let aliases: Vec<&str> = value
-                .get("aliases")
-                .and_then(|a| a.as_array())
-                .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
-                .unwrap_or_default();
+            let aliases = aliases(&value);
             let json = serde_json::to_string(&value).map_err(|e| format!("{file}: {name}: {e}"))?;
             let _ = writeln!(
                 out,
@@ -58,19 +76,8 @@ fn main() -> Result<(), String> {
         }
     }
     out.push_str("];\n\n");
-    let out_dir = env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
-    let mut effects = Packed::default();
-    effects
-        .pack(&toml::Value::Table(read(&dir, EFFECTS_FILE)?), 0)
-        .map_err(|e| format!("policies/programs/{EFFECTS_FILE}: {e}"))?;
-    let _ = writeln!(
-        out,
-        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?}, listed: &{:?} }};",
-        effects.texts,
-        effects.listed()
-    );
-    write(&Path::new(&out_dir).join("effects.bin"), effects.shape)?;
-    // The catalogue of secrets and the verb tables, packed the same way.
+    // The catalogue of secrets and the verb tables, packed (the verb tables' effects taken
+    // out first).
     let policies = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
     out.push_str(&catalogue(&read(&policies, SECRETS_FILE)?));
     for (name, folder, file) in [
@@ -80,9 +87,21 @@ fn main() -> Result<(), String> {
         ("VERBS_SYSTEM", &dir, "system.toml"),
         ("LEXICON", &dir, "lexicon.toml"),
     ] {
+        let mut table = read(folder, file)?;
+        if name.starts_with("VERBS_") {
+            let mut kept = toml::Table::new();
+            for (program, mut value) in table {
+                if take_effects(&mut effects, &program, &mut value)
+                    .map_err(|e| format!("policies/programs/{file}: {program}: {e}"))?
+                {
+                    kept.insert(program, value);
+                }
+            }
+            table = kept;
+        }
         let mut packed = Packed::default();
         packed
-            .pack(&toml::Value::Table(read(folder, file)?), 0)
+            .pack(&toml::Value::Table(table), 0)
             .map_err(|e| format!("{file}: {e}"))?;
         let bin = format!("{}.bin", name.to_ascii_lowercase());
         // The catalogue is read from the constants above; packed, only by the tests that
@@ -97,6 +116,17 @@ fn main() -> Result<(), String> {
         );
         write(&Path::new(&out_dir).join(&bin), packed.shape)?;
     }
+    let mut packed = Packed::default();
+    packed
+        .pack(&toml::Value::Table(effects), 0)
+        .map_err(|e| format!("policies/programs/{EFFECTS_FILE}: {e}"))?;
+    let _ = writeln!(
+        out,
+        "pub(crate) const EFFECTS: Packed = Packed {{ shape: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/effects.bin\")), texts: {:?}, listed: &{:?} }};",
+        packed.texts,
+        packed.listed()
+    );
+    write(&Path::new(&out_dir).join("effects.bin"), packed.shape)?;
     write(&Path::new(&out_dir).join("tables.rs"), out.into_bytes())
 }
 
