@@ -1,34 +1,41 @@
 //! Reads the shipped tables (`policies/programs/*.toml`) once, at build time, so that a hook
 //! process does not parse 170 KB of TOML for every call it decides.
 //!
-//! It writes `$OUT_DIR/tables.rs`: every program of the program tables as its own JSON text
-//! (with its name, aliases and file), each of its subcommands apart (so that naming `git
-//! status` reads the JSON of `status`, not the whole 70 KB of git's), and the effects data
+//! Each entry of a program file is all that is known of one program, and is split here into
+//! what its three readers take: its grammar, as its own JSON text (with its name, aliases and
+//! file), each of its subcommands apart (so that naming `git status` reads the JSON of
+//! `status`, not the whole 70 KB of git's); its verb table (`verbs`, `verb_options`,
+//! `examples`, `global_values`), packed with every other; its `[NAME.effects]`, gathered into
+//! the effects data (see `gather`). The verb tables, the effects data and the lexicon are
 //! packed (see [`Packed`]), which every bash call reads and which is cheaper to read than JSON.
-//! The crate deserializes both into the same types as before, one program when a command first
+//! The crate deserializes them into the same types as before, one program when a command first
 //! names it. What each field means, and every check of it, stays in the crate: here the tables
-//! are only read. A table that is not TOML at all fails the build, naming the file.
+//! are only read. A table that is not TOML at all, or a name two entries describe, fails the
+//! build, naming the file.
 
 use std::fmt::Write as _;
 use std::path::Path;
 use std::{env, fs};
 
-use gather::{aliases, table_at, take_effects, words_at, ROLES, VERB_MAPS};
+use entries::Entries;
 
-/// Each program's `[NAME.effects]`, gathered into the effects data: shared with the crate,
-/// whose tests check it.
-#[path = "src/knowledge/effects/gather.rs"]
-mod gather;
+/// How an entry is split: shared with the crate, whose tests check it.
+#[path = "src/knowledge/entries.rs"]
+mod entries;
 
-/// The program tables, one per family, in the order they are read.
-const PROGRAM_FILES: [&str; 8] = [
+/// The program files, one per family, in the order they are read. Each entry is one program,
+/// all that is known of it: its grammar (how it reads its options, what is read-only), its
+/// verb table, its effects, or any of them together.
+const PROGRAM_FILES: [&str; 10] = [
+    "devtools.toml",
+    "ops.toml",
+    "system.toml",
     "core.toml",
     "text.toml",
     "files.toml",
     "search.toml",
     "git.toml",
     "run.toml",
-    "containers.toml",
     "launch.toml",
 ];
 
@@ -40,65 +47,43 @@ const SECRETS_FILE: &str = "secrets.toml";
 fn main() -> Result<(), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies/programs");
     let out_dir = env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
-    // Each program's `[NAME.effects]` goes into the effects data, wherever the program is.
-    let mut effects = read(&dir, EFFECTS_FILE)?;
-    for (_, section, list) in ROLES {
-        words_at(&mut effects, section, list)?;
+    let mut entries = Entries::new(read(&dir, EFFECTS_FILE)?)?;
+    for file in PROGRAM_FILES {
+        for (name, value) in read(&dir, file)? {
+            let at = format!("policies/programs/{file}: {name}");
+            entries
+                .add(file, name, value)
+                .map_err(|e| format!("{at}: {e}"))?;
+        }
     }
-    for (_, section, map) in VERB_MAPS {
-        table_at(table_at(&mut effects, section)?, map)?;
-    }
-    words_at(&mut effects, "run-remote-code", "fetch_and_run_verbs")?;
     let mut out = String::from("// Written by build.rs from policies/programs/*.toml.\n\n");
     out.push_str("pub(crate) const PROGRAMS: &[ShippedProgram] = &[\n");
-    for file in PROGRAM_FILES {
-        for (name, mut value) in read(&dir, file)? {
-            if !take_effects(&mut effects, &name, &mut value)
-                .map_err(|e| format!("policies/programs/{file}: {name}: {e}"))?
-            {
-                continue;
-            }
-            let subs = match value.as_table_mut().and_then(|t| t.remove("sub")) {
-                Some(toml::Value::Table(subs)) => subs
-                    .iter()
-                    .map(|(sub, v)| Ok((sub.clone(), serde_json::to_string(v)?)))
-                    .collect::<Result<Vec<_>, serde_json::Error>>()
-                    .map_err(|e| format!("{file}: {name}: {e}"))?,
-                Some(_) => return Err(format!("{file}: {name}: `sub` is not a table")),
-                None => Vec::new(),
-            };
-            let aliases = aliases(&value);
-            let json = serde_json::to_string(&value).map_err(|e| format!("{file}: {name}: {e}"))?;
-            let _ = writeln!(
-                out,
-                "    ShippedProgram {{ file: {file:?}, name: {name:?}, aliases: &{aliases:?}, json: {json:?}, subs: &{subs:?} }},"
-            );
-        }
+    for (file, name, names, mut grammar) in entries.grammars {
+        let at = |e: String| format!("policies/programs/{file}: {name}: {e}");
+        let subs = match grammar.remove("sub") {
+            Some(toml::Value::Table(subs)) => subs
+                .iter()
+                .map(|(sub, v)| Ok((sub.clone(), serde_json::to_string(v)?)))
+                .collect::<Result<Vec<_>, serde_json::Error>>()
+                .map_err(|e| at(e.to_string()))?,
+            Some(_) => return Err(at("`sub` is not a table".into())),
+            None => Vec::new(),
+        };
+        let json = serde_json::to_string(&grammar).map_err(|e| at(e.to_string()))?;
+        let _ = writeln!(
+            out,
+            "    ShippedProgram {{ file: {file:?}, name: {name:?}, aliases: &{names:?}, json: {json:?}, subs: &{subs:?} }},"
+        );
     }
     out.push_str("];\n\n");
-    // The catalogue of secrets and the verb tables, packed (the verb tables' effects taken
-    // out first).
+    // The catalogue of secrets, the verb tables and the lexicon, packed.
     let policies = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies");
     out.push_str(&catalogue(&read(&policies, SECRETS_FILE)?));
-    for (name, folder, file) in [
-        ("SECRETS", &policies, SECRETS_FILE),
-        ("VERBS_DEVTOOLS", &dir, "devtools.toml"),
-        ("VERBS_OPS", &dir, "ops.toml"),
-        ("VERBS_SYSTEM", &dir, "system.toml"),
-        ("LEXICON", &dir, "lexicon.toml"),
+    for (name, file, table) in [
+        ("SECRETS", SECRETS_FILE, read(&policies, SECRETS_FILE)?),
+        ("VERBS", "the verb tables", entries.verbs),
+        ("LEXICON", "lexicon.toml", read(&dir, "lexicon.toml")?),
     ] {
-        let mut table = read(folder, file)?;
-        if name.starts_with("VERBS_") {
-            let mut kept = toml::Table::new();
-            for (program, mut value) in table {
-                if take_effects(&mut effects, &program, &mut value)
-                    .map_err(|e| format!("policies/programs/{file}: {program}: {e}"))?
-                {
-                    kept.insert(program, value);
-                }
-            }
-            table = kept;
-        }
         let mut packed = Packed::default();
         packed
             .pack(&toml::Value::Table(table), 0)
@@ -118,7 +103,7 @@ fn main() -> Result<(), String> {
     }
     let mut packed = Packed::default();
     packed
-        .pack(&toml::Value::Table(effects), 0)
+        .pack(&toml::Value::Table(entries.effects), 0)
         .map_err(|e| format!("policies/programs/{EFFECTS_FILE}: {e}"))?;
     let _ = writeln!(
         out,

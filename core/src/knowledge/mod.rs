@@ -9,6 +9,8 @@
 
 mod carried;
 pub mod effects;
+#[cfg(test)]
+mod entries;
 pub(crate) mod interp;
 mod load;
 mod packed;

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::command::SimpleCommand;
-use crate::knowledge::load::{LEXICON, VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM};
+use crate::knowledge::load::{LEXICON, VERBS};
 use crate::knowledge::packed::{from_packed, Packed};
 
 /// What a command of a program read by its words does.
@@ -96,7 +96,8 @@ struct RawTable {
     global_values: Vec<&'static str>,
     #[serde(default)]
     verbs: BTreeMap<Class, Vec<&'static str>>,
-    #[serde(default)]
+    /// `[NAME.verb_options]` (the grammar's `options` are another thing, in the same entry).
+    #[serde(default, rename = "verb_options")]
     options: BTreeMap<&'static str, Class>,
     #[serde(default)]
     examples: BTreeMap<Class, Vec<&'static str>>,
@@ -162,33 +163,31 @@ fn knowledge() -> &'static Knowledge {
         let mut entries = Vec::new();
         let mut by_name = HashMap::default();
         let mut runners = Vec::new();
-        // The files are checked by the tests (`the_verb_tables_load`): a broken one is empty
-        // here, which leaves its programs unknown (asked), never allowed.
-        for packed in [VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM] {
-            for (name, entry) in packed.entries().unwrap_or_default() {
-                if name == RUNNERS {
-                    let lists: BTreeMap<&'static str, Vec<&'static str>> =
-                        from_packed(entry).unwrap_or_default();
-                    for item in lists.into_values().flatten() {
-                        let (package, program) = item.split_once(':').unwrap_or((item, item));
-                        let program = program.rsplit('/').next().unwrap_or(program);
-                        runners.push((package, program));
-                    }
-                    continue;
+        // The tables are checked by the tests (`the_verb_tables_load`): broken, they are
+        // empty here, which leaves their programs unknown (asked), never allowed.
+        for (name, entry) in VERBS.entries().unwrap_or_default() {
+            if name == RUNNERS {
+                let lists: BTreeMap<&'static str, Vec<&'static str>> =
+                    from_packed(entry).unwrap_or_default();
+                for item in lists.into_values().flatten() {
+                    let (package, program) = item.split_once(':').unwrap_or((item, item));
+                    let program = program.rsplit('/').next().unwrap_or(program);
+                    runners.push((package, program));
                 }
-                let i = entries.len();
-                by_name.entry(name).or_insert(i);
-                let aliases: Vec<&'static str> = entry
-                    .get("aliases")
-                    .ok()
-                    .flatten()
-                    .and_then(|a| from_packed(a).ok())
-                    .unwrap_or_default();
-                for a in aliases {
-                    by_name.entry(a).or_insert(i);
-                }
-                entries.push((name, entry));
+                continue;
             }
+            let i = entries.len();
+            by_name.entry(name).or_insert(i);
+            let aliases: Vec<&'static str> = entry
+                .get("aliases")
+                .ok()
+                .flatten()
+                .and_then(|a| from_packed(a).ok())
+                .unwrap_or_default();
+            for a in aliases {
+                by_name.entry(a).or_insert(i);
+            }
+            entries.push((name, entry));
         }
         let lexicon = from_packed::<RawLexicon>(LEXICON)
             .map(|l| l.lexicon)
@@ -866,17 +865,14 @@ mod tests {
     #[test]
     fn the_verb_tables_load() {
         let mut programs = 0;
-        for packed in [VERBS_DEVTOOLS, VERBS_OPS, VERBS_SYSTEM] {
-            let entries = packed.entries().expect("a verb table file reads");
-            assert!(entries.len() > 100, "{} programs", entries.len());
-            for (name, entry) in entries {
-                if name == RUNNERS {
-                    from_packed::<BTreeMap<&str, Vec<&str>>>(entry).expect("the runners read");
-                } else {
-                    programs += 1;
-                    if let Err(e) = from_packed::<RawTable>(entry) {
-                        panic!("the verb table of {name} does not read: {e}");
-                    }
+        let entries = VERBS.entries().expect("the verb tables read");
+        for (name, entry) in entries {
+            if name == RUNNERS {
+                from_packed::<BTreeMap<&str, Vec<&str>>>(entry).expect("the runners read");
+            } else {
+                programs += 1;
+                if let Err(e) = from_packed::<RawTable>(entry) {
+                    panic!("the verb table of {name} does not read: {e}");
                 }
             }
         }

@@ -18,8 +18,6 @@ mod code;
 mod data;
 mod fetch;
 mod files;
-#[cfg(test)]
-mod gather;
 mod git;
 mod infra;
 mod interpreter;

@@ -1,20 +1,119 @@
-//! A program's `[NAME.effects]`, taken out of its entry in a program file and put into the
-//! effects data (`policies/programs/effects.toml`'s format): what one program does is said
-//! where the program is, and the model reads one set of data. `build.rs` runs this on every
-//! entry of every program file; the crate's tests check it here.
+//! One entry of a program file (`policies/programs/*.toml`) is all that is known of one
+//! program; here it is split into what each reader takes: its grammar, its verb table, and its
+//! `[NAME.effects]`, which goes into the effects data (`effects.toml`'s format) under the
+//! program's name and each alias. `build.rs` runs this on every entry of every file; the
+//! crate's tests check it here.
 
-/// A program entry's aliases.
-pub(crate) fn aliases(entry: &toml::Value) -> Vec<&str> {
-    entry
-        .get("aliases")
-        .and_then(|a| a.as_array())
-        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+use std::collections::HashMap;
+
+/// The keys of an entry that are its verb table (with `summary` and `aliases`, which the
+/// grammar has too); the others are its grammar.
+const VERB_KEYS: [&str; 4] = ["verbs", "verb_options", "examples", "global_values"];
+
+/// The entry of the program files that lists the tools `npx` and its like may run: no program.
+const RUNNERS: &str = "well_known_runners";
+
+/// Every entry of the program files, split as it was added.
+pub(crate) struct Entries {
+    /// The effects data, with what every entry's `effects` said.
+    pub(crate) effects: toml::Table,
+    /// Every verb table by program name, and the runners' entry.
+    pub(crate) verbs: toml::Table,
+    /// Every grammar, in the order added: its file, name, aliases and table.
+    pub(crate) grammars: Vec<(&'static str, String, Vec<String>, toml::Table)>,
+    /// Which file describes each name (a program's or an alias): one entry only, so that
+    /// all that is known of a program is in one place.
+    names: HashMap<String, &'static str>,
+}
+
+impl Entries {
+    /// Starts from the effects data of `effects.toml`, with every list and map the entries
+    /// may add to made if missing (so that the data has them all, given or not).
+    pub(crate) fn new(mut effects: toml::Table) -> Result<Self, String> {
+        for (_, section, list) in ROLES {
+            words_at(&mut effects, section, list)?;
+        }
+        for (_, section, map) in VERB_MAPS {
+            table_at(table_at(&mut effects, section)?, map)?;
+        }
+        words_at(&mut effects, "run-remote-code", "fetch_and_run_verbs")?;
+        Ok(Entries {
+            effects,
+            verbs: toml::Table::new(),
+            grammars: Vec::new(),
+            names: HashMap::new(),
+        })
+    }
+
+    /// Splits the entry `name` of `file`. A name (or an alias) whose grammar or verb table
+    /// two entries give fails, as does a bad `effects` table.
+    pub(crate) fn add(
+        &mut self,
+        file: &'static str,
+        name: String,
+        mut value: toml::Value,
+    ) -> Result<(), String> {
+        if name == RUNNERS {
+            claim(&mut self.names, &name, file)?;
+            self.verbs.insert(name, value);
+            return Ok(());
+        }
+        take_effects(&mut self.effects, &name, &mut value)?;
+        let toml::Value::Table(mut grammar) = value else {
+            return Err("not a table".into());
+        };
+        let names = aliases(grammar.get("aliases"));
+        let mut table = toml::Table::new();
+        for key in VERB_KEYS {
+            if let Some(v) = grammar.remove(key) {
+                table.insert(key.into(), v);
+            }
+        }
+        for n in std::iter::once(&name).chain(&names) {
+            claim(&mut self.names, n, file)?;
+        }
+        if !table.is_empty() {
+            for key in ["summary", "aliases"] {
+                if let Some(v) = grammar.get(key) {
+                    table.insert(key.into(), v.clone());
+                }
+            }
+            self.verbs.insert(name.clone(), toml::Value::Table(table));
+        }
+        if grammar.keys().any(|k| k != "summary" && k != "aliases") {
+            self.grammars.push((file, name, names, grammar));
+        }
+        Ok(())
+    }
+}
+
+/// Records that `file` describes `name`; a name described twice is an error.
+fn claim(
+    claimed: &mut HashMap<String, &'static str>,
+    name: &str,
+    file: &'static str,
+) -> Result<(), String> {
+    match claimed.insert(name.to_string(), file) {
+        Some(other) => Err(format!("`{name}` is described in {other} too")),
+        None => Ok(()),
+    }
+}
+
+/// A program entry's aliases, from its `aliases` list.
+fn aliases(list: Option<&toml::Value>) -> Vec<String> {
+    list.and_then(|a| a.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .map(String::from)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 /// The roles `[NAME.effects] roles` may give a program, and the list of the effects data
 /// (section, key) that names the programs in each.
-pub(crate) const ROLES: [(&str, &str, &str); 10] = [
+const ROLES: [(&str, &str, &str); 10] = [
     ("scheduler", "persist", "schedulers"),
     ("privilege", "privilege", "programs"),
     ("process-control", "process-control", "programs"),
@@ -29,7 +128,7 @@ pub(crate) const ROLES: [(&str, &str, &str); 10] = [
 
 /// The verb lists `[NAME.effects]` may hold, and the map of the effects data (section, key)
 /// that holds each program's.
-pub(crate) const VERB_MAPS: [(&str, &str, &str); 4] = [
+const VERB_MAPS: [(&str, &str, &str); 4] = [
     ("process-control", "process-control", "verbs"),
     ("infra-change", "infra-change", "verbs"),
     ("install", "install", "verbs"),
@@ -43,7 +142,7 @@ pub(crate) const VERB_MAPS: [(&str, &str, &str); 4] = [
 /// or a value of the wrong type fails the build. Returns whether anything besides `summary`
 /// and `aliases` is left: an entry with nothing else says only what its program does, and is
 /// no program table.
-pub(crate) fn take_effects(
+fn take_effects(
     data: &mut toml::Table,
     name: &str,
     entry: &mut toml::Value,
@@ -59,7 +158,7 @@ pub(crate) fn take_effects(
         return Err("`effects` is not a table".into());
     };
     let mut names = vec![name.to_string()];
-    names.extend(aliases(entry).into_iter().map(String::from));
+    names.extend(aliases(entry.get("aliases")));
     for (key, value) in effects {
         let words: Vec<&str> = value
             .as_array()
@@ -114,10 +213,7 @@ pub(crate) fn take_effects(
 }
 
 /// The table `key` of `table`, made if missing.
-pub(crate) fn table_at<'t>(
-    table: &'t mut toml::Table,
-    key: &str,
-) -> Result<&'t mut toml::Table, String> {
+fn table_at<'t>(table: &'t mut toml::Table, key: &str) -> Result<&'t mut toml::Table, String> {
     table
         .entry(key)
         .or_insert_with(|| toml::Value::Table(toml::Table::new()))
@@ -126,7 +222,7 @@ pub(crate) fn table_at<'t>(
 }
 
 /// The list `section.key` of the effects data, made if missing.
-pub(crate) fn words_at<'t>(
+fn words_at<'t>(
     data: &'t mut toml::Table,
     section: &str,
     key: &str,
@@ -248,5 +344,105 @@ mod tests {
             let err = gather(bad).expect_err(bad);
             assert!(err.contains(says), "{bad}: {err}");
         }
+    }
+
+    /// Adds every entry of each file in turn, as `build.rs` does.
+    fn split(files: &[(&'static str, &str)]) -> Result<Entries, String> {
+        let mut entries = Entries::new(toml::Table::new())?;
+        for (file, text) in files {
+            for (name, value) in entry(text) {
+                entries.add(file, name, value)?;
+            }
+        }
+        Ok(entries)
+    }
+
+    #[test]
+    fn one_entry_gives_its_grammar_its_verb_table_and_its_effects_apart() {
+        let entries = split(&[(
+            "t.toml",
+            r#"
+            [mk]
+            summary = "builds"
+            aliases = ["gmk"]
+            propose = "exact"
+            options = ["-f --file=read"]
+            global_values = ["-f"]
+            [mk.verbs]
+            run = ["*"]
+            [mk.verb_options]
+            "--eval" = "code"
+            [mk.effects]
+            roles = ["process-control"]
+            "#,
+        )])
+        .expect("the entry splits");
+        let (file, name, names, grammar) = &entries.grammars[0];
+        assert_eq!(
+            (*file, name.as_str(), names.as_slice()),
+            ("t.toml", "mk", &["gmk".to_string()][..])
+        );
+        let keys: Vec<&str> = grammar.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["aliases", "options", "propose", "summary"]);
+        let table = entries.verbs["mk"].as_table().expect("a verb table");
+        let keys: Vec<&str> = table.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "aliases",
+                "global_values",
+                "summary",
+                "verb_options",
+                "verbs"
+            ]
+        );
+        assert_eq!(
+            words(&entries.effects, &["process-control", "programs"]),
+            ["mk", "gmk"]
+        );
+        // Every list the entries may add to is there, given or not.
+        assert!(words(&entries.effects, &["network", "fetchers"]).is_empty());
+    }
+
+    #[test]
+    fn an_entry_of_one_part_gives_that_part_only() {
+        let entries = split(&[(
+            "t.toml",
+            "[g]\nreadonly = true\n[v.verbs]\nread = [\"ls\"]\n[e.effects]\nroles = [\"lookup\"]\n",
+        )])
+        .expect("the entries split");
+        let grammars: Vec<&str> = entries.grammars.iter().map(|g| g.1.as_str()).collect();
+        assert_eq!(grammars, ["g"]);
+        let verbs: Vec<&str> = entries.verbs.keys().map(String::as_str).collect();
+        assert_eq!(verbs, ["v"]);
+        assert_eq!(words(&entries.effects, &["network", "lookups"]), ["e"]);
+    }
+
+    #[test]
+    fn a_name_two_entries_describe_fails_naming_the_other_file() {
+        for (a, b, name) in [
+            ("[x]\nreadonly = true\n", "[x]\nreadonly = false\n", "x"),
+            (
+                "[x.verbs]\nread = []\n",
+                "[y]\naliases = [\"x\"]\n[y.verbs]\nread = []\n",
+                "x",
+            ),
+            (
+                "[x.effects]\nroles = []\n[well_known_runners]\nnpm = []\n",
+                "[well_known_runners]\npip = []\n",
+                "well_known_runners",
+            ),
+        ] {
+            let err = split(&[("a.toml", a), ("b.toml", b)])
+                .err()
+                .unwrap_or_else(|| panic!("{a} and {b} split"));
+            assert_eq!(err, format!("`{name}` is described in a.toml too"));
+        }
+        // A grammar in one file and a verb table in another: the program is in one entry.
+        let err = split(&[
+            ("a.toml", "[x]\nreadonly = true\n"),
+            ("b.toml", "[x.verbs]\nread = []\n"),
+        ]);
+        assert!(err.is_err_and(|e| e.contains("a.toml")));
     }
 }
