@@ -254,7 +254,7 @@ fn build_for_lint(
 fn named_words(rules: &[(Arc<Source>, &Rule)]) -> std::collections::HashSet<String> {
     let mut out = std::collections::HashSet::new();
     for (_, r) in rules {
-        let tool = r.tool.value.as_str();
+        let tool = &*r.tool.value;
         if r.action.value != Action::Allow || !(tool == "bash" || tool.contains(['*', '?'])) {
             continue;
         }
@@ -587,7 +587,7 @@ fn broad_allow(src: &Arc<Source>, r: &Rule) -> Option<Diagnostic> {
     if r.action.value != Action::Allow || !r.unless.is_empty() {
         return None;
     }
-    let tool = r.tool.value.as_str();
+    let tool = &*r.tool.value;
     let any_tool = tool.chars().all(|c| c == '*');
     let bashy = tool == "bash"
         || (tool.contains('*')
@@ -618,7 +618,7 @@ fn allows_secret(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
     if r.action.value != Action::Allow {
         return Vec::new();
     }
-    let tool = r.tool.value.as_str();
+    let tool = &*r.tool.value;
     let file_tool = crate::call::is_file_tool(tool);
     let paths = |m: &&Matcher| {
         m.arg.is_none()
@@ -635,7 +635,7 @@ fn allows_secret(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
         .filter(paths)
         .flat_map(|m| &m.values)
         .filter_map(|v| {
-            let text = v.value.as_str();
+            let text = &*v.value;
             let holds = match secrets::kind_by_name(Path::new(text)) {
                 Some(k) => format!(": `{text}` holds {}", k.holds),
                 None if secrets::is_glob(text) && secrets::may_name_secret(&[text]) => {
@@ -660,7 +660,7 @@ fn allows_secret(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
 /// `path` compares the path of a file tool and the paths a bash command names; nothing else.
 fn dead_path_matchers(src: &Arc<Source>, r: &Rule) -> Vec<Diagnostic> {
     // A misspelt tool (`read_flie`) is said once, as the tool it was meant to be.
-    let tool = crate::call::likely_tool(&r.tool.value).unwrap_or(r.tool.value.as_str());
+    let tool = crate::call::likely_tool(&r.tool.value).unwrap_or(&*r.tool.value);
     let has_paths = tool.contains(['*', '?']) || tool == "bash" || crate::call::is_file_tool(tool);
     let groups = r.matchers.iter().chain(r.unless.iter());
     groups
@@ -686,7 +686,7 @@ fn matches_everything(m: &Matcher) -> bool {
                 v.value.chars().all(|c| c == '*') && !v.value.is_empty()
             }
             MatcherKind::Contains => v.value.is_empty(),
-            MatcherKind::Regex => matches!(v.value.as_str(), "" | ".*" | "^.*" | "^.*$" | ".*$"),
+            MatcherKind::Regex => matches!(&*v.value, "" | ".*" | "^.*" | "^.*$" | ".*$"),
             MatcherKind::Prefix => v.value.trim().is_empty(),
             _ => false,
         })

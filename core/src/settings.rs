@@ -268,7 +268,7 @@ fn entries(
                         None => Some(vec![Matcher {
                             kind: MatcherKind::Shorthand,
                             arg: None,
-                            values: vec![Spanned::new(p, at(a, b))],
+                            values: vec![Spanned::new(p.into(), at(a, b))],
                             list: false,
                             span: at(a, b),
                         }]),
@@ -286,7 +286,7 @@ fn entries(
                 };
                 rules.push(Rule {
                     action: Spanned::new(action, span),
-                    tool: Spanned::new(e.tool, at(0, e.tool_end)),
+                    tool: Spanned::new(e.tool.into(), at(0, e.tool_end)),
                     matchers,
                     unless,
                     risk: e.risk.map(|(r, a, b)| Spanned::new(r, at(a, b))),
@@ -311,7 +311,7 @@ fn writes_a_file(span: Span) -> Matcher {
     Matcher {
         kind: MatcherKind::Redirect,
         arg: None,
-        values: vec![Spanned::new("/**".to_string(), span)],
+        values: vec![Spanned::new("/**".into(), span)],
         list: false,
         span,
     }

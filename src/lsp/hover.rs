@@ -189,7 +189,7 @@ pub fn matcher_summary(kind: MatcherKind) -> &'static str {
 pub fn describe_rule(r: &Rule) -> String {
     let action = r.action.value;
     let risk = r.risk.as_ref().map_or(default_risk(action), |x| x.value);
-    let tool = r.tool.value.as_str();
+    let tool = &*r.tool.value;
     let mut out = format!("**{action}** rule, {risk} risk: ");
     let tools = if tool.chars().all(|c| c == '*') {
         "every tool".to_string()
@@ -232,7 +232,7 @@ pub fn describe_rule(r: &Rule) -> String {
         let profile = r
             .profile
             .as_ref()
-            .map_or(crate::sandbox::DEFAULT_PROFILE, |p| p.value.as_str());
+            .map_or(crate::sandbox::DEFAULT_PROFILE, |p| &*p.value);
         let about = crate::sandbox::profile(profile).map_or("", |p| p.about);
         let _ = write!(
             out,
@@ -356,7 +356,7 @@ pub fn describe_matcher(m: &Matcher, tool: &str, action: Action) -> String {
 
 /// A matcher's values: `` `one` ``, or `` one of `a`, `b` ``.
 fn values_in_words(m: &Matcher) -> String {
-    let values: Vec<&str> = m.values.iter().map(|v| v.value.as_str()).collect();
+    let values: Vec<&str> = m.values.iter().map(|v| &*v.value).collect();
     match values.as_slice() {
         [one] => format!("`{one}`"),
         many => format!(

@@ -11,8 +11,10 @@ use harness9::policy::ast::{
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-pub fn spanned<T>(value: T) -> Spanned<T> {
-    Spanned::new(value, Span::default())
+/// A value with no place in a source, as the type the syntax tree holds (a `String` as its
+/// `Text`).
+pub fn spanned<T, U: From<T>>(value: T) -> Spanned<U> {
+    Spanned::new(value.into(), Span::default())
 }
 
 pub fn action() -> impl Strategy<Value = Action> {

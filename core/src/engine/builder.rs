@@ -306,7 +306,7 @@ impl<'c> Loading<'c> {
                 Statement::Protect(p) => self.protections.push(protection(
                     self.ctx,
                     &p.path.value,
-                    p.reason.as_ref().map(|r| r.value.clone()),
+                    p.reason.as_ref().map(|r| r.value.to_string()),
                 )),
                 Statement::Rule(r) if rules_on && self.shipped_rule_needed(r) => {
                     rules.extend(self.compiler.rule(src, r))
@@ -345,7 +345,7 @@ impl<'c> Loading<'c> {
                 Statement::Protect(p) => self.protections.push(protection(
                     self.ctx,
                     &p.path.value,
-                    p.reason.map(|r| r.value),
+                    p.reason.map(|r| r.value.into_owned()),
                 )),
                 Statement::Expect(e) if tier != Tier::Shipped => self.expects.push((src, e)),
                 Statement::Default(d) => self.set_default(src, d, tier),
@@ -462,7 +462,7 @@ fn default_decision(default: Option<(Arc<Source>, DefaultStmt)>) -> Decision {
     let line = src.line(d.span.start);
     let reason = d
         .reason
-        .map(|r| r.value)
+        .map(|r| r.value.into_owned())
         .unwrap_or_else(|| format!("no rule matched (the default, {}:{line})", src.name));
     Decision::new(d.action.value, risk, reason, RuleRef::Default)
 }

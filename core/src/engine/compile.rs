@@ -48,8 +48,8 @@ impl<'a> Compiler<'a> {
     /// A tool name that is not harness9's but nearly is (`Bash`, `bsh`, `read_fle`): a rule no
     /// call will ever meet, so it is said (a warning: hook adapters pass other agents' tool
     /// names through, `Grep` or `WebFetch`, and those are left alone).
-    fn likely_typo(&mut self, source: &Arc<Source>, tool: &ast::Spanned<String>) {
-        let name = tool.value.as_str();
+    fn likely_typo(&mut self, source: &Arc<Source>, tool: &ast::Spanned<ast::Text>) {
+        let name = &*tool.value;
         if let Some(t) = crate::call::likely_tool(name) {
             self.diags.push(
                 Diagnostic::warning(
@@ -81,7 +81,7 @@ impl<'a> Compiler<'a> {
             if self.typos {
                 self.likely_typo(source, &r.tool);
             }
-            ToolPattern::Name(r.tool.value.clone())
+            ToolPattern::Name(r.tool.value.to_string())
         };
         self.within_cwd = r.action.value == Action::Allow;
         self.forms = match &tool {
@@ -136,12 +136,12 @@ impl<'a> Compiler<'a> {
         Some(CompiledRule {
             action,
             risk,
-            written_reason: r.reason.as_ref().map(|r| r.value.clone()),
+            written_reason: r.reason.as_ref().map(|r| r.value.to_string()),
             profile: (action == Action::Sandbox).then(|| {
                 r.profile
                     .as_ref()
                     .map_or(crate::sandbox::DEFAULT_PROFILE.to_string(), |p| {
-                        p.value.clone()
+                        p.value.to_string()
                     })
             }),
             origin: RuleOrigin::new(source, r.span),
@@ -181,7 +181,7 @@ impl<'a> Compiler<'a> {
             MatcherKind::Shorthand | MatcherKind::Glob => self.glob_test(source, m),
             MatcherKind::Prefix => Some(self.prefix_test(m)),
             MatcherKind::Contains => Some(Test::Contains(
-                m.values.iter().map(|v| v.value.clone()).collect(),
+                m.values.iter().map(|v| v.value.to_string()).collect(),
             )),
             MatcherKind::Exact => Some(self.exact_test(m)),
             MatcherKind::Regex => self.regex_test(source, m),
@@ -215,7 +215,7 @@ impl<'a> Compiler<'a> {
             let text = if !need_text {
                 None
             } else if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
-                Some(TextTest::Contains(v.value.clone()))
+                Some(TextTest::Contains(v.value.to_string()))
             } else {
                 match Pattern::command(&v.value) {
                     Ok(p) => Some(TextTest::Glob(p)),
@@ -268,7 +268,7 @@ impl<'a> Compiler<'a> {
         Test::Exact(
             m.values
                 .iter()
-                .map(|v| (v.value.clone(), self.ctx.resolve(&v.value)))
+                .map(|v| (v.value.to_string(), self.ctx.resolve(&v.value)))
                 .collect(),
         )
     }
@@ -335,7 +335,7 @@ impl<'a> Compiler<'a> {
             }
         }
         ok.then_some(Test::Flag(
-            m.values.iter().map(|v| v.value.clone()).collect(),
+            m.values.iter().map(|v| v.value.to_string()).collect(),
         ))
     }
 
@@ -348,7 +348,7 @@ impl<'a> Compiler<'a> {
             let text = if m.kind == MatcherKind::Host {
                 std::borrow::Cow::Owned(v.value.to_ascii_lowercase())
             } else {
-                std::borrow::Cow::Borrowed(v.value.as_str())
+                std::borrow::Cow::Borrowed(&*v.value)
             };
             match Pattern::command(&text) {
                 Ok(p) => vs.push(p),

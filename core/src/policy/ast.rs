@@ -39,6 +39,10 @@ impl From<Span> for miette::SourceSpan {
     }
 }
 
+/// A word of a policy: borrowed from the binary for the shipped policies' generated syntax
+/// trees (see `shipped/rules.rs`), owned for a policy parsed at run time.
+pub type Text = std::borrow::Cow<'static, str>;
+
 /// A value with the span it was written at.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spanned<T> {
@@ -161,17 +165,17 @@ impl Statement {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rule {
     pub action: Spanned<Action>,
-    pub tool: Spanned<String>,
+    pub tool: Spanned<Text>,
     /// `None` for a bare tool (`allow read_file;`): every call of the tool.
     /// `Some(vec![])` for `tool()`, which means the same.
     pub matchers: Option<Vec<Matcher>>,
     /// Each entry is a group of matchers that must all match to except a call.
     pub unless: Vec<Vec<Matcher>>,
     pub risk: Option<Spanned<Risk>>,
-    pub reason: Option<Spanned<String>>,
+    pub reason: Option<Spanned<Text>>,
     /// `profile "cargo"`: the sandbox profile a `sandbox` rule runs its commands under (the
     /// caches it may write besides the project); `None` is the profile `default`.
-    pub profile: Option<Spanned<String>>,
+    pub profile: Option<Spanned<Text>>,
     pub span: Span,
 }
 
@@ -293,8 +297,8 @@ pub struct Matcher {
     pub kind: MatcherKind,
     /// `arg NAME …`: the JSON argument compared, instead of the tool's primary argument.
     /// Dots reach into nested objects (`arg options.url …`).
-    pub arg: Option<Spanned<String>>,
-    pub values: Vec<Spanned<String>>,
+    pub arg: Option<Spanned<Text>>,
+    pub values: Vec<Spanned<Text>>,
     /// Whether the values were written as a `[…]` list (kept so printing round-trips).
     pub list: bool,
     pub span: Span,
@@ -305,7 +309,7 @@ pub struct Matcher {
 pub struct DefaultStmt {
     pub action: Spanned<Action>,
     pub risk: Option<Spanned<Risk>>,
-    pub reason: Option<Spanned<String>>,
+    pub reason: Option<Spanned<Text>>,
     pub span: Span,
 }
 
@@ -336,14 +340,14 @@ pub enum ExpectArg {
 /// `include "team.policy";` — the file's statements take this statement's place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Include {
-    pub path: Spanned<String>,
+    pub path: Spanned<Text>,
     pub span: Span,
 }
 
 /// `protect "~/.docker";` — a hard-protected path: no rule, mode or approval can lift it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Protect {
-    pub path: Spanned<String>,
-    pub reason: Option<Spanned<String>>,
+    pub path: Spanned<Text>,
+    pub reason: Option<Spanned<Text>>,
     pub span: Span,
 }

@@ -562,19 +562,22 @@ impl Lower<'_> {
         }
     }
 
-    fn reason(&mut self, p: Pair<Rule>) -> Option<Spanned<String>> {
+    fn reason(&mut self, p: Pair<Rule>) -> Option<Spanned<Text>> {
         let s = p.into_inner().find(|p| p.as_rule() == Rule::string)?;
         self.string(s)
     }
 
-    fn string(&mut self, p: Pair<Rule>) -> Option<Spanned<String>> {
+    fn string(&mut self, p: Pair<Rule>) -> Option<Spanned<Text>> {
         let span = self.span(&p);
         let inner = p.into_inner().next()?;
         let text = inner.as_str();
         match inner.as_rule() {
-            Rule::raw_string => Some(Spanned::new(text[1..text.len() - 1].to_string(), span)),
+            Rule::raw_string => Some(Spanned::new(
+                text[1..text.len() - 1].to_string().into(),
+                span,
+            )),
             _ => match serde_json::from_str::<String>(text) {
-                Ok(s) => Some(Spanned::new(s, span)),
+                Ok(s) => Some(Spanned::new(s.into(), span)),
                 Err(e) => {
                     self.error(
                         span,
@@ -671,7 +674,7 @@ impl Lower<'_> {
         let action_pair = it.next()?;
         let tool_pair = it.next()?;
         let action = self.action(&action_pair, true);
-        let tool = Spanned::new(tool_pair.as_str().to_string(), self.span(&tool_pair));
+        let tool = Spanned::new(tool_pair.as_str().to_string().into(), self.span(&tool_pair));
         let mut ok = action.is_some();
         let mut matchers = None;
         let mut unless = Vec::new();
@@ -749,7 +752,7 @@ impl Lower<'_> {
     }
 
     /// `profile "cargo"`: one of the sandbox's profiles.
-    fn profile(&mut self, p: Pair<Rule>) -> Option<Spanned<String>> {
+    fn profile(&mut self, p: Pair<Rule>) -> Option<Spanned<Text>> {
         let s = p.into_inner().find(|p| p.as_rule() == Rule::string)?;
         let name = self.string(s)?;
         if crate::sandbox::profile(&name.value).is_some() {
@@ -773,8 +776,8 @@ impl Lower<'_> {
     fn sandbox_parts(
         &mut self,
         action: &Spanned<Action>,
-        tool: &Spanned<String>,
-        profile: Option<&Spanned<String>>,
+        tool: &Spanned<Text>,
+        profile: Option<&Spanned<Text>>,
     ) -> bool {
         if action.value == Action::Sandbox && tool.value != "bash" {
             self.error(
@@ -874,7 +877,7 @@ impl Lower<'_> {
         &mut self,
         words: Vec<(String, Span)>,
         has_value: bool,
-    ) -> Option<(MatcherKind, Option<Spanned<String>>)> {
+    ) -> Option<(MatcherKind, Option<Spanned<Text>>)> {
         let mut words = words.into_iter();
         let (kind, arg) = match words.next() {
             None => (MatcherKind::Shorthand, None),
@@ -890,7 +893,7 @@ impl Lower<'_> {
                     None => MatcherKind::Shorthand,
                     Some((k, kspan)) => self.matcher_kind(&k, kspan, true)?,
                 };
-                (kind, Some(Spanned::new(name, nspan)))
+                (kind, Some(Spanned::new(name.into(), nspan)))
             }
             Some((w, wspan)) => (self.matcher_kind(&w, wspan, false)?, None),
         };
@@ -1089,7 +1092,9 @@ impl Lower<'_> {
         }
         let arg = match it.next() {
             None => ExpectArg::None,
-            Some(p) if p.as_rule() == Rule::string => ExpectArg::Primary(self.string(p)?.value),
+            Some(p) if p.as_rule() == Rule::string => {
+                ExpectArg::Primary(self.string(p)?.value.into_owned())
+            }
             Some(p) => {
                 let pspan = self.span(&p);
                 match serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(p.as_str())
@@ -1126,7 +1131,7 @@ fn backticked<'a>(words: impl Iterator<Item = &'a str>) -> String {
 /// a list.
 struct MatcherParts {
     words: Vec<(String, Span)>,
-    values: Vec<Spanned<String>>,
+    values: Vec<Spanned<Text>>,
     list: bool,
 }
 
@@ -1219,7 +1224,7 @@ mod tests {
         assert_eq!(r.tool.value, "bash");
         assert_eq!(r.risk.as_ref().map(|r| r.value), Some(Risk::High));
         assert_eq!(
-            r.reason.as_ref().map(|r| r.value.as_str()),
+            r.reason.as_ref().map(|r| &*r.value),
             Some("changes production")
         );
         let Statement::Rule(r) = &f.statements[4] else {
@@ -1322,7 +1327,7 @@ mod tests {
             panic!("{f:?}");
         };
         assert_eq!(r.action.value, Action::Sandbox);
-        assert_eq!(r.profile.as_ref().map(|p| p.value.as_str()), Some("cargo"));
+        assert_eq!(r.profile.as_ref().map(|p| &*p.value), Some("cargo"));
         let printed = crate::policy::print::print_policy(&f);
         assert_eq!(
             printed,
@@ -1334,7 +1339,7 @@ mod tests {
         let Statement::Rule(r) = &g.statements[0] else {
             panic!("{g:?}");
         };
-        assert_eq!(r.profile.as_ref().map(|p| p.value.as_str()), Some("npm"));
+        assert_eq!(r.profile.as_ref().map(|p| &*p.value), Some("npm"));
     }
 
     #[test]

@@ -34,8 +34,8 @@ fn generate() -> String {
          //! The shipped policies' statements (`expect`s left out), one function each.\n\n\
          use crate::policy::ast::*;\nuse Action::*;\nuse MatcherKind::*;\nuse Risk::*;\n\n\
          fn sp(start: usize, end: usize) -> Span {\n    Span::new(start, end)\n}\n\n\
-         fn st(value: &str, start: usize, end: usize) -> Spanned<String> {\n    \
-         Spanned::new(value.to_string(), sp(start, end))\n}\n",
+         fn st(value: &'static str, start: usize, end: usize) -> Spanned<Text> {\n    \
+         Spanned::new(Text::Borrowed(value), sp(start, end))\n}\n",
     );
     for ((name, text), (hash, function)) in EMBEDDED.iter().zip(NAMES) {
         let statements = parsed(name, text);
@@ -135,7 +135,7 @@ fn spanned<T: std::fmt::Debug>(s: &Spanned<T>) -> String {
     format!("Spanned::new({:?}, {})", s.value, span(s.span))
 }
 
-fn string(s: &Spanned<String>) -> String {
+fn string(s: &Spanned<Text>) -> String {
     format!("st({:?}, {}, {})", s.value, s.span.start, s.span.end)
 }
 

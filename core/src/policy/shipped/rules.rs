@@ -12,8 +12,8 @@ fn sp(start: usize, end: usize) -> Span {
     Span::new(start, end)
 }
 
-fn st(value: &str, start: usize, end: usize) -> Spanned<String> {
-    Spanned::new(value.to_string(), sp(start, end))
+fn st(value: &'static str, start: usize, end: usize) -> Spanned<Text> {
+    Spanned::new(Text::Borrowed(value), sp(start, end))
 }
 
 pub(super) const BUILTIN_HASH: u64 = 0x5d7882922321de93;
