@@ -70,7 +70,7 @@ impl<'a> Compiler<'a> {
     /// Compiles one rule; `None` (with diagnostics) when any part of it is invalid.
     pub fn rule(&mut self, source: &Arc<Source>, r: &ast::Rule) -> Option<CompiledRule> {
         let tool = if r.tool.value.contains(['*', '?']) {
-            match Pattern::command(&r.tool.value) {
+            match Pattern::of_word(&r.tool.value) {
                 Ok(p) => ToolPattern::Glob(p),
                 Err(e) => {
                     self.bad_pattern(source, r.tool.span, &r.tool.value, &e);
@@ -99,7 +99,7 @@ impl<'a> Compiler<'a> {
             },
         };
         let mut ok = true;
-        let mut matchers = Vec::new();
+        let mut matchers = Vec::with_capacity(r.matchers.as_ref().map_or(0, Vec::len));
         for m in r.matchers.iter().flatten() {
             match self.matcher(source, m) {
                 Some(c) => matchers.push(c),
@@ -181,7 +181,7 @@ impl<'a> Compiler<'a> {
             MatcherKind::Shorthand | MatcherKind::Glob => self.glob_test(source, m),
             MatcherKind::Prefix => Some(self.prefix_test(m)),
             MatcherKind::Contains => Some(Test::Contains(
-                m.values.iter().map(|v| v.value.to_string()).collect(),
+                m.values.iter().map(|v| v.value.clone()).collect(),
             )),
             MatcherKind::Exact => Some(self.exact_test(m)),
             MatcherKind::Regex => self.regex_test(source, m),
@@ -207,7 +207,7 @@ impl<'a> Compiler<'a> {
     /// A shorthand or glob matcher: each value as text, as a path, or both, as the tool needs.
     fn glob_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
         let mut ok = true;
-        let mut vs = Vec::new();
+        let mut vs = Vec::with_capacity(m.values.len());
         // Only the forms the rule's tool can meet are compiled.
         let need_text = self.forms.text || m.arg.is_some();
         let need_path = self.forms.path && m.arg.is_none();
@@ -215,9 +215,9 @@ impl<'a> Compiler<'a> {
             let text = if !need_text {
                 None
             } else if m.kind == MatcherKind::Shorthand && !v.value.contains('*') {
-                Some(TextTest::Contains(v.value.to_string()))
+                Some(TextTest::Contains(v.value.clone()))
             } else {
-                match Pattern::command(&v.value) {
+                match Pattern::of_word(&v.value) {
                     Ok(p) => Some(TextTest::Glob(p)),
                     Err(e) => {
                         self.bad_pattern(source, v.span, &v.value, &e);
@@ -276,7 +276,7 @@ impl<'a> Compiler<'a> {
     /// A regex matcher, each regex's size bounded.
     fn regex_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
         let mut ok = true;
-        let mut vs = Vec::new();
+        let mut vs = Vec::with_capacity(m.values.len());
         for v in &m.values {
             match regex::RegexBuilder::new(&v.value)
                 .size_limit(1 << 20)
@@ -299,7 +299,7 @@ impl<'a> Compiler<'a> {
     /// A path or redirect matcher: each value as a path glob.
     fn path_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
         let mut ok = true;
-        let mut vs = Vec::new();
+        let mut vs = Vec::with_capacity(m.values.len());
         for v in &m.values {
             match PathGlob::new(&v.value, self.ctx, self.within_cwd) {
                 Ok(p) => vs.push(p),
@@ -343,14 +343,14 @@ impl<'a> Compiler<'a> {
     /// (a host's in lower case).
     fn word_test(&mut self, source: &Arc<Source>, m: &ast::Matcher) -> Option<Test> {
         let mut ok = true;
-        let mut vs = Vec::new();
+        let mut vs = Vec::with_capacity(m.values.len());
         for v in &m.values {
-            let text = if m.kind == MatcherKind::Host {
-                std::borrow::Cow::Owned(v.value.to_ascii_lowercase())
+            let pattern = if m.kind == MatcherKind::Host {
+                Pattern::command(&v.value.to_ascii_lowercase())
             } else {
-                std::borrow::Cow::Borrowed(&*v.value)
+                Pattern::of_word(&v.value)
             };
-            match Pattern::command(&text) {
+            match pattern {
                 Ok(p) => vs.push(p),
                 Err(e) => {
                     ok = false;

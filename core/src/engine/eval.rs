@@ -857,7 +857,7 @@ mod tests {
                 .flat_map(|c| &c.rules)
                 .map(|r| match &r.tool {
                     ToolPattern::Name(n) => n.clone(),
-                    ToolPattern::Glob(g) => g.text.clone(),
+                    ToolPattern::Glob(g) => g.text.to_string(),
                 })
                 .collect();
             tools.sort_unstable();

@@ -15,6 +15,7 @@ use memchr::memmem;
 
 use super::pattern::Pattern;
 use super::rule::{CMatcher, CommandView, CompiledRule, Target, Test, TextTest, ToolPattern};
+use crate::policy::ast::Text;
 
 pub type RuleId = u32;
 
@@ -54,18 +55,18 @@ struct ToolGlob {
 #[derive(Debug, Default)]
 struct Bucket {
     cmd_always: Vec<RuleId>,
-    first_word: HashMap<String, Vec<RuleId>>,
-    exact: HashMap<String, Vec<RuleId>>,
+    first_word: HashMap<Text, Vec<RuleId>>,
+    exact: HashMap<Text, Vec<RuleId>>,
     /// Rules whose every match starts with a literal (`git commit *`), by that literal; a
     /// command's text is looked up by each of `prefix_lens` (sorted, distinct).
-    prefix: HashMap<String, Vec<RuleId>>,
+    prefix: HashMap<Text, Vec<RuleId>>,
     prefix_lens: Vec<usize>,
-    substr_keys: Vec<String>,
+    substr_keys: Vec<Text>,
     /// A searcher for each of `substr_keys` when they are looked for one by one, made at the
     /// first lookup (`str::contains` set one up per key and text).
     substr_finders: OnceLock<Vec<memmem::Finder<'static>>>,
     substr_rules: Vec<Vec<RuleId>>,
-    substr_slot: HashMap<String, usize>,
+    substr_slot: HashMap<Text, usize>,
     /// For more than [`SCANNED_KEYS`] keys, built after [`SCANNED_LOOKUPS`] lookups; `None`
     /// when it could not be built (too large), and every rule with a key is a candidate.
     substr: OnceLock<Option<AhoCorasick>>,
@@ -76,11 +77,12 @@ struct Bucket {
     other: Vec<RuleId>,
 }
 
+/// Keys borrowed from the binary where the shipped policies' words are (see [`Pattern::text_of`]).
 enum CmdKeys {
-    FirstWord(Vec<String>),
-    Exact(Vec<String>),
-    Prefix(Vec<String>),
-    Substr(Vec<String>),
+    FirstWord(Vec<Text>),
+    Exact(Vec<Text>),
+    Prefix(Vec<Text>),
+    Substr(Vec<Text>),
 }
 
 impl ChainIndex {
@@ -92,7 +94,7 @@ impl ChainIndex {
             let bucket = match &r.tool {
                 ToolPattern::Name(n) => idx.by_tool.entry(n.clone()).or_default(),
                 ToolPattern::Glob(g) => {
-                    let slot = match glob_slots.get(g.text.as_str()) {
+                    let slot = match glob_slots.get(&*g.text) {
                         Some(slot) => *slot,
                         None => {
                             let slot = idx.by_tool_glob.len();
@@ -249,7 +251,7 @@ impl Bucket {
             AhoCorasickBuilder::new()
                 .match_kind(MatchKind::Standard)
                 .kind(Some(AhoCorasickKind::ContiguousNFA))
-                .build(&self.substr_keys)
+                .build(self.substr_keys.iter().map(|k| k.as_bytes()))
                 .ok()
         });
         match ac {
@@ -324,9 +326,9 @@ fn cmd_keys(m: &CMatcher) -> Option<CmdKeys> {
                     TextTest::Contains(c) => substr.push(c.clone()),
                     TextTest::Glob(p) => {
                         match (p.exact(), p.anchored_prefix(), p.required_literal()) {
-                            (Some(x), _, _) => exact.push(x.to_string()),
-                            (None, Some(pre), _) => prefix.push(pre.to_string()),
-                            (None, None, Some(lit)) => substr.push(lit.to_string()),
+                            (Some(x), _, _) => exact.push(p.text_of(x)),
+                            (None, Some(pre), _) => prefix.push(p.text_of(pre)),
+                            (None, None, Some(lit)) => substr.push(p.text_of(lit)),
                             (None, None, None) => return None,
                         }
                     }
@@ -346,24 +348,28 @@ fn cmd_keys(m: &CMatcher) -> Option<CmdKeys> {
             }
         }
         Test::Prefix(vs) => {
-            let firsts: Option<Vec<String>> =
-                vs.iter().map(|(toks, _)| toks.first().cloned()).collect();
+            let firsts: Option<Vec<Text>> = vs
+                .iter()
+                .map(|(toks, _)| toks.first().cloned().map(Text::Owned))
+                .collect();
             firsts.map(CmdKeys::FirstWord)
         }
         Test::Program(vs) => {
-            let exact: Option<Vec<String>> =
-                vs.iter().map(|p| p.exact().map(str::to_string)).collect();
+            let exact: Option<Vec<Text>> =
+                vs.iter().map(|p| p.exact().map(|x| p.text_of(x))).collect();
             match exact {
                 Some(words) => Some(CmdKeys::FirstWord(words)),
                 None => vs
                     .iter()
-                    .map(|p| p.required_literal().map(str::to_string))
+                    .map(|p| p.required_literal().map(|x| p.text_of(x)))
                     .collect::<Option<Vec<_>>>()
                     .map(CmdKeys::Substr),
             }
         }
         Test::Contains(vs) if vs.iter().all(|v| !v.is_empty()) => Some(CmdKeys::Substr(vs.clone())),
-        Test::Exact(vs) => Some(CmdKeys::Exact(vs.iter().map(|(v, _)| v.clone()).collect())),
+        Test::Exact(vs) => Some(CmdKeys::Exact(
+            vs.iter().map(|(v, _)| Text::Owned(v.clone())).collect(),
+        )),
         _ => None,
     }
 }

@@ -8,13 +8,16 @@ use std::sync::OnceLock;
 use globset::{Glob, GlobBuilder, GlobMatcher};
 
 use super::paths::has_meta;
+use crate::policy::ast::Text;
 
 /// A compiled glob. `paths` globs keep `*` inside one path component; command globs let `*`
 /// match anything, `/` included (`git *` matches `git add src/x`). A command glob ending in
 /// ` *` also matches the words before it alone: `git commit *` matches `git commit`.
 #[derive(Debug)]
 pub struct Pattern {
-    pub text: String,
+    /// As written: borrowed from the binary for a shipped policy's word (see
+    /// [`Pattern::of_word`]).
+    pub text: Text,
     own: Strategy,
     /// For a command glob ending in ` *`: how the words before it alone match, and for words
     /// that end in ` *` again how theirs do (`a * *` matches `a *`, so `a`), innermost last.
@@ -136,7 +139,32 @@ impl Pattern {
         Pattern::new(text, true)
     }
 
+    /// `part` of this pattern's text (a slice [`Pattern::exact`], [`Pattern::anchored_prefix`]
+    /// or [`Pattern::required_literal`] gave) as a `Text`: borrowed from the binary when the
+    /// pattern's text is, for the index's keys.
+    pub fn text_of(&self, part: &str) -> Text {
+        if let Text::Borrowed(all) = self.text {
+            let start = (part.as_ptr() as usize).wrapping_sub(all.as_ptr() as usize);
+            if let Some(s) = all.get(start..start.wrapping_add(part.len())) {
+                if std::ptr::eq(s, part) {
+                    return Text::Borrowed(s);
+                }
+            }
+        }
+        Text::Owned(part.to_string())
+    }
+
+    /// A glob over command text, from a policy's word: a shipped policy's is not copied.
+    pub fn of_word(text: &Text) -> Result<Pattern, globset::Error> {
+        Pattern::from_text(text.clone(), false)
+    }
+
     fn new(text: &str, paths: bool) -> Result<Pattern, globset::Error> {
+        Pattern::from_text(Text::Owned(text.to_string()), paths)
+    }
+
+    fn from_text(owned: Text, paths: bool) -> Result<Pattern, globset::Error> {
+        let text: &str = &owned;
         let own = Strategy::new(text, paths)?;
         let mut bare = Vec::new();
         let mut glob = text;
@@ -148,9 +176,9 @@ impl Pattern {
             glob = words;
         }
         Ok(Pattern {
-            text: text.to_string(),
             own,
             bare,
+            text: owned,
         })
     }
 
@@ -443,6 +471,21 @@ mod tests {
         let p = Pattern::path("**/*.pem").unwrap();
         assert!(p.is_match("/a/b/key.pem"));
         assert!(!p.is_match("/a/b.pem/key"));
+    }
+
+    #[test]
+    fn a_part_of_a_borrowed_pattern_is_borrowed_and_of_any_other_owned() {
+        let word: Text = Text::Borrowed("git push *");
+        let p = Pattern::of_word(&word).expect("a glob");
+        let prefix = p.anchored_prefix().expect("a prefix");
+        assert!(matches!(p.text_of(prefix), Text::Borrowed(_)), "{prefix:?}");
+        assert_eq!(p.text_of(prefix), prefix);
+        // Equal text elsewhere is copied, never mistaken for a part.
+        let elsewhere = prefix.to_string();
+        assert!(matches!(p.text_of(&elsewhere), Text::Owned(ref t) if *t == elsewhere));
+        let owned = Pattern::command("git push *").expect("a glob");
+        let prefix = owned.anchored_prefix().expect("a prefix");
+        assert!(matches!(owned.text_of(prefix), Text::Owned(ref t) if t == prefix));
     }
 
     #[test]

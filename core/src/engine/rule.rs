@@ -13,6 +13,7 @@ pub use super::view::CommandView;
 use crate::diag::Source;
 use crate::knowledge::effects::{self, Found, Kind, Places};
 use crate::knowledge::{self, Effect, Follow, Program};
+use crate::policy::ast::Text;
 use crate::policy::ast::{Action, Risk, Span};
 use crate::rule_ref::RuleRef;
 use crate::shell::{SimpleCommand, View};
@@ -89,14 +90,14 @@ pub struct Either {
 #[derive(Debug)]
 pub enum TextTest {
     Glob(Pattern),
-    Contains(String),
+    Contains(Text),
 }
 
 impl TextTest {
     fn is_match(&self, s: &str) -> bool {
         match self {
             TextTest::Glob(p) => p.is_match(s),
-            TextTest::Contains(c) => s.contains(c.as_str()),
+            TextTest::Contains(c) => s.contains(&**c),
         }
     }
 }
@@ -127,7 +128,7 @@ pub enum Test {
     Shorthand(Vec<Either>),
     Glob(Vec<Either>),
     Prefix(Vec<(Vec<String>, PathBuf)>),
-    Contains(Vec<String>),
+    Contains(Vec<Text>),
     Regex(Vec<Regex>),
     Exact(Vec<(String, PathBuf)>),
     Path(Vec<PathGlob>),
@@ -383,7 +384,7 @@ impl Test {
             Test::Prefix(vs) => vs.iter().any(|(toks, _)| {
                 toks.len() <= words.len() && toks.iter().zip(words.iter()).all(|(a, b)| a == b)
             }),
-            Test::Contains(vs) => vs.iter().any(|v| text.contains(v.as_str())),
+            Test::Contains(vs) => vs.iter().any(|v| text.contains(&**v)),
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(text)),
             Test::Exact(vs) => vs.iter().any(|(v, _)| v == text),
             Test::Path(vs) => {
@@ -463,7 +464,7 @@ impl Test {
             Test::Path(vs) => vs.iter().any(|g| g.is_match(p)),
             Test::Prefix(vs) => vs.iter().any(|(_, base)| p.starts_with(base)),
             Test::Exact(vs) => vs.iter().any(|(_, resolved)| resolved == p),
-            Test::Contains(vs) => vs.iter().any(|v| s.contains(v.as_str())),
+            Test::Contains(vs) => vs.iter().any(|v| s.contains(&**v)),
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(&s)),
             command_tests!() | Test::Host(_) => false,
         }
@@ -479,7 +480,7 @@ impl Test {
                 let joined = toks.join(" ");
                 s == joined || s.starts_with(&format!("{joined} "))
             }),
-            Test::Contains(vs) => vs.iter().any(|v| s.contains(v.as_str())),
+            Test::Contains(vs) => vs.iter().any(|v| s.contains(&**v)),
             Test::Regex(vs) => vs.iter().any(|r| r.is_match(s)),
             Test::Exact(vs) => vs.iter().any(|(v, _)| v == s),
             Test::Path(_) => false,
