@@ -45,7 +45,10 @@ impl std::error::Error for LoadError {}
 /// Collects the sources of an engine.
 #[derive(Debug, Clone)]
 pub struct EngineBuilder {
-    ctx: PathContext,
+    /// Where paths are resolved; the process's own working folder and home unless given
+    /// (looked up at `build`, not before: a caller that gives one, as the hook does, never
+    /// pays for resolving the process's).
+    ctx: Option<PathContext>,
     policies: Vec<Origin>,
     settings: Vec<Settings>,
     builtin: bool,
@@ -71,7 +74,7 @@ enum Settings {
 impl Default for EngineBuilder {
     fn default() -> Self {
         EngineBuilder {
-            ctx: PathContext::from_env(),
+            ctx: None,
             policies: Vec::new(),
             settings: Vec::new(),
             builtin: true,
@@ -98,7 +101,7 @@ impl EngineBuilder {
 
     /// Where relative paths start and what `~` is (default: the process's).
     pub fn context(mut self, ctx: PathContext) -> Self {
-        self.ctx = ctx;
+        self.ctx = Some(ctx);
         self
     }
 
@@ -188,8 +191,9 @@ impl EngineBuilder {
         self
     }
 
-    pub fn build(self) -> Result<Engine, LoadError> {
-        let mut l = Loading::new(&self.ctx, self.guarded.clone());
+    pub fn build(mut self) -> Result<Engine, LoadError> {
+        let ctx = self.ctx.take().unwrap_or_else(PathContext::from_env);
+        let mut l = Loading::new(&ctx, self.guarded.clone());
         l.only_tool = self.only_tool.as_deref();
         let builtin_rules = l.builtin(self.builtin);
         for origin in self.managed.iter().cloned().map(Origin::File) {
@@ -229,11 +233,11 @@ impl EngineBuilder {
                 let set = headless.iter().find(|(r, _)| *r == risk);
                 (risk, set.map_or(shipped, |(_, a)| *a))
             }),
-            guarded: super::protect::Guarded::new(guarded_paths(&self.ctx, l.guarded)),
+            guarded: super::protect::Guarded::new(guarded_paths(&ctx, l.guarded)),
             expects: l.expects,
             warnings: diags,
             recent: Default::default(),
-            ctx: self.ctx,
+            ctx,
             only_tool: self.only_tool,
             sandbox: self.sandbox,
         })
