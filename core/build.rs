@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::{env, fs};
 
-use entries::Entries;
+use entries::{words as texts, Entries};
 
 /// How an entry is split: shared with the crate, whose tests check it.
 #[path = "src/knowledge/entries.rs"]
@@ -306,17 +306,6 @@ const LISTS: [&str; 13] = [
     "public_ends",
     "public",
 ];
-
-fn texts(v: Option<&toml::Value>) -> Vec<String> {
-    v.and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// The catalogue's case folding (`knowledge::secrets::fold`; a test holds the two together).
 fn fold(text: &str) -> String {

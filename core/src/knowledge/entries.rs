@@ -62,7 +62,7 @@ impl Entries {
         let toml::Value::Table(mut grammar) = value else {
             return Err("not a table".into());
         };
-        let names = aliases(grammar.get("aliases"));
+        let names = words(grammar.get("aliases"));
         let mut table = toml::Table::new();
         for key in VERB_KEYS {
             if let Some(v) = grammar.remove(key) {
@@ -99,8 +99,9 @@ fn claim(
     }
 }
 
-/// A program entry's aliases, from its `aliases` list.
-fn aliases(list: Option<&toml::Value>) -> Vec<String> {
+/// The words of a list (a program entry's `aliases`; `build.rs` reads the catalogue's lists
+/// with it too): what is not a word is left out.
+pub(crate) fn words(list: Option<&toml::Value>) -> Vec<String> {
     list.and_then(|a| a.as_array())
         .map(|a| {
             a.iter()
@@ -158,7 +159,7 @@ fn take_effects(
         return Err("`effects` is not a table".into());
     };
     let mut names = vec![name.to_string()];
-    names.extend(aliases(entry.get("aliases")));
+    names.extend(words(entry.get("aliases")));
     for (key, value) in effects {
         let words: Vec<&str> = value
             .as_array()
@@ -254,19 +255,13 @@ mod tests {
         Ok((data, kept))
     }
 
-    fn words(data: &toml::Table, path: &[&str]) -> Vec<String> {
+    /// The words at `path` of the data.
+    fn listed(data: &toml::Table, path: &[&str]) -> Vec<String> {
         let mut v = &data[path[0]];
         for key in &path[1..] {
             v = &v[*key];
         }
-        v.as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|w| w.as_str())
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default()
+        words(Some(v))
     }
 
     #[test]
@@ -286,15 +281,15 @@ mod tests {
         .expect("the entry gathers");
         assert_eq!(kept, ["mydb"], "a table with verbs stays a table");
         assert_eq!(
-            words(&data, &["infra-change", "databases"]),
+            listed(&data, &["infra-change", "databases"]),
             ["mydb", "mydb-cli"]
         );
         assert_eq!(
-            words(&data, &["infra-change", "verbs", "mydb-cli"]),
+            listed(&data, &["infra-change", "verbs", "mydb-cli"]),
             ["drop"]
         );
         assert_eq!(
-            words(&data, &["run-remote-code", "fetch_and_run_verbs"]),
+            listed(&data, &["run-remote-code", "fetch_and_run_verbs"]),
             ["mydb exec", "mydb-cli exec"]
         );
     }
@@ -306,7 +301,7 @@ mod tests {
         )
         .expect("the entry gathers");
         assert!(kept.is_empty());
-        assert_eq!(words(&data, &["process-control", "programs"]), ["kill"]);
+        assert_eq!(listed(&data, &["process-control", "programs"]), ["kill"]);
         // The effects are taken out of a table that stays.
         let mut value = toml::Value::Table(entry("[effects]\nroles = []\n[verbs]\nread = []\n"));
         assert!(take_effects(&mut toml::Table::new(), "x", &mut value).expect("gathers"));
@@ -397,11 +392,11 @@ mod tests {
             ]
         );
         assert_eq!(
-            words(&entries.effects, &["process-control", "programs"]),
+            listed(&entries.effects, &["process-control", "programs"]),
             ["mk", "gmk"]
         );
         // Every list the entries may add to is there, given or not.
-        assert!(words(&entries.effects, &["network", "fetchers"]).is_empty());
+        assert!(listed(&entries.effects, &["network", "fetchers"]).is_empty());
     }
 
     #[test]
@@ -415,7 +410,7 @@ mod tests {
         assert_eq!(grammars, ["g"]);
         let verbs: Vec<&str> = entries.verbs.keys().map(String::as_str).collect();
         assert_eq!(verbs, ["v"]);
-        assert_eq!(words(&entries.effects, &["network", "lookups"]), ["e"]);
+        assert_eq!(listed(&entries.effects, &["network", "lookups"]), ["e"]);
     }
 
     #[test]
