@@ -6,7 +6,7 @@
 //! file), each of its subcommands apart (so that naming `git status` reads the JSON of
 //! `status`, not the whole 70 KB of git's); its verb table (`verbs`, `verb_options`,
 //! `examples`, `global_values`), packed with every other; its `[NAME.effects]`, gathered into
-//! the effects data (see `gather`). The verb tables, the effects data and the lexicon are
+//! the effects data (see `entries`). The verb tables, the effects data and the lexicon are
 //! packed (see [`Packed`]), which every bash call reads and which is cheaper to read than JSON.
 //! The crate deserializes them into the same types as before, one program when a command first
 //! names it. What each field means, and every check of it, stays in the crate: here the tables

@@ -876,6 +876,8 @@ mod tests {
                 }
             }
         }
+        // The three verb files' tables, and git's, all there (906 when they were merged).
+        assert!(programs > 900, "{programs} verb tables");
         // Each is compiled when asked, and none is lost.
         assert_eq!(tables().len(), programs);
         assert!(!knowledge().runners.is_empty());
